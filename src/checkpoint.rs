@@ -72,8 +72,12 @@ pub fn record(root: &Path, id: &str, now: &Now, commit: Option<&str>) -> Option<
     match saved {
         Ok(saved) => Some(saved),
         Err(e) => {
+            let why = match crate::disk::full(&e, &root.join(".git")) {
+                Some(full) => format!("{full}: {e:#}"),
+                None => format!("{e:#}"),
+            };
             crate::out::warn(&format!(
-                "plan: warning: no checkpoint recorded for {id} ({e:#}); plan rewind cannot return to this sign-off"
+                "plan: warning: no checkpoint recorded for {id} ({why}); plan rewind cannot return to this sign-off"
             ));
             None
         }

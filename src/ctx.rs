@@ -279,6 +279,7 @@ impl Ctx {
                 Some(_) => crate::plan::bind::Elsewhere::Fetched,
                 None => crate::plan::bind::Elsewhere::Nowhere,
             };
+            let refs = crate::record::with_moved(&repo.root, plan, refs);
             crate::plan::bind::apply(plan, &refs, elsewhere);
             self.check_checkpoint_trees(plan, &refs);
         }

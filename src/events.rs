@@ -2,8 +2,10 @@
 //! store that writes them ([`written`]), the loop's runtime events by the stop hook
 //! that decides them ([`record_loop`]), which also keeps those in a journal under
 //! `<git-dir>/plan/` (never in plan.md). Both go to the `notify:` commands from here
-//! and nowhere else. Fail-open: an event that cannot be recorded or announced is a
-//! line on stderr.
+//! and nowhere else. The same journal keeps every write of plan.md the store makes
+//! ([`record_write`]), which a cut plan.md is rebuilt from (src/rebuild.rs); those
+//! are announced as the log lines they add, never as themselves. Fail-open: an
+//! event that cannot be recorded or announced is a line on stderr.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -17,14 +19,22 @@ use crate::notify;
 use crate::plan::event::Event;
 use crate::plan::model;
 use crate::plan::proof::{self, Facts};
+use crate::plan::replay::Change;
 
-/// The loop's runtime events, one JSON object a line, under `<git-dir>/plan/`.
+/// The loop's runtime events and plan.md's acknowledged writes ([`Written`]), one
+/// JSON object a line, under `<git-dir>/plan/`.
 pub const JOURNAL: &str = "events.jsonl";
 
 /// How big the journal grows before it is moved to `events.jsonl.1` (replacing the
-/// one before) and started afresh: `plan events` reads both, so it keeps the last
-/// few thousand of the loop's decisions, and none of it costs a hook more.
-const JOURNAL_MAX: u64 = 1 << 20;
+/// one before) and started afresh: `plan events` and a rebuild read both, so it
+/// keeps the last ten thousand or so writes and loop decisions, and none of it costs
+/// a hook more than an append.
+const JOURNAL_MAX: u64 = 4 << 20;
+
+/// A write whose edits take more than this is journaled without them (as
+/// [`Change::TooBig`]): a state file is read up to 64 MB, and one line must not
+/// make the journal unreadable.
+const WRITE_MAX: usize = 16 << 20;
 
 pub fn journal(git_dir: &Path) -> PathBuf {
     git_dir.join("plan").join(JOURNAL)
@@ -87,27 +97,147 @@ pub fn record_loop(
         }
     };
     let line = with_log_lines(&value, log_lines);
-    let path = journal(git_dir);
-    let appended = crate::fsread::open_state(crate::fsread::StateOpen::Append, &path)
-        // One write of one line: concurrent hooks' lines never interleave.
-        .and_then(|mut f| {
-            f.write_all(format!("{line}\n").as_bytes())?;
-            f.metadata()
-        });
-    match appended {
-        Ok(meta) if meta.len() > JOURNAL_MAX => {
-            let _ = crate::atomic::rename(&path, journal_before(git_dir));
-        }
-        Ok(_) => {}
-        Err(e) => crate::out::warn(&format!(
+    if let Err(e) = append(git_dir, &line.to_string()) {
+        crate::out::warn(&format!(
             "plan: cannot record the loop's event in {}: {e}",
-            path.display()
-        )),
+            journal(git_dir).display()
+        ));
     }
     if !config.notify.is_empty() {
         // As it is: the detached watchdog makes `ts` local time, not the hook.
         notify::announce(root, git_dir, &config.notify, &value);
     }
+}
+
+/// Appends `line` to the journal, moving it aside once past [`JOURNAL_MAX`]. One
+/// write of one line: concurrent writers' lines never interleave.
+fn append(git_dir: &Path, line: &str) -> std::io::Result<()> {
+    let path = journal(git_dir);
+    let meta =
+        crate::fsread::open_state(crate::fsread::StateOpen::Append, &path).and_then(|mut f| {
+            f.write_all(format!("{line}\n").as_bytes())?;
+            f.metadata()
+        })?;
+    if meta.len() > JOURNAL_MAX {
+        let _ = crate::atomic::rename(&path, journal_before(git_dir));
+    }
+    Ok(())
+}
+
+/// The `event` of a [`Written`] line: `plan events` and `plan report` leave these
+/// out (they are plan.md's writes, whose events are its log lines).
+pub const WRITTEN: &str = "written";
+
+/// One acknowledged write of a plan file, as the journal keeps it: enough to make
+/// it again on another version (`plan doctor --fix` on a cut plan.md).
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct Written {
+    /// Seconds since the epoch.
+    pub ts: i64,
+    /// Always [`WRITTEN`].
+    pub event: String,
+    /// The plan file, relative to the repository root.
+    pub file: String,
+    /// The branch HEAD was on, and its commit (none on an unborn branch).
+    pub branch: String,
+    pub commit: Option<String>,
+    /// Git's blob id of the file the write was made on (none: it made the file),
+    /// and of the file it left: a rebuild starts after the write whose result a
+    /// commit holds, or at the one made on it.
+    pub before: Option<String>,
+    pub after: String,
+    #[serde(flatten)]
+    pub change: Change,
+}
+
+/// The versions of a plan file a write saw and left.
+pub struct Versions<'a> {
+    /// The text the write was made on and its blob id; none when it made the file.
+    pub before: Option<(&'a str, String)>,
+    /// `before` is someone else's edit since plan's last write: kept as a blob in
+    /// git's object database (unreachable, so `git gc` prunes it after its grace
+    /// period), where a rebuild finds it.
+    pub keep_before: bool,
+    /// The blob id of the text it left.
+    pub after: String,
+}
+
+/// After plan wrote the plan file at `plan_path`, turning `before` into `after`
+/// ([`Versions`]): appends the write to the journal, so a cut file can be rebuilt.
+/// Outside a repository there is no journal. Fail-open: a write that cannot be
+/// journaled is a line on stderr, never a failed write.
+pub fn record_write(plan_path: &Path, versions: Versions<'_>, change: impl FnOnce() -> Change) {
+    let Some(canonical) = std::fs::canonicalize(plan_path).ok() else {
+        return;
+    };
+    let Some(dir) = canonical.parent() else {
+        return;
+    };
+    let Ok(Some(repo)) = crate::git::discover(dir) else {
+        return;
+    };
+    let root = std::fs::canonicalize(&repo.root).unwrap_or_else(|_| repo.root.clone());
+    let Ok(rel) = canonical.strip_prefix(&root) else {
+        return;
+    };
+    let (branch, commit) = crate::git::head_place(&repo.root).unwrap_or_default();
+    let mut written = Written {
+        ts: crate::clock::epoch_seconds(),
+        event: WRITTEN.to_string(),
+        file: rel.to_string_lossy().into_owned(),
+        branch,
+        commit,
+        before: versions.before.as_ref().map(|(_, id)| id.clone()),
+        after: versions.after,
+        change: change(),
+    };
+    if let (true, Some((text, _))) = (versions.keep_before, versions.before)
+        && let Err(e) = crate::git::keep_blob(&repo.root, text.as_bytes())
+    {
+        crate::out::warn(&format!(
+            "plan: cannot keep the edit this write of {} was made on in git's object database (a rebuild of a cut file would lack it): {e:#}",
+            written.file
+        ));
+    }
+    let mut line = serde_json::to_string(&written).unwrap_or_default();
+    if line.len() > WRITE_MAX {
+        written.change = Change::TooBig;
+        line = serde_json::to_string(&written).unwrap_or_default();
+    }
+    if let Err(e) = append(&repo.git_dir, &line) {
+        crate::out::warn(&format!(
+            "plan: cannot journal this write of {} in {} (a cut file could not be rebuilt with it): {e}",
+            written.file,
+            journal(&repo.git_dir).display()
+        ));
+    }
+}
+
+/// The writes of `file` (relative to the repository root) the journal under
+/// `git_dir` holds, oldest first, and whether it was moved aside before (older
+/// writes may be gone).
+pub fn writes(git_dir: &Path, file: &str) -> (Vec<Written>, bool) {
+    let mut out = Vec::new();
+    let before = journal_before(git_dir);
+    for path in [&before, &journal(git_dir)] {
+        let Ok(bytes) = crate::fsread::bytes(path, crate::fsread::STATE) else {
+            continue;
+        };
+        for line in bytes.split(|&b| b == b'\n') {
+            // Only the write lines are parsed: the loop's events are not wanted here.
+            const NEEDLE: &[u8] = b"\"event\":\"written\"";
+            if !line.windows(NEEDLE.len()).any(|w| w == NEEDLE) {
+                continue;
+            }
+            if let Ok(w) = serde_json::from_slice::<Written>(line)
+                && w.event == WRITTEN
+                && w.file == file
+            {
+                out.push(w);
+            }
+        }
+    }
+    (out, before.exists())
 }
 
 /// `value` with [`LOG_LINES`] after its time.

@@ -77,10 +77,19 @@ impl Exit {
     /// The one way the CLI, `plan install`'s per-host lines and MCP replies print an
     /// error.
     pub fn shown(err: &anyhow::Error) -> (u8, Option<String>) {
-        match err.downcast_ref::<Exit>() {
+        let (code, shown) = match err.downcast_ref::<Exit>() {
             Some(exit) => (exit.code, exit.render()),
             None => (ENVIRONMENT, Some(format!("plan: {err:#}"))),
-        }
+        };
+        // ENOSPC, whatever write met it ("cannot write plan.md: No space left on
+        // device"), is said first for what it is.
+        let shown = shown.map(|s| match s.strip_prefix("plan: ") {
+            Some(rest) if crate::disk::says_full(&s) && !rest.contains(" is full") => {
+                format!("plan: the disk is full: {rest}")
+            }
+            _ => s,
+        });
+        (code, shown)
     }
 
     /// What an error says, in a line of its own: an [`Exit`]'s message without its
@@ -142,6 +151,23 @@ impl From<crate::plan::ops::Refusal> for anyhow::Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_full_disk_is_said_first_whatever_write_met_it() {
+        let err = Exit::env(
+            "cannot write plan.md: No space left on device (os error 28); nothing was changed",
+        );
+        assert_eq!(
+            Exit::shown(&err).1.unwrap(),
+            "plan: the disk is full: cannot write plan.md: No space left on device (os error 28); nothing was changed"
+        );
+        let said =
+            Exit::env("the disk holding /r/.git is full (0 KB free): No space left on device");
+        assert_eq!(
+            Exit::shown(&said).1.unwrap(),
+            "plan: the disk holding /r/.git is full (0 KB free): No space left on device"
+        );
+    }
 
     #[test]
     fn the_hint_is_data_and_renders_under_the_message() {

@@ -28,7 +28,7 @@ pub use checkpoint::{
     restore, save_working_tree, saved, undo_prefixes,
 };
 pub use checkpoint::{
-    built_on, checkpoints, checkpoints_with_subjects, save_commit, working_commit,
+    built_on, checkpoints, checkpoints_with_subjects, commit_info, save_commit, working_commit,
 };
 mod judge_tree;
 pub use judge_tree::{Guarded, check_out, guarded};
@@ -115,6 +115,28 @@ pub fn head_commit(root: &Path) -> Result<Option<String>> {
     Ok(head(&repo)?
         .commit
         .map(|id| id.to_string()[..12].to_string()))
+}
+
+/// Git's id of a blob holding `bytes` (what `git hash-object` prints), worked out
+/// without writing anything: how the journal names the file a write saw and left.
+pub fn blob_id(bytes: &[u8]) -> String {
+    git2::Oid::hash_object(git2::ObjectType::Blob, bytes)
+        .map(|id| id.to_string())
+        .unwrap_or_default()
+}
+
+/// Writes `bytes` as a blob to the object database of the repository at `root`
+/// (nothing if it is there already), named by no ref.
+pub fn keep_blob(root: &Path, bytes: &[u8]) -> Result<()> {
+    open(root)?.blob(bytes).context("writing a blob")?;
+    Ok(())
+}
+
+/// A reader of blobs in the repository at `root`, opened once: the text of blob
+/// `id`, if it is there.
+pub fn blob_reader(root: &Path) -> Option<impl Fn(&str) -> Option<String>> {
+    let repo = open(root).ok()?;
+    Some(move |id: &str| blob_text(&repo, Oid::from_str(id).ok()?).ok())
 }
 
 /// What HEAD names (`refs/heads/main`, or `HEAD` when detached) and the commit it

@@ -97,6 +97,26 @@ pub fn checkpoints(root: &Path) -> Option<Vec<bind::Checkpoint>> {
     )
 }
 
+/// `refs` with the checkpoints of `plan`'s sign-off lines whose ref moved away (a
+/// forced fetch put another clone's commit of the same goal and minute there),
+/// each at the commit its line names, if this clone still has that commit: the
+/// line's own checkpoint is the one that proves it (src/plan/bind.rs, `moved`).
+pub fn with_moved(
+    root: &Path,
+    plan: &crate::plan::model::Plan<'_>,
+    mut refs: Vec<bind::Checkpoint>,
+) -> Vec<bind::Checkpoint> {
+    let moved: Vec<bind::Checkpoint> = bind::moved_refs(plan, &refs)
+        .into_iter()
+        .filter_map(|(kept, short)| {
+            let (commit, subject, tree) = crate::git::commit_info(root, &short).ok()??;
+            Some(kept.moved_to(commit, subject, tree))
+        })
+        .collect();
+    refs.extend(moved);
+    refs
+}
+
 /// The command that brings the remotes' checkpoints into the clone at `root`:
 /// `git fetch` once `plan install git` added its refspec to a remote, `plan
 /// checkpoints --fetch` otherwise; `None` when the clone has no remote.

@@ -12,6 +12,7 @@ use crate::atomic;
 use crate::exit::Exit;
 use crate::plan::model::{Plan, parse};
 use crate::plan::patch::{self, Conflict, Edit};
+use crate::plan::replay::Change;
 
 /// How often a write starts over because the file changed under it.
 const RETRIES: usize = 20;
@@ -296,12 +297,84 @@ impl Store {
             Err(e) => return Err(Exit::env(format!("cannot create {}: {e}", self.name))),
         }
         self.remember_written(content);
+        let versions = crate::events::Versions {
+            before: None,
+            keep_before: false,
+            after: crate::git::blob_id(content.as_bytes()),
+        };
+        crate::events::record_write(&self.path, versions, || Change::Whole(content.to_string()));
         let logged: Vec<String> = parse(content)
             .log
             .iter()
             .map(|entry| format!("- {entry}"))
             .collect();
         crate::events::written(&self.path, &logged);
+        Ok(())
+    }
+
+    /// Puts `whole` (a rebuild: `plan doctor --fix`) in place of the cut file `cut`,
+    /// under the lock, once `cut` is kept as `keep` (a new file, never one over
+    /// another): nothing the person wrote is lost. A file that is no longer `cut`,
+    /// or a `keep` that exists, is a conflict and nothing is written.
+    pub fn restore(&self, cut: &str, whole: &str, keep: &Path) -> Result<(), WriteError> {
+        let _lock = self.lock()?;
+        let (handle, now) = self.open_once()?;
+        let changed = || WriteError::Conflict {
+            message: format!(
+                "{} changed while plan was rebuilding it; nothing was written",
+                self.name
+            ),
+            hint: "look at the file again and rerun `plan doctor --fix`".to_string(),
+        };
+        if now != cut {
+            return Err(changed());
+        }
+        let at_read = handle
+            .metadata()
+            .map_err(|e| Exit::env(format!("cannot read {}: {e}", self.name)))?;
+        let fail = |what: &Path| {
+            let what = what.display().to_string();
+            move |e: atomic::Failure| match e {
+                atomic::Failure::ReadOnly => Exit::env(format!("{what} is read-only")),
+                atomic::Failure::Dir(_, e) | atomic::Failure::Io(e) => {
+                    Exit::env(format!("cannot write {what}: {e}; nothing was changed"))
+                }
+            }
+        };
+        let kept = atomic::create_new(keep, cut.as_bytes(), &atomic::Replace::DURABLE)
+            .map_err(fail(keep))?;
+        if !kept {
+            return Err(WriteError::Conflict {
+                message: format!("{} exists; nothing was written", keep.display()),
+                hint: "rerun `plan doctor --fix`".to_string(),
+            });
+        }
+        let target = fs::canonicalize(&self.path).unwrap_or_else(|_| self.path.clone());
+        let still_cut = |t: &Path| {
+            fs::metadata(t).is_ok_and(|m| m.len() == cut.len() as u64)
+                && unchanged_or_appended(&at_read, cut.as_bytes(), t)
+        };
+        let how = atomic::Replace {
+            new_file: atomic::NewFile::Private,
+            create_dirs: false,
+            ..atomic::Replace::DURABLE
+        };
+        let replaced = atomic::replace_checked(&target, whole.as_bytes(), &how, still_cut)
+            .map_err(fail(&self.path))?;
+        if replaced.is_none() {
+            // The copy is the person's bytes all the same; without the rebuild it
+            // is only litter beside a file they changed meanwhile.
+            let _ = atomic::remove(keep);
+            return Err(changed());
+        }
+        self.remember_written(whole);
+        // The cut file is kept as a file beside it, not in the journal.
+        let versions = crate::events::Versions {
+            before: Some((cut, crate::git::blob_id(cut.as_bytes()))),
+            keep_before: false,
+            after: crate::git::blob_id(whole.as_bytes()),
+        };
+        crate::events::record_write(&self.path, versions, || Change::Whole(whole.to_string()));
         Ok(())
     }
 
@@ -449,7 +522,22 @@ impl Store {
                     hint: "rerun the command".to_string(),
                 });
             }
-            if self.replace(&out, &handle, &at_read, fresh.as_bytes())? {
+            // The text the write is made on, and whether it is someone else's edit
+            // since plan's last write: then the journal keeps that text too, so a
+            // rebuild starts from it rather than losing the edit.
+            let seen = crate::git::blob_id(fresh.as_bytes());
+            let theirs = self.last_blob().is_none_or(|last| last != seen);
+            let after = crate::git::blob_id(out.as_bytes());
+            if self.replace(&out, &after, &handle, &at_read, fresh.as_bytes())? {
+                // Journaled before it is acknowledged: a cut file is rebuilt from it.
+                let versions = crate::events::Versions {
+                    before: Some((fresh, seen)),
+                    keep_before: theirs,
+                    after,
+                };
+                crate::events::record_write(&self.path, versions, || {
+                    Change::Steps(crate::plan::replay::anchor(fresh, &rebased))
+                });
                 crate::logged::keep(&self.path, &logged);
                 crate::events::written(&self.path, &logged);
                 return Ok(out);
@@ -642,11 +730,9 @@ impl Store {
     /// told to add by this very refusal; the cut inside a line is still refused.
     fn cut_refusal(&self, text: &str, repair: bool) -> Option<anyhow::Error> {
         let now = Shape::of(text);
-        let restore = format!(
-            "if it was cut, restore it: `git diff -- {name}` and `git checkout HEAD -- {name}` \
-             if HEAD holds it whole, `git stash list` and `git stash pop` if it was stashed",
-            name = self.name
-        );
+        let restore = "if it was cut, `plan doctor --fix` rebuilds it from git and the writes \
+             plan journaled, keeping the cut file beside it (`plan doctor` first says what it finds), \
+             or `git stash pop` if it was stashed";
         if now.goals > 0 && !now.log && !repair {
             return Some(Exit::env_hint(
                 format!(
@@ -730,8 +816,10 @@ impl Store {
     /// The identity and shape of the file plan last wrote, if recorded.
     fn record(&self) -> Option<(Identity, Shape)> {
         let text = crate::fsread::text(&self.record_path(), crate::fsread::STATE).ok()?;
+        // The eighth field, the blob id of its text, is read by [`Store::last_blob`].
         let n: Vec<u64> = text
             .split_whitespace()
+            .take(7)
             .map(|w| w.parse().ok())
             .collect::<Option<_>>()?;
         // The seventh field (whether it ended with a newline) is newer: a record
@@ -755,6 +843,13 @@ impl Store {
         ))
     }
 
+    /// Git's blob id of the text plan last wrote, if recorded: a write made on any
+    /// other text was made on someone else's edit, which the journal keeps.
+    fn last_blob(&self) -> Option<String> {
+        let text = crate::fsread::text(&self.record_path(), crate::fsread::STATE).ok()?;
+        text.split_whitespace().nth(7).map(str::to_string)
+    }
+
     /// Whether the file whose metadata is `meta` is the one plan itself last wrote.
     fn was_written_by_plan(&self, meta: &fs::Metadata) -> bool {
         self.record()
@@ -775,14 +870,16 @@ impl Store {
     /// effort: without it plan may wait on its own write once, never lose a byte.
     fn remember_written(&self, content: &str) {
         if let Ok(meta) = fs::metadata(&self.path) {
-            self.remember(Identity::of(&meta), Shape::of(content));
+            let blob = crate::git::blob_id(content.as_bytes());
+            self.remember(Identity::of(&meta), Shape::of(content), &blob);
         }
     }
 
-    /// Records `id` as the file plan last wrote, of shape `shape`.
-    fn remember(&self, id: Identity, shape: Shape) {
+    /// Records `id` as the file plan last wrote, of shape `shape`, whose text has
+    /// git's blob id `blob`.
+    fn remember(&self, id: Identity, shape: Shape, blob: &str) {
         let line = format!(
-            "{} {} {} {} {} {} {}\n",
+            "{} {} {} {} {} {} {} {blob}\n",
             id.dev,
             id.ino,
             id.len,
@@ -816,6 +913,7 @@ impl Store {
     fn replace(
         &self,
         content: &str,
+        blob: &str,
         handle: &File,
         at_read: &fs::Metadata,
         read: &[u8],
@@ -963,7 +1061,7 @@ impl Store {
         }
         atomic::sync_dir(&target);
         if let Some(mine) = mine {
-            self.remember(mine, Shape::of(content));
+            self.remember(mine, Shape::of(content), blob);
         }
         Ok(true)
     }
@@ -1070,6 +1168,20 @@ fn cut(now: &Shape, then: &Shape) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// Whether `text` is what a cut leaves: it ends inside a line, or has goals but no
+/// `## Log` (plan never writes either).
+pub(crate) fn looks_cut(text: &str) -> bool {
+    let shape = Shape::of(text);
+    (!text.is_empty() && !shape.newline) || (shape.goals > 0 && !shape.log)
+}
+
+/// What `now` lost against `then`, as [`lost_against`] says it, and each one's goal
+/// count.
+pub(crate) fn lost_between(now: &str, then: &str) -> Option<(&'static str, u64, u64)> {
+    let (now, then) = (Shape::of(now), Shape::of(then));
+    lost_against(&now, &then).map(|lost| (lost, then.goals, now.goals))
 }
 
 /// What `now` lost against `then`: goals, its `## Log`, or both.
@@ -1293,7 +1405,7 @@ mod tests {
         let at_read = handle.metadata().unwrap();
         change(&s.path);
         let replaced = s
-            .replace("# Plan: ours\n", &handle, &at_read, read.as_bytes())
+            .replace("# Plan: ours\n", "", &handle, &at_read, read.as_bytes())
             .unwrap();
         (replaced, fs::read_to_string(&s.path).unwrap())
     }

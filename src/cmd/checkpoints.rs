@@ -56,29 +56,46 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             .unwrap_or_else(|| std::path::PathBuf::from("plan.md"));
         return for_push(root, &plan, remote);
     }
-    let all = git::checkpoints(root)?;
-    let commits: Vec<&str> = all.iter().map(|s| s.commit.as_str()).collect();
+    // A ref a forced fetch moved off the commit its sign-off line names is listed
+    // at the line's commit (still in this clone), the ref's own beside it. Without
+    // a readable plan, the refs as they are.
+    let all = match ctx.store.read() {
+        Ok(src) => signed(
+            root,
+            &crate::plan::model::parse(&src),
+            git::checkpoints(root)?,
+        ),
+        Err(_) => git::checkpoints(root)?
+            .into_iter()
+            .map(|s| (s, None))
+            .collect(),
+    };
+    let commits: Vec<&str> = all.iter().map(|(s, _)| s.commit.as_str()).collect();
     // What a rewind would restore: plan.md and .plan/ stay as they are.
     let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
     let changed = git::changed_since_each(root, &commits, &|path: &str| {
         rewinds(root, plan_rel.as_deref(), path)
     })?;
-    let rows: Vec<(&Saved, Vec<String>)> = all
+    let rows: Vec<(&Saved, &Option<String>, Vec<String>)> = all
         .iter()
         .zip(changed)
-        .map(|(saved, changes)| (saved, changes.into_iter().map(|c| c.path).collect()))
+        .map(|((saved, at), changes)| (saved, at, changes.into_iter().map(|c| c.path).collect()))
         .collect();
     if args.json {
         let json: Vec<serde_json::Value> = rows
             .iter()
-            .map(|(saved, changed)| {
-                serde_json::json!({
+            .map(|(saved, at, changed)| {
+                let mut row = serde_json::json!({
                     "goal": goal_of(saved),
                     "time": time_of(saved),
                     "commit": saved.commit,
                     "ref": saved.reference,
                     "changed": changed,
-                })
+                });
+                if let Some(at) = at {
+                    row["ref_commit"] = serde_json::Value::from(at.as_str());
+                }
+                row
             })
             .collect();
         return println(&serde_json::to_string_pretty(&json)?).map(|()| OK);
@@ -87,20 +104,60 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         println("no checkpoints yet: each accepted sign-off (plan complete) records one")?;
         return Ok(OK);
     }
-    for (saved, changed) in &rows {
+    for (saved, at, changed) in &rows {
         let since = match changed.len() {
             0 => "no files changed since".to_string(),
             1 => "1 file changed since".to_string(),
             n => format!("{n} files changed since"),
         };
+        let moved = match at {
+            Some(at) => format!(
+                "  (named by its sign-off; {} now points at {}, put there by a forced fetch)",
+                saved.reference,
+                &at[..12.min(at.len())]
+            ),
+            None => String::new(),
+        };
         println(&format!(
-            "{}  {}  {}  {since}",
+            "{}  {}  {}  {since}{moved}",
             goal_of(saved),
             time_of(saved),
             saved.short()
         ))?;
     }
     Ok(OK)
+}
+
+/// `saved`, the checkpoint refs, each at the commit `plan`'s sign-off line names
+/// when a forced fetch moved the ref away from it (src/record.rs, `with_moved`),
+/// with the commit the ref points at now beside it; `plan rewind` goes by these too.
+pub fn signed(
+    root: &std::path::Path,
+    plan: &crate::plan::model::Plan<'_>,
+    saved: Vec<Saved>,
+) -> Vec<(Saved, Option<String>)> {
+    let moved: Vec<crate::plan::bind::Checkpoint> = match crate::record::checkpoints(root) {
+        Some(refs) => crate::record::with_moved(root, plan, refs)
+            .into_iter()
+            .filter(|c| c.moved.is_some())
+            .collect(),
+        None => Vec::new(),
+    };
+    saved
+        .into_iter()
+        .map(
+            |saved| match moved.iter().find(|m| m.reference == saved.reference) {
+                Some(m) => (
+                    Saved {
+                        commit: m.commit.clone(),
+                        ..saved.clone()
+                    },
+                    Some(saved.commit),
+                ),
+                None => (saved, None),
+            },
+        )
+        .collect()
 }
 
 /// `git push|fetch REMOTE refs/plan/checkpoints/*:refs/plan/checkpoints/*`, with

@@ -24,7 +24,9 @@ pub struct Args {
     /// Repair what is mechanical: missing id comments, missing status lines, a
     /// missing `## Log`, an expired draft proposal, and what a merge without
     /// plan's driver left (duplicated log lines, a signed-off contract split or
-    /// stripped, restored from its transcript)
+    /// stripped, restored from its transcript); a cut plan.md is rebuilt from its
+    /// last whole version in git and the writes plan journaled since, the cut file
+    /// kept beside it
     #[arg(long)]
     pub fix: bool,
     /// Print the findings as JSON
@@ -64,6 +66,22 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let now = i64::try_from(crate::draft::proposal::now()).unwrap_or(i64::MAX);
     let stamp = crate::clock::now()?.stamp();
     let mut src = ctx.store.read()?;
+    let mut fixed: Vec<Finding> = Vec::new();
+    // A cut file first: it is rebuilt before any line of it is repaired (a `## Log`
+    // added to it would make it look whole), and its other findings are the cut's.
+    if let Some(cut) = crate::rebuild::find(ctx, &src) {
+        let (keep, keep_name) = crate::rebuild::keep_path(ctx)?;
+        let finding = cut.finding(&ctx.store.name, &keep_name);
+        if !args.fix {
+            return report(ctx, &args, &src, proposal_file.as_ref(), &[], vec![finding]);
+        }
+        ctx.store.restore(&src, &cut.text, &keep)?;
+        if !args.json {
+            println(&cut.shown(&src, &ctx.store.name, &keep_name))?;
+        }
+        fixed.push(finding);
+        src = ctx.store.read()?;
+    }
     let findings = all_findings(
         ctx,
         &src,
@@ -81,7 +99,6 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     {
         ctx.parse(&src)?;
     }
-    let mut fixed: Vec<Finding> = Vec::new();
     let remaining = if args.fix && findings.iter().any(|f| f.fixable) {
         let edits = doctor::fix_edits(&findings);
         if !edits.is_empty() {
@@ -117,6 +134,20 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     } else {
         findings
     };
+    report(ctx, &args, &src, proposal_file.as_ref(), &fixed, remaining)
+}
+
+/// Adds what a merge left to `remaining`, prints the report, and gives the exit
+/// code: 1 while findings remain.
+fn report(
+    ctx: &Ctx,
+    args: &Args,
+    src: &str,
+    proposal_file: Option<&ProposalFile>,
+    fixed: &[Finding],
+    remaining: Vec<Finding>,
+) -> Result<u8> {
+    let proposal_name = proposal_file.map_or("", |p| p.name.as_str());
     let mut remaining = remaining;
     // What a merge left is the one line that matters then: first, never buried
     // under the findings it explains.
@@ -139,7 +170,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         );
     }
     if let (Some(repo), Some(rel)) = (ctx.repo.as_ref(), ctx.plan_in_repo())
-        && let Some((message, fix)) = crate::install::merge_driver::unmerged(repo, &rel, &src)
+        && let Some((message, fix)) = crate::install::merge_driver::unmerged(repo, &rel, src)
     {
         remaining.insert(
             0,
@@ -157,20 +188,20 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if args.json {
         let report = Report {
             file: &ctx.store.name,
-            proposal: proposal_file.as_ref().map(|p| p.name.as_str()),
-            fixed: &fixed,
+            proposal: proposal_file.map(|p| p.name.as_str()),
+            fixed,
             findings: &remaining,
         };
         println(&serde_json::to_string_pretty(&report)?)?;
     } else {
         let view = View {
-            src: &src,
+            src,
             proposal: proposal_name,
             fix: args.fix,
         };
-        println(&view.text(ctx, &fixed, &remaining))?;
+        println(&view.text(ctx, fixed, &remaining))?;
         // Another tool's plan reads as no goals: say so rather than nothing.
-        if let Some(line) = crate::plan::foreign::line(&model::parse(&src), &ctx.store.name) {
+        if let Some(line) = crate::plan::foreign::line(&model::parse(src), &ctx.store.name) {
             println(&line)?;
         }
     }
@@ -327,20 +358,18 @@ impl View<'_> {
         }
         // Weak sign-offs share one fix: said once under them all, so a line that
         // matters (no-merge-driver) is not buried under the same hint N times.
-        let weak = remaining
-            .iter()
-            .filter(|f| f.rule == Rule::WeakSignOff)
-            .count();
+        // Only those whose fix is that one: a checkpoint to fetch, or a ref to
+        // point back, keeps its own.
+        let shared = |f: &Finding| {
+            f.rule == Rule::WeakSignOff && f.fix.starts_with("plan audit shows its record")
+        };
+        let weak = remaining.iter().filter(|f| shared(f)).count();
         let grouped = weak >= 2;
         if !remaining.is_empty() {
             let ordered = remaining
                 .iter()
-                .filter(|f| !grouped || f.rule != Rule::WeakSignOff)
-                .chain(
-                    remaining
-                        .iter()
-                        .filter(|f| grouped && f.rule == Rule::WeakSignOff),
-                );
+                .filter(|f| !grouped || !shared(f))
+                .chain(remaining.iter().filter(|f| grouped && shared(f)));
             let mut lines: Vec<String> = ordered
                 .map(|f| {
                     // Messages and the quoted line are plan.md text: escaped.
@@ -367,7 +396,7 @@ impl View<'_> {
                             ))
                         ));
                     }
-                    if !grouped || f.rule != Rule::WeakSignOff {
+                    if !grouped || !shared(f) {
                         out.push_str(&format!(
                             "\n  {} {}",
                             ctx.style.paint("1", "fix:"),

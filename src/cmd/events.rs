@@ -213,6 +213,8 @@ fn journal(path: &Path, offset: &mut u64, since: Option<&str>) -> Vec<Item> {
     String::from_utf8_lossy(&bytes[..whole])
         .lines()
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        // plan.md's writes: their events are its log lines, read above.
+        .filter(|json| json["event"] != events::WRITTEN)
         .map(|json| {
             // A journal from before the count: after the minute's log lines.
             let place = json[events::LOG_LINES]

@@ -63,10 +63,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         problems.extend(crate::plan::stamps::ahead(&plan.log, &limit));
     }
     if let Some(cut) = ctx.store.cut_against_written(&src) {
-        let hint = format!(
-            "restore it from git (`git checkout HEAD -- {0}`) or the stash (`git stash pop`)",
-            ctx.store.name
-        );
+        let hint = "`plan doctor --fix` rebuilds it from git and the writes plan journaled, keeping this file beside it; or the stash (`git stash pop`), if it was stashed";
         problems.insert(
             0,
             Diagnostic::error(0, cut)

@@ -400,7 +400,11 @@ fn not_in_this_clone(plan: &Plan<'_>, all: &[Saved], query: &str) -> Option<(Str
 /// The checkpoint `query` names: a goal's latest (its id or a unique prefix of it),
 /// or the one whose commit starts with it; only those a sign-off line names.
 fn find(root: &std::path::Path, query: &str, plan: &Plan<'_>, file: &str) -> Result<Saved> {
-    let mut all = git::checkpoints(root)?;
+    // A ref a forced fetch moved: the commit its sign-off line names, if still here.
+    let mut all: Vec<Saved> = super::checkpoints::signed(root, plan, git::checkpoints(root)?)
+        .into_iter()
+        .map(|(saved, _)| saved)
+        .collect();
     if let Some((goal, checkpoint)) = not_in_this_clone(plan, &all, query) {
         return Err(Exit::usage_hint(
             format!(

@@ -16,7 +16,7 @@ use git2::{
     StatusShow, TreeWalkMode, TreeWalkResult,
 };
 
-use super::{Disk, disk_path, disk_state, head, open};
+use super::{Disk, disk_path, disk_state, head, lookup, open};
 
 /// One ref per sign-off: `refs/plan/checkpoints/<goal>/<stamp>`.
 pub const CHECKPOINTS: &str = "refs/plan/checkpoints/";
@@ -209,8 +209,37 @@ pub fn working_commit(root: &Path, message: &str) -> Result<String> {
     let commit = repo
         .commit(None, &signature, &signature, message, &tree, &parents)
         .context("writing the checkpoint commit")?;
+    drop_for_test(&repo, commit);
+    // libgit2 has returned the id of a commit it never wrote (ENOSPC on both its
+    // tries): asked through a fresh handle, whose cache cannot hold it, it is there
+    // or this is an error now rather than "object not found" at the judge's copy.
+    let written = open(root)?
+        .odb()
+        .context("opening the object database")?
+        .exists(commit);
+    if !written {
+        anyhow::bail!(
+            "git did not write the checkpoint commit {commit} (it is not in the object database)"
+        );
+    }
     Ok(commit.to_string())
 }
+
+/// A test seam, in debug builds only: with `PLAN_TEST_DISK_FULL`, the checkpoint
+/// commit just written is removed again, as a full disk left it (libgit2 said it
+/// wrote it and did not); [`crate::disk::free`] then says no space is free.
+#[cfg(debug_assertions)]
+fn drop_for_test(repo: &Repository, commit: Oid) {
+    if crate::env::os("PLAN_TEST_DISK_FULL").is_none() {
+        return;
+    }
+    let hex = commit.to_string();
+    let loose = repo.path().join("objects").join(&hex[..2]).join(&hex[2..]);
+    let _ = crate::atomic::remove(loose);
+}
+
+#[cfg(not(debug_assertions))]
+fn drop_for_test(_: &Repository, _: Oid) {}
 
 /// Names `commit` under `base`, or `base-2`, `base-3`… if that ref is taken.
 pub fn save_commit(root: &Path, base: &str, commit: &str, message: &str) -> Result<Saved> {
@@ -281,6 +310,23 @@ pub fn saved_with_subjects(root: &Path, prefix: &str) -> Result<Vec<(Saved, Stri
     }
     out.sort_by_key(|(s, _, _)| order(s.stamp()));
     Ok(out)
+}
+
+/// The commit an abbreviated id names in this clone, whether a ref reaches it or
+/// not (a forced fetch leaves a sign-off's own checkpoint behind, unnamed): its
+/// full id, its message's first line and its tree. `None` when no commit, or more
+/// than one, has that prefix.
+pub fn commit_info(root: &Path, short: &str) -> Result<Option<(String, String, String)>> {
+    let repo = open(root)?;
+    let Ok(commit) = lookup(&repo, short).and_then(|o| o.peel_to_commit()) else {
+        return Ok(None);
+    };
+    let subject = String::from_utf8_lossy(commit.summary_bytes().unwrap_or_default());
+    Ok(Some((
+        commit.id().to_string(),
+        subject.into_owned(),
+        commit.tree_id().to_string(),
+    )))
 }
 
 /// Where `git fetch` puts each remote's checkpoints (`plan install git`'s refspec):

@@ -14,6 +14,8 @@ pub const CHECKPOINTS: &str = "refs/plan/checkpoints/";
 /// One checkpoint ref: the goal and stamp its name carries, and its commit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Checkpoint {
+    /// The ref, `refs/plan/checkpoints/<goal>/<YYYYMMDD-HHMM>[-N]`.
+    pub reference: String,
     pub goal: String,
     /// `YYYY-MM-DD HH:MM`, from the ref's `YYYYMMDD-HHMM` (a `-N` suffix dropped).
     pub stamp: String,
@@ -26,6 +28,11 @@ pub struct Checkpoint {
     /// The commit's tree, when read: two sign-offs never take the same tree (the
     /// plan's log differs), so a second commit of an earlier one's tree is a replay.
     pub tree: Option<String>,
+    /// Set for the commit a sign-off line names when its ref moved away from it (a
+    /// forced fetch put another clone's checkpoint of the same goal and minute
+    /// there): the commit the ref points at now. The line's own commit, still in
+    /// this clone, is the checkpoint ([`moved_refs`]).
+    pub moved: Option<String>,
 }
 
 /// How a checkpoint commit's message names its goal.
@@ -52,11 +59,13 @@ impl Checkpoint {
             digits(11..13)?
         );
         Some(Checkpoint {
+            reference: reference.to_string(),
             goal: goal.to_string(),
             stamp,
             commit: commit.to_string(),
             subject: None,
             tree: None,
+            moved: None,
         })
     }
 
@@ -74,6 +83,29 @@ impl Checkpoint {
             tree: Some(tree),
             ..self
         }
+    }
+
+    /// The checkpoint a sign-off line names at `commit` (of `subject` and `tree`),
+    /// which this ref, kept for the same goal and minute, no longer points at.
+    pub fn moved_to(&self, commit: String, subject: String, tree: String) -> Checkpoint {
+        Checkpoint {
+            commit,
+            subject: Some(subject),
+            tree: Some(tree),
+            moved: Some(self.commit.clone()),
+            ..self.clone()
+        }
+    }
+
+    /// What a moved ref's checkpoint says, beside its sign-off at log line `line`.
+    pub fn moved_note(&self, line: usize) -> Option<String> {
+        let now = self.moved.as_deref()?;
+        Some(format!(
+            "signed off with checkpoint {} (log line {line}), which is used though its ref {} now points at {} (another clone's checkpoint of the same goal and minute, put there by a forced fetch)",
+            &self.commit[..12.min(self.commit.len())],
+            self.reference,
+            &now[..12.min(now.len())]
+        ))
     }
 
     /// The goal the commit's message says it was taken for, when it is plan's.
@@ -177,7 +209,8 @@ pub fn check(
     }
     if let Some(mine) = kept_for(refs, id, entry, Some(short)) {
         return owned(mine, &named, id, line, short)
-            .or_else(|| replayed(plan, id, entry, refs, mine));
+            .or_else(|| replayed(plan, id, entry, refs, mine))
+            .or_else(|| mine.moved_note(line).map(Binding::Unchecked));
     }
     let kept: Vec<String> = named
         .iter()
@@ -240,6 +273,54 @@ fn replayed(
         ),
         hint: format!("sign it off with `plan complete {id}`, which takes its own checkpoint"),
     })
+}
+
+/// The sign-off lines of `plan` whose ref moved: each line names a checkpoint no
+/// ref in `refs` points at, while a ref kept for its goal and minute points
+/// elsewhere (a forced fetch of another clone's checkpoints). Each with that ref
+/// and the commit the line names (a prefix): the caller finds it in the clone.
+pub fn moved_refs<'r>(plan: &Plan<'_>, refs: &'r [Checkpoint]) -> Vec<(&'r Checkpoint, String)> {
+    if refs.is_empty() {
+        return Vec::new();
+    }
+    // One pass over the log, each line's commit looked up by its first 12 digits
+    // (what plan writes): every command that proves a plan pays this, on a long one.
+    let heads: std::collections::HashSet<&str> =
+        refs.iter().filter_map(|r| r.commit.get(..12)).collect();
+    let mut out = Vec::new();
+    for entry in &plan.log {
+        let Some(Event::SignedOff {
+            id,
+            checkpoint: Some(short),
+            ..
+        }) = Event::parse(entry.text)
+        else {
+            continue;
+        };
+        let known = match short.len() {
+            12 => heads.contains(short),
+            _ => refs.iter().any(|r| r.commit.starts_with(short)),
+        };
+        if known {
+            continue;
+        }
+        if let Some(kept) = kept_for(refs, id, entry, None)
+            && kept.moved.is_none()
+        {
+            out.push((kept, short.to_string()));
+        }
+    }
+    out
+}
+
+/// The ref and commit (abbreviated) a [`Checkpoint::moved_note`] names, to point
+/// the ref back; `None` for any other warning.
+pub fn moved_fix(warning: &str) -> Option<(&str, &str)> {
+    let (_, rest) = warning.split_once("signed off with checkpoint ")?;
+    let (commit, rest) = rest.split_once(' ')?;
+    let (_, rest) = rest.split_once("which is used though its ref ")?;
+    let (reference, _) = rest.split_once(" now points at ")?;
+    Some((reference, commit))
 }
 
 /// Goal `id`'s latest sign-off line, and the checkpoint it names, if it names one.

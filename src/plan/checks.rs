@@ -134,7 +134,7 @@ pub fn check(plan: &Plan<'_>, verify: VerifyCheck<'_>) -> Vec<Hit> {
             match plan.goals.is_empty() {
                 true => "`plan log TEXT` creates it; `plan doctor --fix` adds it",
                 false => {
-                    "`plan doctor --fix` adds it if the file is whole; if it was cut, restore it from git"
+                    "`plan doctor --fix` adds it if the file is whole; if it was cut, it rebuilds the file from git and the writes plan journaled"
                 }
             },
         );
@@ -647,7 +647,11 @@ fn proof(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
                         format!("goal \"{id}\" was {warning}"),
                         // A checkpoint not fetched yet is no weakness of the sign-off:
                         // redoing it would be wrong, fetching is the whole fix.
-                        if warning.contains("which this clone has not fetched") {
+                        if let Some((reference, commit)) = super::bind::moved_fix(&warning) {
+                            format!(
+                                "nothing to redo: the checkpoint its sign-off names is used; `git update-ref {reference} {commit}` points the ref back at it (the other clone keeps its own)"
+                            )
+                        } else if warning.contains("which this clone has not fetched") {
                             format!(
                                 "nothing to redo: fetch it as the message says; if the remote has it no more (its ref deleted there), {}",
                                 super::bind::GONE_HINT

@@ -24,6 +24,9 @@ pub enum Repair {
     Edits { done: String, edits: Vec<Edit> },
     /// Delete the proposal file.
     RemoveProposal,
+    /// Put a rebuilt plan.md in place of a cut one (src/rebuild.rs); `done` says
+    /// from what, and where the cut file is kept.
+    Rebuild { done: String },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -65,6 +68,7 @@ impl Finding {
         match &self.repair {
             Repair::Edits { done, .. } => Some(done),
             Repair::RemoveProposal => Some("deleted the expired draft proposal"),
+            Repair::Rebuild { done } => Some(done),
             Repair::None => None,
         }
     }

@@ -33,6 +33,7 @@ pub(crate) mod proof;
 pub(crate) mod record_body;
 pub(crate) mod renamed;
 pub mod render;
+pub(crate) mod replay;
 pub(crate) mod rewind;
 pub(crate) mod rules;
 pub mod scan;

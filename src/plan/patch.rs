@@ -9,7 +9,8 @@ use super::scan::{Eol, Kind, Line, scan};
 
 /// New lines get the file's line ending, unless one ends in `\n` or `\r\n`: that
 /// ending is its own (a line moved verbatim keeps the ending it had).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
 pub enum Edit {
     /// Replace line `line` (1-based), which must read `expect`, by `new`.
     Replace {
@@ -72,7 +73,7 @@ impl Edit {
         }
     }
 
-    fn target(&self) -> Option<(usize, &str)> {
+    pub(crate) fn target(&self) -> Option<(usize, &str)> {
         match self {
             Edit::Replace { line, expect, .. }
             | Edit::Delete { line, expect }
@@ -83,7 +84,7 @@ impl Edit {
         }
     }
 
-    fn retarget(&mut self, to: usize) {
+    pub(crate) fn retarget(&mut self, to: usize) {
         match self {
             Edit::Replace { line, .. }
             | Edit::Delete { line, .. }
@@ -304,6 +305,12 @@ impl RawLine {
     fn text<'a>(&self, src: &'a str) -> &'a str {
         &src[self.start..self.end]
     }
+}
+
+/// The lines of `src` with their 1-based numbers, without their endings, split as
+/// [`apply`] reads the lines edits name: what a replayed edit is anchored by.
+pub(crate) fn numbered_lines(src: &str) -> impl Iterator<Item = (usize, &str)> {
+    RawLines::new(src).map(move |l| (l.no, l.text(src)))
 }
 
 /// `src` split into lines exactly as [`scan`] splits it (a BOM skipped, `\r\n` or

@@ -111,8 +111,10 @@ rules! {
     /// plan.md lost goals or its `## Log` against the version plan last wrote, and
     /// ends inside a line or has goals but no `## Log`: what a commit, stash or
     /// copy taken mid-save leaves. Found by `plan lint` from plan's own record of
-    /// its last write (src/store.rs); every write refuses such a file.
-    CutFile "cut-file" { on: P, plan: [E; 4], draft: NO, doctor: false, repair: None, list: false }
+    /// its last write (src/store.rs); every write refuses such a file. `plan doctor`
+    /// finds it against the last whole version in git and the journaled writes
+    /// since, and rebuilds it from them (src/rebuild.rs).
+    CutFile "cut-file" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: Some("rebuilds plan.md from the last whole version in git and the writes plan journaled since; keeps the cut file beside it"), list: false }
     UnstampedLogLine "unstamped-log-line" { on: P, plan: [W; 4], draft: NO, doctor: false, repair: None, list: false }
     /// A log line stamped more than a day ahead of the machine's clock (`PLAN_NOW`
     /// set ahead once): as the stamp floor it would stamp every later line so.

@@ -270,6 +270,8 @@ fn read_journal(path: &Path) -> Vec<Value> {
     String::from_utf8_lossy(&bytes)
         .lines()
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        // plan.md's writes: the report reads their events from its log.
+        .filter(|json| json["event"] != crate::events::WRITTEN)
         .map(crate::notify::normalize)
         .collect()
 }

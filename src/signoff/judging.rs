@@ -33,21 +33,32 @@ pub(super) fn judge_copy(
     verify: Option<&verify::Verify>,
 ) -> Result<(String, JudgeTree)> {
     let commit = git::working_commit(&repo.root, &format!("plan: checkpoint of {id}"))
-        .map_err(|e| {
-            Exit::env_hint(
+        .map_err(|e| match crate::disk::full(&e, &repo.git_dir) {
+            Some(full) => Exit::env_hint(
+                format!("{full}: cannot keep the working tree for the judge to read ({e:#})"),
+                crate::disk::hint(&repo.git_dir),
+            ),
+            None => Exit::env_hint(
                 format!("cannot keep the working tree for the judge to read: {e:#}"),
                 "nothing was written; fix what the error names (a file plan cannot read) and run plan complete again",
-            )
+            ),
         })?;
     let mut wanted = paths.to_vec();
     if let Some(verify) = verify {
         wanted.extend(judge_files::verify_paths(&repo.root, verify));
     }
     let tree = JudgeTree::take(&repo.root, &commit, &wanted).map_err(|e| {
-        Exit::env_hint(
-            format!("cannot check out the working tree for the judge: {e:#}"),
-            "nothing was written; check the space in the temporary directory (TMPDIR) and run plan complete again",
-        )
+        let tmp = std::env::temp_dir();
+        match crate::disk::said_full(&e).then(|| crate::disk::full(&e, &tmp)).flatten() {
+            Some(full) => Exit::env_hint(
+                format!("{full}: cannot check out the working tree for the judge ({e:#})"),
+                crate::disk::hint(&tmp),
+            ),
+            None => Exit::env_hint(
+                format!("cannot check out the working tree for the judge: {e:#}"),
+                "nothing was written; check the space in the temporary directory (TMPDIR) and run plan complete again",
+            ),
+        }
     })?;
     Ok((commit, tree))
 }

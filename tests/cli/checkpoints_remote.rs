@@ -265,3 +265,76 @@ fn a_checkpoint_gone_from_the_remote_is_named_as_gone() {
     let run = other.run(&["lint"]);
     insta::assert_snapshot!(shown(&other, &run));
 }
+
+/// Attack (issue 70, item 5): a forced fetch of the checkpoints
+/// (`+refs/plan/checkpoints/*:…`) moved this clone's ref for a's sign-off to the
+/// commit another clone took for its own sign-off of a in the same minute. `plan
+/// checkpoints` listed that commit, not the one a's sign-off line names, and audit
+/// and doctor judged a by it. Failed before. Now each uses the commit the line
+/// names (still in this clone) and names the ref that moved.
+#[test]
+fn after_a_forced_fetch_the_commit_the_sign_off_names_is_used_and_named() {
+    let t = repo();
+    t.write("a.txt", "a\n");
+    sign(&t, "a");
+    t.commit_all("a done");
+    let reference = "refs/plan/checkpoints/a/20260615-1402";
+    let named = t.git(&["rev-parse", reference]).trim().to_string();
+    // Another clone signs a off again in the same minute: its own checkpoint.
+    let other = clone(t.root().to_str().unwrap());
+    other.write("a.txt", "theirs\n");
+    other.ok(&["reopen", "a", "--reason", "again"]);
+    sign(&other, "a");
+    let theirs = other.git(&["rev-parse", reference]).trim().to_string();
+    assert_ne!(named, theirs);
+    let from = other.root();
+    t.git(&[
+        "fetch",
+        "-q",
+        from.to_str().unwrap(),
+        "+refs/plan/checkpoints/*:refs/plan/checkpoints/*",
+    ]);
+    assert_eq!(
+        t.git(&["rev-parse", reference]).trim(),
+        theirs,
+        "the ref moved"
+    );
+
+    let listed = t.ok(&["checkpoints", "--json"]).json();
+    let a = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["goal"] == "a")
+        .unwrap()
+        .clone();
+    assert_eq!(a["commit"], named.as_str(), "{listed:#}");
+    assert_eq!(a["ref_commit"], theirs.as_str(), "{listed:#}");
+    let text = t.ok(&["checkpoints"]).stdout;
+    assert!(text.contains(&named[..12]), "{text}");
+    assert!(
+        text.contains(&format!("{reference} now points at {}", &theirs[..12])),
+        "{text}"
+    );
+    for args in [&["audit"][..], &["doctor"]] {
+        let run = t.run(args);
+        let said = format!("{}{}", run.stdout, run.stderr);
+        assert!(said.contains(&named[..12]), "plan {args:?}: {said}");
+        assert!(
+            said.contains(&format!("{reference} now points at {}", &theirs[..12])),
+            "plan {args:?}: {said}"
+        );
+    }
+    let doctor = t.run(&["doctor"]).stdout;
+    assert!(
+        doctor.contains(&format!("`git update-ref {reference} {}`", &named[..12])),
+        "{doctor}"
+    );
+    let audit = t.run(&["audit", "--json"]).json();
+    assert_eq!(audit["goals"][0]["id"], "a", "{audit:#}");
+    assert_eq!(audit["goals"][0]["proof"]["state"], "proven", "{audit:#}");
+    // A rewind goes back to a's own checkpoint too, not to the other clone's.
+    t.write("a.txt", "later\n");
+    t.ok(&["rewind", "a", "--yes"]);
+    assert_eq!(t.read("a.txt"), "a\n");
+}

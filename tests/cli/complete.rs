@@ -586,3 +586,44 @@ fn a_contract_line_added_while_the_judge_runs_is_a_conflict() {
         );
     }
 }
+
+/// Attack (issue 70, item 5): on a full disk libgit2 returned the id of the
+/// checkpoint commit it never wrote (ENOSPC on both its tries, seen on a 600 KB
+/// tmpfs), and `plan complete` said "cannot check out the working tree for the
+/// judge: reading the checkpoint …: object not found", with a hint about TMPDIR.
+/// The full disk is injected (debug builds: `PLAN_TEST_DISK_FULL` removes the
+/// commit just written, as the full disk left it, and has the file system report no
+/// space free). Failed before (the seam did nothing and the goal was signed off).
+/// Now it says the disk is full, exit 3, and nothing is written.
+#[test]
+fn complete_on_a_full_disk_says_the_disk_is_full() {
+    let t = repo("accept");
+    let before = t.plan_md();
+    let run = t
+        .cmd(&[
+            "complete",
+            "ship",
+            "--evidence",
+            "README.md is written",
+            "--path",
+            "README.md",
+        ])
+        .env("PLAN_TEST_DISK_FULL", "1")
+        .output()
+        .unwrap();
+    let run = crate::util::Run::from(run, &["complete"]);
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    let git_dir = t.root().join(".git");
+    assert!(
+        run.stderr.contains(&format!(
+            "plan: the disk holding {} is full (0 KB free): cannot keep the working tree for the judge to read (git did not write the checkpoint commit",
+            git_dir.display()
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("free space on it"), "{}", run.stderr);
+    assert!(!run.stderr.contains("object not found"), "{}", run.stderr);
+    assert_eq!(t.plan_md(), before, "nothing was written");
+    assert!(!t.path(".plan/judge/ship-20260615-1402.md").exists());
+}

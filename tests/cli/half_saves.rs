@@ -411,7 +411,7 @@ fn a_cut_plan_a_stash_brings_back_is_refused_not_written_on() {
     assert_eq!(run.code, 3, "{}", run.stderr);
     assert_eq!(
         run.stderr,
-        "plan: plan.md has 2 goals but no `## Log` (a cut file?); nothing was written\n  hint: if it was cut, restore it: `git diff -- plan.md` and `git checkout HEAD -- plan.md` if HEAD holds it whole, `git stash list` and `git stash pop` if it was stashed; if it is whole (a plan written by hand), `plan doctor --fix` adds the `## Log`\n"
+        "plan: plan.md has 2 goals but no `## Log` (a cut file?); nothing was written\n  hint: if it was cut, `plan doctor --fix` rebuilds it from git and the writes plan journaled, keeping the cut file beside it (`plan doctor` first says what it finds), or `git stash pop` if it was stashed; if it is whole (a plan written by hand), `plan doctor --fix` adds the `## Log`\n"
     );
     assert_eq!(t.plan_md(), cut, "nothing was written");
     t.git(&["checkout", "-q", "--", "plan.md"]);
@@ -441,7 +441,7 @@ fn a_plan_renamed_in_cut_inside_a_line_is_refused() {
     assert_eq!(run.code, 3, "{}", run.stderr);
     assert_eq!(
         run.stderr,
-        "plan: plan.md ends inside a line and lost goals against the last version plan wrote (4 goals and a `## Log` there, 2 goals and a `## Log` here): a cut file; nothing was written\n  hint: if it was cut, restore it: `git diff -- plan.md` and `git checkout HEAD -- plan.md` if HEAD holds it whole, `git stash list` and `git stash pop` if it was stashed; if you cut it on purpose, end its last line and rerun\n"
+        "plan: plan.md ends inside a line and lost goals against the last version plan wrote (4 goals and a `## Log` there, 2 goals and a `## Log` here): a cut file; nothing was written\n  hint: if it was cut, `plan doctor --fix` rebuilds it from git and the writes plan journaled, keeping the cut file beside it (`plan doctor` first says what it finds), or `git stash pop` if it was stashed; if you cut it on purpose, end its last line and rerun\n"
     );
     assert_eq!(t.plan_md(), cut, "nothing was written");
 }

@@ -1,0 +1,361 @@
+//! Writes made replayable: a write's line edits anchored to the block (goal by id,
+//! else section heading) that holds each line rather than to its line number, so
+//! they can be made again on another version of plan.md; and the replay of a
+//! journal of such writes onto the last whole version of a cut plan.md. Pure.
+
+use serde::{Deserialize, Serialize};
+
+use super::model::parse;
+use super::patch::{self, Edit};
+
+/// One edit of a journaled write, with where its line is: the block holding it and
+/// which of that block's lines reading the edit's `expect` it is. An edit that
+/// names no line (a log line appended, a goal added) has no anchor: it goes where
+/// such edits go in whatever file it is replayed on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Step {
+    #[serde(flatten)]
+    pub edit: Edit,
+    /// The block's key ([`Block::key`]); absent for an edit that names no line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block: Option<String>,
+    /// 0 for the block's first line reading `expect`, 1 for the second, …
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub nth: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// What a journaled write did to plan.md.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Change {
+    /// Line edits, anchored.
+    Steps(Vec<Step>),
+    /// The whole file (`plan init`, a rebuild): replayed by taking it as it is.
+    Whole(String),
+    /// A write too big to keep in the journal: it cannot be replayed.
+    TooBig,
+}
+
+/// A run of lines from one heading (`# ` or `## `) to the next; the lines before
+/// the first heading are a block of their own.
+struct Block<'a> {
+    /// The heading's line, 1-based (0 for the lines before any heading).
+    start: usize,
+    heading: &'a str,
+    /// A goal's `<!-- id: … -->` comment, the first in its block.
+    id: Option<&'a str>,
+}
+
+impl Block<'_> {
+    /// What names the block across versions: a goal's id comment (its title may
+    /// have been renamed), else its heading. Without one, by its heading.
+    fn key(&self) -> String {
+        match self.id {
+            Some(id) => id.trim().to_string(),
+            None => self.heading.trim_end().to_string(),
+        }
+    }
+}
+
+/// The blocks of `src`, in order. Holds slices of `src`, one small entry per
+/// heading: a write on a long plan pays one pass and no copy of its lines.
+fn blocks(src: &str) -> Vec<Block<'_>> {
+    let mut out = vec![Block {
+        start: 0,
+        heading: "",
+        id: None,
+    }];
+    for (no, text) in patch::numbered_lines(src) {
+        if text.starts_with("## ") || text.starts_with("# ") {
+            out.push(Block {
+                start: no,
+                heading: text,
+                id: None,
+            });
+        } else if let Some(last) = out.last_mut()
+            && last.id.is_none()
+            && last.heading.starts_with("## Goal:")
+            && text.trim_start().starts_with("<!-- id:")
+        {
+            last.id = Some(text);
+        }
+    }
+    out
+}
+
+/// The block holding line `no`: the last that starts at or before it.
+fn block_of<'b, 'a>(blocks: &'b [Block<'a>], no: usize) -> &'b Block<'a> {
+    let i = blocks.partition_point(|b| b.start <= no);
+    &blocks[i.saturating_sub(1)]
+}
+
+/// `edits`, made against `src`, as steps that can be replayed on another version.
+pub fn anchor(src: &str, edits: &[Edit]) -> Vec<Step> {
+    let mut steps: Vec<Step> = edits
+        .iter()
+        .map(|edit| Step {
+            edit: edit.clone(),
+            block: None,
+            nth: 0,
+        })
+        .collect();
+    let targets: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| e.target().filter(|(no, _)| *no > 0).map(|(n, x)| (i, n, x)))
+        .collect();
+    if targets.is_empty() {
+        return steps;
+    }
+    let blocks = blocks(src);
+    let starts: Vec<usize> = targets
+        .iter()
+        .map(|&(i, no, _)| {
+            let block = block_of(&blocks, no);
+            steps[i].block = Some(block.key());
+            block.start
+        })
+        .collect();
+    for (no, text) in patch::numbered_lines(src) {
+        for (k, &(i, target, expect)) in targets.iter().enumerate() {
+            if no >= starts[k] && no < target && text == expect {
+                steps[i].nth += 1;
+            }
+        }
+    }
+    steps
+}
+
+/// `steps` as edits against `src`: each anchored one at the line it names there.
+/// `Err`: why one cannot be placed (its block gone or there more than once, its
+/// line not there).
+fn place(src: &str, steps: &[Step]) -> Result<Vec<Edit>, String> {
+    let anchored = steps.iter().any(|s| s.block.is_some());
+    let blocks = if anchored { blocks(src) } else { Vec::new() };
+    let mut edits = Vec::with_capacity(steps.len());
+    for step in steps {
+        let mut edit = step.edit.clone();
+        if let (Some(key), Some((_, expect))) = (&step.block, step.edit.target()) {
+            let found: Vec<usize> = (0..blocks.len())
+                .filter(|&i| blocks[i].key() == *key)
+                .collect();
+            let [i] = found[..] else {
+                return Err(match found.len() {
+                    0 => format!("`{key}` is not there"),
+                    n => format!("`{key}` is there {n} times"),
+                });
+            };
+            let (start, end) = (
+                blocks[i].start,
+                blocks.get(i + 1).map_or(usize::MAX, |b| b.start),
+            );
+            let line = patch::numbered_lines(src)
+                .filter(|&(no, text)| no >= start && no < end && text == expect)
+                .nth(step.nth)
+                .map(|(no, _)| no)
+                .ok_or_else(|| format!("`{key}` has no line `{expect}` to change"))?;
+            edit.retarget(line);
+        }
+        edits.push(edit);
+    }
+    Ok(edits)
+}
+
+/// What became of one journaled write in a replay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Replayed,
+    /// Not made: why.
+    Skipped(String),
+}
+
+/// `base` with `changes` made on it in order, and what became of each. A write
+/// whose edits cannot all be placed, or that would leave more format errors than
+/// the file had (a goal added twice), is skipped whole: a replay never makes up a
+/// line the write did not make.
+pub fn replay(base: &str, changes: &[Change]) -> (String, Vec<Outcome>) {
+    let mut text = base.to_string();
+    let mut errors = parse(&text).errors.len();
+    let mut outcomes = Vec::with_capacity(changes.len());
+    for change in changes {
+        let made = match change {
+            Change::Whole(whole) => Ok(whole.clone()),
+            Change::TooBig => Err("it was too big to keep in the journal".to_string()),
+            Change::Steps(steps) => place(&text, steps)
+                .and_then(|edits| patch::apply(&text, &edits).map_err(|c| c.to_string())),
+        };
+        let made = made.and_then(|out| {
+            let now = parse(&out).errors.len();
+            match now > errors && !matches!(change, Change::Whole(_)) {
+                true => Err("it would make the file invalid here".to_string()),
+                false => Ok((out, now)),
+            }
+        });
+        outcomes.push(match made {
+            Ok((out, now)) => {
+                text = out;
+                errors = now;
+                Outcome::Replayed
+            }
+            Err(why) => Outcome::Skipped(why),
+        });
+    }
+    (text, outcomes)
+}
+
+/// The log lines of `text`'s `## Log` section (its `- ` lines, each with its line
+/// ending), and `text` with them taken out and `put` written where they stood.
+/// `None` without a `## Log`.
+fn log_lines<'t>(text: &'t str, put: &[&str]) -> Option<(Vec<&'t str>, String)> {
+    let mut out = String::with_capacity(text.len());
+    let (mut inside, mut seen, mut placed) = (false, false, false);
+    let mut lines = Vec::new();
+    for line in text.split_inclusive('\n') {
+        let bare = line.trim_end_matches(['\r', '\n']);
+        if bare.starts_with("## ") || bare.starts_with("# ") {
+            if inside && !placed {
+                out.extend(put.iter().copied());
+                placed = true;
+            }
+            inside = bare.trim_end() == "## Log";
+            seen |= inside;
+        } else if inside && bare.starts_with("- ") {
+            lines.push(line);
+            if !placed {
+                out.extend(put.iter().copied());
+                placed = true;
+            }
+            continue;
+        }
+        out.push_str(line);
+    }
+    if inside && !placed {
+        out.extend(put.iter().copied());
+    }
+    seen.then_some((lines, out))
+}
+
+/// `rebuilt` with the log lines only `cut` holds merged into its log by time stamp,
+/// as plan's merge driver merges two logs: a line plan wrote that came back by a
+/// way the journal does not see (a `git stash pop`, a merge) is in the cut file's
+/// log, and the log only grows. The cut file's last line, cut inside, is left out.
+/// `rebuilt` as it is when `cut` has no `## Log` or adds nothing; the lines added.
+pub fn with_log_of(rebuilt: &str, cut: &str) -> (String, usize) {
+    let whole = match cut.ends_with('\n') {
+        true => cut,
+        false => &cut[..cut.rfind('\n').map_or(0, |i| i + 1)],
+    };
+    let (Some((theirs, _)), Some((ours, base))) = (log_lines(whole, &[]), log_lines(rebuilt, &[]))
+    else {
+        return (rebuilt.to_string(), 0);
+    };
+    let mut have: std::collections::HashMap<&str, usize> = Default::default();
+    for line in &ours {
+        *have.entry(line.trim_end()).or_default() += 1;
+    }
+    let added = theirs
+        .iter()
+        .filter(|l| match have.get_mut(l.trim_end()) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                false
+            }
+            _ => true,
+        })
+        .count();
+    if added == 0 {
+        return (rebuilt.to_string(), 0);
+    }
+    let Some((_, with_theirs)) = log_lines(rebuilt, &theirs) else {
+        return (rebuilt.to_string(), 0);
+    };
+    let merged = super::merge::merge(&base, rebuilt, &with_theirs);
+    match merged.conflicts.is_empty() {
+        true => (merged.text, added),
+        false => (rebuilt.to_string(), 0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PLAN: &str = "# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: open\n- [ ] one\n- [ ] one\n\n## Goal: B\n<!-- id: b -->\nstatus: open\n- [ ] one\n\n## Log\n- 2026-06-15 14:00 x\n";
+
+    #[test]
+    fn an_edit_is_anchored_to_its_goal_and_its_twin_lines() {
+        let edits = vec![
+            Edit::replace(7, "- [ ] one", "- [x] one"),
+            Edit::replace(12, "- [ ] one", "- [x] one"),
+            Edit::AppendLog {
+                lines: vec!["- 2026-06-15 14:02 y".into()],
+            },
+        ];
+        let steps = anchor(PLAN, &edits);
+        assert_eq!(steps[0].block.as_deref(), Some("<!-- id: a -->"));
+        assert_eq!(steps[0].nth, 1, "the second `- [ ] one` of a");
+        assert_eq!(steps[1].block.as_deref(), Some("<!-- id: b -->"));
+        assert_eq!(steps[1].nth, 0);
+        assert_eq!(steps[2].block, None);
+        // Round trip through the journal's JSON.
+        let json = serde_json::to_string(&Change::Steps(steps.clone())).unwrap();
+        assert_eq!(
+            serde_json::from_str::<Change>(&json).unwrap(),
+            Change::Steps(steps)
+        );
+    }
+
+    #[test]
+    fn a_replay_follows_goals_that_moved_and_skips_what_cannot_be_placed() {
+        let steps = anchor(PLAN, &[Edit::replace(7, "- [ ] one", "- [x] one")]);
+        // On a version where B comes first and A was renamed.
+        let moved = "# Plan: x\n\n## Goal: B\n<!-- id: b -->\nstatus: open\n- [ ] one\n\n## Goal: A renamed\n<!-- id: a -->\nstatus: open\n- [ ] one\n- [ ] one\n\n## Log\n";
+        let (out, outcomes) = replay(moved, &[Change::Steps(steps.clone())]);
+        assert_eq!(outcomes, [Outcome::Replayed]);
+        assert!(out.ends_with("- [ ] one\n- [x] one\n\n## Log\n"), "{out}");
+        let gone = "# Plan: x\n\n## Goal: B\n<!-- id: b -->\nstatus: open\n\n## Log\n";
+        let (out, outcomes) = replay(gone, &[Change::Steps(steps)]);
+        assert_eq!(out, gone);
+        assert!(matches!(&outcomes[0], Outcome::Skipped(why) if why.contains("not there")));
+    }
+
+    #[test]
+    fn the_cut_files_own_log_lines_are_merged_in_by_time() {
+        let rebuilt = "# Plan: x\n\n## Log\n- 2026-06-15 14:00 a\n- 2026-06-15 14:03 c\n";
+        let cut =
+            "# Plan: x\n\n## Log\n- 2026-06-15 14:00 a\n- 2026-06-15 14:01 b\n- 2026-06-15 14:0";
+        let (out, added) = with_log_of(rebuilt, cut);
+        assert_eq!(added, 1);
+        assert_eq!(
+            out,
+            "# Plan: x\n\n## Log\n- 2026-06-15 14:00 a\n- 2026-06-15 14:01 b\n- 2026-06-15 14:03 c\n"
+        );
+        assert_eq!(
+            with_log_of(rebuilt, "# Plan: x\n\n## Go"),
+            (rebuilt.to_string(), 0)
+        );
+    }
+
+    #[test]
+    fn a_whole_write_resets_the_replay_and_a_duplicate_goal_is_skipped() {
+        let add = Change::Steps(vec![Step {
+            edit: Edit::AppendGoal {
+                lines: vec![
+                    "## Goal: C".into(),
+                    "<!-- id: a -->".into(),
+                    "status: open".into(),
+                ],
+            },
+            block: None,
+            nth: 0,
+        }]);
+        let (out, outcomes) = replay("", &[Change::Whole(PLAN.to_string()), add]);
+        assert_eq!(out, PLAN);
+        assert_eq!(outcomes[0], Outcome::Replayed);
+        assert!(matches!(&outcomes[1], Outcome::Skipped(_)), "{outcomes:?}");
+    }
+}

@@ -1,0 +1,283 @@
+//! A cut plan.md found and rebuilt (`plan doctor`, `plan doctor --fix`): from the
+//! last whole version of it in git and every write plan acknowledged since, as its
+//! journal under the git directory holds them (src/events.rs, [`Written`]). The cut
+//! file is kept beside the rebuilt one: what the person wrote in it is theirs.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+use crate::ctx::Ctx;
+use crate::events::{self, Written};
+use crate::plan::diag::Severity;
+use crate::plan::doctor::{Finding, Repair};
+use crate::plan::replay::{self, Change, Outcome};
+use crate::plan::rules::Rule;
+
+/// A cut plan.md and the file it is rebuilt as.
+pub struct Cut {
+    /// The last whole version in git: its commit, abbreviated; none when git has
+    /// no whole version (the rebuild starts from the journal alone).
+    pub from: Option<String>,
+    /// The writes replayed on it, and those that could not be, each with why and
+    /// the log lines it wrote (so a person can make it again).
+    pub replayed: usize,
+    pub skipped: Vec<(String, Vec<String>)>,
+    /// The journal was moved aside since and does not show where the whole
+    /// version stands in it: writes older than it holds may be missing.
+    pub partial: bool,
+    /// Log lines only the cut file held (brought back by git, not by a write of
+    /// plan's), merged into the rebuilt log.
+    pub from_cut: usize,
+    /// What the cut file lost against the rebuilt one, in words, ending with the
+    /// goals each has.
+    pub lost: (String, String),
+    pub text: String,
+}
+
+/// The rebuild of `src`, plan.md as it is, if it is cut: it ends inside a line or
+/// has goals and no `## Log`, and it lacks goals, its `## Log` or the rest of its
+/// last line against the last whole version in git with every journaled write
+/// since made on it. `None` outside a repository, or for a file that lost nothing
+/// (a plan written by hand without a `## Log`: `no-log` is its finding).
+pub fn find(ctx: &Ctx, src: &str) -> Option<Cut> {
+    if !crate::store::looks_cut(src) {
+        return None;
+    }
+    let repo = ctx.repo.as_ref()?;
+    let rel = ctx.plan_in_repo()?;
+    // The newest one: the walk stops at it, however long the history.
+    let whole = crate::git::file_versions_where(&repo.root, &rel, 1, is_whole)
+        .ok()
+        .and_then(|mut found| (!found.is_empty()).then(|| found.swap_remove(0)));
+    let (journaled, rotated) = events::writes(&repo.git_dir, &rel.to_string_lossy());
+    let branch = crate::git::head_place(&repo.root).ok().map(|(b, _)| b);
+    let journaled: Vec<Written> = journaled
+        .into_iter()
+        .filter(|w| branch.as_deref().is_none_or(|b| w.branch == b))
+        .collect();
+    let (mut base, mut start, partial) = match &whole {
+        Some(rev) => {
+            let (start, found) = start_after(&repo.root, &journaled, rev);
+            (rev.content.clone(), start, rotated && !found)
+        }
+        None => (String::new(), 0, rotated),
+    };
+    // A later version a write was made on, kept because it held someone else's
+    // edit (src/events.rs, `keep_before`): the rebuild starts from it, so the edit
+    // is not lost. The latest one that is whole.
+    let mut from = whole.as_ref().map(|rev| rev.short.clone());
+    if let Some(read) = crate::git::blob_reader(&repo.root) {
+        let kept = (start..journaled.len()).rev().find_map(|k| {
+            let text = read(journaled[k].before.as_deref()?)?;
+            is_whole(&text).then_some((k, text))
+        });
+        if let Some((k, text)) = kept {
+            let edited = k > start || text != base;
+            (start, base) = (k, text);
+            if edited {
+                from = Some(format!(
+                    "the version write {} of {} was made on",
+                    k + 1,
+                    journaled.len()
+                ));
+            }
+        }
+    }
+    let since = &journaled[start..];
+    let changes: Vec<Change> = since.iter().map(|w| w.change.clone()).collect();
+    let (text, outcomes) = replay::replay(&base, &changes);
+    let (text, from_cut) = replay::with_log_of(&text, src);
+    let lost = match crate::store::lost_between(src, &text) {
+        Some((lost, there, here)) => (
+            format!("lost {lost}"),
+            format!(" ({there} goals there, {here} here)"),
+        ),
+        None if !src.ends_with('\n') && text.starts_with(src) && text != src => (
+            "lost the rest of its last line and what followed".to_string(),
+            String::new(),
+        ),
+        None => return None,
+    };
+    let skipped: Vec<(String, Vec<String>)> = since
+        .iter()
+        .zip(&outcomes)
+        .filter_map(|(w, o)| match o {
+            Outcome::Skipped(why) => Some((why.clone(), logged_by(w))),
+            Outcome::Replayed => None,
+        })
+        .collect();
+    Some(Cut {
+        from_cut,
+        from,
+        replayed: outcomes.iter().filter(|o| **o == Outcome::Replayed).count(),
+        skipped,
+        partial,
+        lost,
+        text,
+    })
+}
+
+/// Whether `text` is a whole plan to rebuild from: not cut ([`crate::store::looks_cut`])
+/// and holding none of git's conflict markers (a commit taken mid-merge holds two
+/// plans between them).
+fn is_whole(text: &str) -> bool {
+    !text.is_empty()
+        && !crate::store::looks_cut(text)
+        && !text.lines().any(|l| {
+            l.starts_with("<<<<<<< ") || l.starts_with(">>>>>>> ") || l.trim_end() == "======="
+        })
+}
+
+/// Where in `journaled` the writes the whole version `rev` lacks start, and
+/// whether the journal showed it: after the last write that left the file as the
+/// version holds it, or at the last one made on it. Else (a version no write of
+/// plan's saw: a commit of a person's save) the writes made while HEAD was at its
+/// commit or at one it does not reach.
+fn start_after(
+    root: &std::path::Path,
+    journaled: &[Written],
+    rev: &crate::git::Revision,
+) -> (usize, bool) {
+    let blob = crate::git::blob_id(rev.content.as_bytes());
+    let by_content = journaled.iter().enumerate().rev().find_map(|(i, w)| {
+        if w.after == blob {
+            Some(i + 1)
+        } else if w.before.as_deref() == Some(blob.as_str()) {
+            Some(i)
+        } else {
+            None
+        }
+    });
+    if let Some(start) = by_content {
+        return (start, true);
+    }
+    let after = |w: &Written| match &w.commit {
+        None => false,
+        Some(c) => {
+            *c == rev.commit || !crate::git::is_ancestor(root, c, &rev.commit).unwrap_or(false)
+        }
+    };
+    (
+        journaled.iter().position(after).unwrap_or(journaled.len()),
+        false,
+    )
+}
+
+/// The log lines a journaled write appended, as it wrote them.
+fn logged_by(w: &Written) -> Vec<String> {
+    use crate::plan::patch::Edit;
+    match &w.change {
+        Change::Steps(steps) => steps
+            .iter()
+            .filter_map(|s| match &s.edit {
+                Edit::AppendLog { lines } => Some(lines.clone()),
+                _ => None,
+            })
+            .flatten()
+            .collect(),
+        Change::Whole(_) | Change::TooBig => Vec::new(),
+    }
+}
+
+impl Cut {
+    /// What it is rebuilt from, in words.
+    fn source(&self) -> String {
+        let writes = crate::plan::text::count(self.replayed, "write");
+        let mut out = match &self.from {
+            Some(from) if from.starts_with("the version") => {
+                format!("{from} (someone else's edit, kept) and the {writes} plan journaled since")
+            }
+            Some(commit) => format!(
+                "commit {commit} (the last whole version in git) and the {writes} plan journaled since"
+            ),
+            None => format!("the {writes} plan journaled (git holds no whole version)"),
+        };
+        if self.from_cut > 0 {
+            out.push_str(&format!(
+                ", with the {} only the cut file holds",
+                crate::plan::text::count(self.from_cut, "log line")
+            ));
+        }
+        out
+    }
+
+    /// The finding `plan doctor` reports; `keep` is where `--fix` keeps the cut file.
+    pub fn finding(&self, name: &str, keep: &str) -> Finding {
+        let mut message = format!(
+            "{name} is cut: it {} against {}{}; plan writes nothing onto it",
+            self.lost.0,
+            self.source(),
+            self.lost.1
+        );
+        if !self.skipped.is_empty() {
+            message.push_str(&format!(
+                "; {} of those cannot be made again and will be listed",
+                crate::plan::text::count(self.skipped.len(), "write")
+            ));
+        }
+        if self.partial {
+            message.push_str("; the journal was moved aside since, so older writes may be missing");
+        }
+        Finding {
+            rule: Rule::CutFile,
+            severity: Severity::Error,
+            line: 0,
+            message,
+            fix: format!(
+                "`plan doctor --fix` rebuilds it from those, shows the diff and keeps this file as {keep}; if you cut it on purpose, end its last line"
+            ),
+            fixable: true,
+            repair: Repair::Rebuild {
+                done: format!(
+                    "rebuilt from {}; the cut file is kept as {keep}",
+                    self.source()
+                ),
+            },
+        }
+    }
+
+    /// The diff from the cut file `src` to the rebuilt one, and the writes that
+    /// could not be made again, as `--fix` shows them.
+    pub fn shown(&self, src: &str, name: &str, keep: &str) -> String {
+        let diff = similar::TextDiff::from_lines(src, &self.text);
+        let mut out = diff
+            .unified_diff()
+            .context_radius(2)
+            .header(&format!("{keep} (cut)"), &format!("{name} (rebuilt)"))
+            .to_string();
+        for (why, lines) in &self.skipped {
+            out.push_str(&format!("not made again ({why}):"));
+            match lines.is_empty() {
+                true => out.push_str(" a write without a log line\n"),
+                false => out.push_str(&format!("\n  {}\n", lines.join("\n  "))),
+            }
+        }
+        // plan.md text: escaped, line by line (the line ends are the diff's).
+        out.lines()
+            .map(|l| crate::plan::text::escape_controls(l).into_owned() + "\n")
+            .collect()
+    }
+}
+
+/// Where the cut file is kept, beside it: `plan.md.cut-YYYY-MM-DD-HHMM`, with `-2`,
+/// `-3`, … when that is taken. The path, and the name messages give it.
+pub fn keep_path(ctx: &Ctx) -> Result<(PathBuf, String)> {
+    let now = crate::clock::now()?.stamp().replace([' ', ':'], "-");
+    let now = now
+        .rsplit_once('-')
+        .map_or(now.clone(), |(d, m)| format!("{d}{m}"));
+    for n in 1.. {
+        let tail = match n {
+            1 => format!(".cut-{now}"),
+            n => format!(".cut-{now}-{n}"),
+        };
+        let mut path = ctx.store.path.clone().into_os_string();
+        path.push(&tail);
+        let path = PathBuf::from(path);
+        if std::fs::symlink_metadata(&path).is_err() {
+            return Ok((path, format!("{}{tail}", ctx.store.name)));
+        }
+    }
+    unreachable!("some name is free")
+}
