@@ -106,6 +106,9 @@ pub struct Test {
     pub shadowed: Vec<String>,
     /// Rust: the `macro_rules!` whose expansion holds it, if any.
     pub in_macro: Option<String>,
+    /// Rust: the `#[cfg(…)]` conditions on statements inside it, squeezed of
+    /// whitespace: part of it already ran only under each.
+    pub gates: Vec<String>,
 }
 
 /// One assertion in a test.
@@ -133,8 +136,27 @@ pub struct Skip {
     /// The test it is on; `None`: the scope's or file's.
     pub test: Option<String>,
     /// Its condition in normal form, when it has one (`skipif(sys.platform …)`,
-    /// `if runtime.GOOS … { t.Skip() }`).
+    /// `if runtime.GOOS … { t.Skip() }`, `if is_root() { return; }`); for Rust's
+    /// `#[cfg(…)]` and `#[cfg_attr(…, ignore)]` the attribute squeezed of
+    /// whitespace.
     pub condition: Option<String>,
+}
+
+impl Skip {
+    /// The names, words and numbers its condition is made of, sorted: a
+    /// condition that keeps every word of another and adds some is widened.
+    pub fn words(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = self
+            .condition
+            .as_deref()
+            .unwrap_or("")
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
 }
 
 /// A name bound twice in one scope by a definition.

@@ -225,6 +225,7 @@ pub fn find_given(
     for (row, pair) in rows.iter_mut().zip(&pairs) {
         if let Some(pair) = pair {
             row.leave_out(&pair.unchanged_tests());
+            row.settle_conditions(&pair.settled_skips());
         }
     }
     let mut old_names: [Vec<String>; 4] = Default::default();
@@ -269,11 +270,12 @@ pub fn find_given(
                         && c.after.as_deref().is_some_and(|a| a.contains(&call))
                 })
             };
-            what.extend(
-                pair.switch_offs(elsewhere)
-                    .into_iter()
-                    .filter(|w| !(counted && w.text.ends_with("(moved into a string)"))),
-            );
+            let skipped = what.iter().any(|w| w.rule == rules::RuleId::TestsSkipped);
+            what.extend(pair.switch_offs(elsewhere).into_iter().filter(|w| {
+                let moved = counted && w.text.ends_with("(moved into a string)");
+                let said = skipped && w.rule == rules::RuleId::TestsSkipped;
+                !(moved || said)
+            }));
         }
         let runner = row.change.after.as_deref().and_then(|after| {
             runner::finding(&row.change.path, row.change.before.as_deref(), after)
@@ -1935,6 +1937,20 @@ impl<'c> Row<'c> {
                 i += 1;
                 keep.get(i - 1).copied().unwrap_or(true)
             });
+        }
+    }
+
+    /// Takes out of both sides the skip markers on `tests`, whose conditions the
+    /// syntax view found none new ([`syntactic::Pair::settled_skips`]).
+    fn settle_conditions(&mut self, tests: &HashSet<String>) {
+        if tests.is_empty() {
+            return;
+        }
+        for side in [&mut self.old, &mut self.new].into_iter().flatten() {
+            let r = &mut side.read;
+            let before = r.skip_owners.len();
+            r.skip_owners.retain(|o| !tests.contains(o));
+            r.counts.skips = r.counts.skips.saturating_sub(before - r.skip_owners.len());
         }
     }
 
@@ -5139,6 +5155,9 @@ mod forms_tests;
 #[cfg(test)]
 #[path = "weakened/macro_never_invoked_tests.rs"]
 mod macro_never_invoked_tests;
+#[cfg(test)]
+#[path = "weakened/skip_widened_tests.rs"]
+mod skip_widened_tests;
 #[cfg(test)]
 #[path = "weakened/t_shadowed_tests.rs"]
 mod t_shadowed_tests;
