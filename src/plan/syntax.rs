@@ -101,6 +101,9 @@ pub struct Test {
     /// Its syntax in normal form.
     pub body: String,
     pub assertions: Vec<Assertion>,
+    /// Of those, the ones whose statement repeats the one right before it word
+    /// for word: the same check twice in a row checks nothing more.
+    pub repeats: usize,
     /// Go: its `*testing.T` parameter rebound inside it to a value of another type
     /// (`t := fakeT{}`), so the checks called on it are that value's.
     pub shadowed: Vec<String>,

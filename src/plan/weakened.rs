@@ -226,6 +226,7 @@ pub fn find_given(
         if let Some(pair) = pair {
             row.leave_out(&pair.unchanged_tests());
             row.settle_conditions(&pair.settled_skips());
+            row.settle_gone(pair.shadowed_gone(), pair.repeats_gone());
         }
     }
     let mut old_names: [Vec<String>; 4] = Default::default();
@@ -1937,6 +1938,18 @@ impl<'c> Row<'c> {
                 i += 1;
                 keep.get(i - 1).copied().unwrap_or(true)
             });
+        }
+    }
+
+    /// Takes out of the old side what never checked anything and is gone now:
+    /// `shadowed`, the tests (and their assertions) a later definition of their
+    /// name hid ([`syntactic::Pair::shadowed_gone`]), and `twins`, assertions
+    /// that repeated the one right before them ([`syntactic::Pair::repeats_gone`]).
+    fn settle_gone(&mut self, (tests, asserts): (usize, usize), twins: usize) {
+        if let Some(old) = &mut self.old {
+            let c = &mut old.read.counts;
+            c.tests = c.tests.saturating_sub(tests);
+            c.assertions = c.assertions.saturating_sub(asserts + twins);
         }
     }
 
@@ -5097,8 +5110,15 @@ func (s *Suite) TestMethod() {
                 .filter(|&i| lines[i].contains("assert") && !lines[i].contains('#') && !lines[i].contains('\''))
                 .collect();
             prop_assume!(!asserting.is_empty());
+            let at = asserting[which % asserting.len()];
+            // A twin of the statement next to it (comments aside) checks nothing
+            // the other does not: deleting it is no loss.
+            let code = |l: &&&str| !l.trim_start().starts_with('#');
+            let before = lines[..at].iter().rev().find(code);
+            let next = lines[at + 1..].iter().find(code);
+            prop_assume!(before != Some(&lines[at]) && next != Some(&lines[at]));
             let mut after = lines.clone();
-            after.remove(asserting[which % asserting.len()]);
+            after.remove(at);
             let findings = found("tests/test_x.py", &lines.concat(), &after.concat());
             prop_assert!(findings.len() == 1 && findings[0].contains("assertion"), "{:?}", findings);
         }
@@ -5155,6 +5175,9 @@ mod forms_tests;
 #[cfg(test)]
 #[path = "weakened/macro_never_invoked_tests.rs"]
 mod macro_never_invoked_tests;
+#[cfg(test)]
+#[path = "weakened/repeated_assertion_tests.rs"]
+mod repeated_assertion_tests;
 #[cfg(test)]
 #[path = "weakened/skip_widened_tests.rs"]
 mod skip_widened_tests;

@@ -138,7 +138,9 @@ impl<'s> Reader<'s> {
     }
 
     fn test(&self, name: &str, scope: &str, node: Node<'_>, assertions: Vec<Node<'_>>) -> Test {
+        let repeats = assertions.iter().filter(|a| self.repeated(**a)).count();
         Test {
+            repeats,
             name: name.to_string(),
             scope: scope.to_string(),
             span: node.byte_range(),
@@ -155,6 +157,27 @@ impl<'s> Reader<'s> {
             in_macro: None,
             gates: Vec::new(),
         }
+    }
+
+    /// Whether the statement of `assertion` is the same as the statement right
+    /// before it, comments aside: `assert.Equal(t, a, b)` twice in a row.
+    fn repeated(&self, assertion: Node<'_>) -> bool {
+        let mut statement = assertion;
+        for _ in 0..3 {
+            match statement.parent() {
+                Some(p) if matches!(p.kind(), "expression_statement" | "await_expression") => {
+                    statement = p;
+                }
+                _ => break,
+            }
+        }
+        let mut before = statement.prev_named_sibling();
+        while let Some(b) = before.filter(|b| b.kind().contains("comment")) {
+            before = b.prev_named_sibling();
+        }
+        before.is_some_and(|b| {
+            b.kind() == statement.kind() && self.normal(b) == self.normal(statement)
+        })
     }
 
     /// `if cond { return }` (nothing else in it, no `else`) among the statements

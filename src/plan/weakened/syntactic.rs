@@ -50,6 +50,44 @@ impl Pair {
             .collect()
     }
 
+    /// The old side's tests that a later definition of the same name hid and
+    /// that are hidden no longer (the earlier definition deleted), with their
+    /// assertions: Python keeps the last definition, so the earlier one never
+    /// ran, and deleting it removes nothing that ran. A test newly hidden is
+    /// [`Pair::redefined`]'s.
+    pub(super) fn shadowed_gone(&self) -> (usize, usize) {
+        if !self.clean {
+            return (0, 0);
+        }
+        let old = &self.old;
+        old.redefinitions
+            .iter()
+            .filter(|r| {
+                old.tests
+                    .iter()
+                    .any(|t| t.name == r.name && t.scope == r.scope)
+            })
+            .filter(|r| {
+                !self
+                    .new
+                    .redefinitions
+                    .iter()
+                    .any(|n| n.name == r.name && n.scope == r.scope)
+            })
+            .fold((0, 0), |(t, a), r| (t + 1, a + r.first_assertions))
+    }
+
+    /// How many assertions that repeated the statement right before them word
+    /// for word ([`syntax::Test::repeats`]) the old side has more than the new:
+    /// twins deleted, which checked nothing their first did not.
+    pub(super) fn repeats_gone(&self) -> usize {
+        if !self.clean {
+            return 0;
+        }
+        let sum = |v: &View| v.tests.iter().map(|t| t.repeats).sum::<usize>();
+        sum(&self.old).saturating_sub(sum(&self.new))
+    }
+
     /// The switch-offs new since the start, in words. `invoked`: whether a Rust
     /// macro of the name is invoked in another changed file, where a suite moved
     /// into a macro for several backends is run.
