@@ -20,6 +20,18 @@ pub const MAX_BYTES: usize = 2 << 20;
 /// on a hostile file; no formatter writes them.
 const MAX_DEPTH: usize = 600;
 
+/// A check through a library or a test's own builder, by the call's name and
+/// receiver: quicktest's `c.Assert(…)`, `c.Check(…)`, `qt.Assert(t, …)`; a
+/// builder's `b.AssertFileContent(…)` (a method named `Assert…`); gomega's
+/// `Expect(x)`, `g.Expect(x)`, `Eventually(f)`, `Ω(x)`, each the head of one
+/// check (`.To(…)`, `.Should(…)`).
+pub fn go_library_check(name: &str, receiver: Option<&str>, method: bool) -> bool {
+    (method && name.starts_with("Assert"))
+        || (name == "Check" && matches!(receiver, Some("c" | "qt")))
+        || (matches!(name, "Expect" | "Eventually" | "Consistently" | "Ω")
+            && (!method || matches!(receiver, Some("g" | "gomega" | "Gomega"))))
+}
+
 /// A grammar plan reads tests with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Grammar {

@@ -10,6 +10,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use super::syntax;
 use brackets::{Matched, Toks};
 
 mod brackets;
@@ -3579,8 +3580,11 @@ fn python(toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
     };
     let call = punct(toks, i + 1, '(');
     let recv = receiver(toks, i);
+    // A helper imported by name checks as a method does: `assert_frame_equal(a,
+    // b)`, hamcrest's `assert_that(x, equal_to(y))`.
     let assertion = (name == "assert" && !after_dot(toks, i))
         || (name.starts_with("assert") && after_dot(toks, i) && call)
+        || (name.starts_with("assert_") && call && !(i >= 1 && ident(toks, i - 1) == Some("def")))
         || (recv == Some("pytest") && matches!(name, "raises" | "warns" | "fail"));
     // `mark.skip` under any spelling of pytest: `from pytest import mark`, `pt.mark`.
     let skip = (matches!(name, "skip" | "skipif" | "xfail") && recv == Some("mark"))
@@ -3833,7 +3837,8 @@ fn go(toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
                 "Error" | "Errorf" | "Fatal" | "Fatalf" | "Fail" | "FailNow"
             ))
             || (matches!(receiver(toks, i), Some("assert" | "require"))
-                && name.starts_with(|c: char| c.is_ascii_uppercase())));
+                && name.starts_with(|c: char| c.is_ascii_uppercase()))
+            || syntax::go_library_check(name, receiver(toks, i), after_dot(toks, i)));
     // `if testing.Short() { return }` switches a test off as `t.Skip` does, and an
     // `os.Exit(0)` (in `TestMain`, say) ends the run passing.
     let skip = (call && testing && matches!(name, "Skip" | "Skipf" | "SkipNow"))
@@ -5172,6 +5177,9 @@ mod expected_tests;
 mod formatting_only_tests;
 #[cfg(test)]
 mod forms_tests;
+#[cfg(test)]
+#[path = "weakened/library_checks_tests.rs"]
+mod library_checks_tests;
 #[cfg(test)]
 #[path = "weakened/macro_never_invoked_tests.rs"]
 mod macro_never_invoked_tests;

@@ -690,6 +690,7 @@ impl<'s> Reader<'s> {
                                 "Error" | "Errorf" | "Fatal" | "Fatalf" | "Fail" | "FailNow"
                             )
                             || matches!(operand, "assert" | "require")
+                            || go_check(self.src, *n)
                         {
                             found.push(*n);
                         } else if on_t && field.starts_with("Skip") {
@@ -842,6 +843,27 @@ fn go_method<'s>(src: &'s str, call: Node<'_>) -> Option<(&'s str, &'s str)> {
     let operand = f.child_by_field_name("operand")?;
     let field = f.child_by_field_name("field")?;
     (operand.kind() == "identifier").then(|| (&src[operand.byte_range()], &src[field.byte_range()]))
+}
+
+/// Whether a Go call is a library's or a builder's check that is no method of
+/// the test's `t` (`c.Assert(…)`, `qt.Check(t, …)`, `Expect(x)`, `g.Expect(x)`):
+/// [`super::go_library_check`] reads its name and receiver.
+fn go_check(src: &str, call: Node<'_>) -> bool {
+    let Some(f) = call.child_by_field_name("function") else {
+        return false;
+    };
+    match f.kind() {
+        "identifier" => super::go_library_check(&src[f.byte_range()], None, false),
+        "selector_expression" => {
+            let field = f.child_by_field_name("field").map(|n| &src[n.byte_range()]);
+            let operand = f
+                .child_by_field_name("operand")
+                .filter(|o| o.kind() == "identifier")
+                .map(|o| &src[o.byte_range()]);
+            field.is_some_and(|name| super::go_library_check(name, operand, true))
+        }
+        _ => false,
+    }
 }
 
 /// The condition of the innermost `if` around `node` inside `within`.
