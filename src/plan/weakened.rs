@@ -5181,6 +5181,9 @@ mod forms_tests;
 #[path = "weakened/library_checks_tests.rs"]
 mod library_checks_tests;
 #[cfg(test)]
+#[path = "weakened/loosened_tests.rs"]
+mod loosened_tests;
+#[cfg(test)]
 #[path = "weakened/macro_never_invoked_tests.rs"]
 mod macro_never_invoked_tests;
 #[cfg(test)]
