@@ -20,6 +20,18 @@ pub const MAX_BYTES: usize = 2 << 20;
 /// on a hostile file; no formatter writes them.
 const MAX_DEPTH: usize = 600;
 
+/// A check through a library or a test's own builder, by the call's name and
+/// receiver: quicktest's `c.Assert(…)`, `c.Check(…)`, `qt.Assert(t, …)`; a
+/// builder's `b.AssertFileContent(…)` (a method named `Assert…`); gomega's
+/// `Expect(x)`, `g.Expect(x)`, `Eventually(f)`, `Ω(x)`, each the head of one
+/// check (`.To(…)`, `.Should(…)`).
+pub fn go_library_check(name: &str, receiver: Option<&str>, method: bool) -> bool {
+    (method && name.starts_with("Assert"))
+        || (name == "Check" && matches!(receiver, Some("c" | "qt")))
+        || (matches!(name, "Expect" | "Eventually" | "Consistently" | "Ω")
+            && (!method || matches!(receiver, Some("g" | "gomega" | "Gomega"))))
+}
+
 /// A grammar plan reads tests with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Grammar {
@@ -101,11 +113,17 @@ pub struct Test {
     /// Its syntax in normal form.
     pub body: String,
     pub assertions: Vec<Assertion>,
+    /// Of those, the ones whose statement repeats the one right before it word
+    /// for word: the same check twice in a row checks nothing more.
+    pub repeats: usize,
     /// Go: its `*testing.T` parameter rebound inside it to a value of another type
     /// (`t := fakeT{}`), so the checks called on it are that value's.
     pub shadowed: Vec<String>,
     /// Rust: the `macro_rules!` whose expansion holds it, if any.
     pub in_macro: Option<String>,
+    /// Rust: the `#[cfg(…)]` conditions on statements inside it, squeezed of
+    /// whitespace: part of it already ran only under each.
+    pub gates: Vec<String>,
 }
 
 /// One assertion in a test.
@@ -133,8 +151,27 @@ pub struct Skip {
     /// The test it is on; `None`: the scope's or file's.
     pub test: Option<String>,
     /// Its condition in normal form, when it has one (`skipif(sys.platform …)`,
-    /// `if runtime.GOOS … { t.Skip() }`).
+    /// `if runtime.GOOS … { t.Skip() }`, `if is_root() { return; }`); for Rust's
+    /// `#[cfg(…)]` and `#[cfg_attr(…, ignore)]` the attribute squeezed of
+    /// whitespace.
     pub condition: Option<String>,
+}
+
+impl Skip {
+    /// The names, words and numbers its condition is made of, sorted: a
+    /// condition that keeps every word of another and adds some is widened.
+    pub fn words(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = self
+            .condition
+            .as_deref()
+            .unwrap_or("")
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
 }
 
 /// A name bound twice in one scope by a definition.

@@ -10,6 +10,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use super::syntax;
 use brackets::{Matched, Toks};
 
 mod brackets;
@@ -227,6 +228,8 @@ pub fn find_given(
     for (row, pair) in rows.iter_mut().zip(&pairs) {
         if let Some(pair) = pair {
             row.leave_out(&pair.unchanged_tests());
+            row.settle_conditions(&pair.settled_skips());
+            row.settle_gone(pair.shadowed_gone(), pair.repeats_gone());
         }
     }
     let mut old_names: [Vec<String>; 4] = Default::default();
@@ -271,11 +274,12 @@ pub fn find_given(
                         && c.after.as_deref().is_some_and(|a| a.contains(&call))
                 })
             };
-            what.extend(
-                pair.switch_offs(elsewhere)
-                    .into_iter()
-                    .filter(|w| !(counted && w.text.ends_with("(moved into a string)"))),
-            );
+            let skipped = what.iter().any(|w| w.rule == rules::RuleId::TestsSkipped);
+            what.extend(pair.switch_offs(elsewhere).into_iter().filter(|w| {
+                let moved = counted && w.text.ends_with("(moved into a string)");
+                let said = skipped && w.rule == rules::RuleId::TestsSkipped;
+                !(moved || said)
+            }));
         }
         let runner = row.change.after.as_deref().and_then(|after| {
             runner::finding(&row.change.path, row.change.before.as_deref(), after)
@@ -1949,6 +1953,32 @@ impl<'c> Row<'c> {
         }
     }
 
+    /// Takes out of the old side what never checked anything and is gone now:
+    /// `shadowed`, the tests (and their assertions) a later definition of their
+    /// name hid ([`syntactic::Pair::shadowed_gone`]), and `twins`, assertions
+    /// that repeated the one right before them ([`syntactic::Pair::repeats_gone`]).
+    fn settle_gone(&mut self, (tests, asserts): (usize, usize), twins: usize) {
+        if let Some(old) = &mut self.old {
+            let c = &mut old.read.counts;
+            c.tests = c.tests.saturating_sub(tests);
+            c.assertions = c.assertions.saturating_sub(asserts + twins);
+        }
+    }
+
+    /// Takes out of both sides the skip markers on `tests`, whose conditions the
+    /// syntax view found none new ([`syntactic::Pair::settled_skips`]).
+    fn settle_conditions(&mut self, tests: &HashSet<String>) {
+        if tests.is_empty() {
+            return;
+        }
+        for side in [&mut self.old, &mut self.new].into_iter().flatten() {
+            let r = &mut side.read;
+            let before = r.skip_owners.len();
+            r.skip_owners.retain(|o| !tests.contains(o));
+            r.counts.skips = r.counts.skips.saturating_sub(before - r.skip_owners.len());
+        }
+    }
+
     /// Counts only the skip markers of the new side that switch off a test that was
     /// there (by name, in any changed file of the language) or the whole file: a
     /// new test that starts skipped, or a new file's own conditions, weaken nothing
@@ -3561,8 +3591,11 @@ fn python(toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
     };
     let call = punct(toks, i + 1, '(');
     let recv = receiver(toks, i);
+    // A helper imported by name checks as a method does: `assert_frame_equal(a,
+    // b)`, hamcrest's `assert_that(x, equal_to(y))`.
     let assertion = (name == "assert" && !after_dot(toks, i))
         || (name.starts_with("assert") && after_dot(toks, i) && call)
+        || (name.starts_with("assert_") && call && !(i >= 1 && ident(toks, i - 1) == Some("def")))
         || (recv == Some("pytest") && matches!(name, "raises" | "warns" | "fail"));
     // `mark.skip` under any spelling of pytest: `from pytest import mark`, `pt.mark`.
     let skip = (matches!(name, "skip" | "skipif" | "xfail") && recv == Some("mark"))
@@ -3815,7 +3848,8 @@ fn go(toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
                 "Error" | "Errorf" | "Fatal" | "Fatalf" | "Fail" | "FailNow"
             ))
             || (matches!(receiver(toks, i), Some("assert" | "require"))
-                && name.starts_with(|c: char| c.is_ascii_uppercase())));
+                && name.starts_with(|c: char| c.is_ascii_uppercase()))
+            || syntax::go_library_check(name, receiver(toks, i), after_dot(toks, i)));
     // `if testing.Short() { return }` switches a test off as `t.Skip` does, and an
     // `os.Exit(0)` (in `TestMain`, say) ends the run passing.
     let skip = (call && testing && matches!(name, "Skip" | "Skipf" | "SkipNow"))
@@ -5092,8 +5126,15 @@ func (s *Suite) TestMethod() {
                 .filter(|&i| lines[i].contains("assert") && !lines[i].contains('#') && !lines[i].contains('\''))
                 .collect();
             prop_assume!(!asserting.is_empty());
+            let at = asserting[which % asserting.len()];
+            // A twin of the statement next to it (comments aside) checks nothing
+            // the other does not: deleting it is no loss.
+            let code = |l: &&&str| !l.trim_start().starts_with('#');
+            let before = lines[..at].iter().rev().find(code);
+            let next = lines[at + 1..].iter().find(code);
+            prop_assume!(before != Some(&lines[at]) && next != Some(&lines[at]));
             let mut after = lines.clone();
-            after.remove(asserting[which % asserting.len()]);
+            after.remove(at);
             let findings = found("tests/test_x.py", &lines.concat(), &after.concat());
             prop_assert!(findings.len() == 1 && findings[0].contains("assertion"), "{:?}", findings);
         }
@@ -5148,8 +5189,20 @@ mod formatting_only_tests;
 #[cfg(test)]
 mod forms_tests;
 #[cfg(test)]
+#[path = "weakened/library_checks_tests.rs"]
+mod library_checks_tests;
+#[cfg(test)]
+#[path = "weakened/loosened_tests.rs"]
+mod loosened_tests;
+#[cfg(test)]
 #[path = "weakened/macro_never_invoked_tests.rs"]
 mod macro_never_invoked_tests;
+#[cfg(test)]
+#[path = "weakened/repeated_assertion_tests.rs"]
+mod repeated_assertion_tests;
+#[cfg(test)]
+#[path = "weakened/skip_widened_tests.rs"]
+mod skip_widened_tests;
 #[cfg(test)]
 #[path = "weakened/t_shadowed_tests.rs"]
 mod t_shadowed_tests;

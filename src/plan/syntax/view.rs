@@ -1,7 +1,7 @@
 //! Reads a parsed file into its [`View`]: each language's tests, assertions,
 //! skips, helpers, redefinitions and macros, by the shape of its tree.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, Tree};
 
@@ -29,10 +29,16 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
             view.strings.push(string_value(g, src, node));
         }
     }
-    let mut r = Reader { g, src, view };
+    let mut r = Reader {
+        g,
+        src,
+        view,
+        test_macros: HashSet::new(),
+    };
     match g {
         Grammar::Python => r.python_scope(root, "", 0),
         Grammar::Rust => {
+            r.test_macros = test_macros(src, root);
             r.rust_items(root, "", 0);
             r.rust_macros(root);
         }
@@ -117,6 +123,9 @@ struct Reader<'s> {
     g: Grammar,
     src: &'s str,
     view: View,
+    /// Rust: the `macro_rules!` of the file whose expansion is a test named by
+    /// the caller (`#[test] fn $name()`): each item-level call of one is a test.
+    test_macros: HashSet<&'s str>,
 }
 
 impl<'s> Reader<'s> {
@@ -129,7 +138,9 @@ impl<'s> Reader<'s> {
     }
 
     fn test(&self, name: &str, scope: &str, node: Node<'_>, assertions: Vec<Node<'_>>) -> Test {
+        let repeats = assertions.iter().filter(|a| self.repeated(**a)).count();
         Test {
+            repeats,
             name: name.to_string(),
             scope: scope.to_string(),
             span: node.byte_range(),
@@ -144,6 +155,65 @@ impl<'s> Reader<'s> {
                 .collect(),
             shadowed: Vec::new(),
             in_macro: None,
+            gates: Vec::new(),
+        }
+    }
+
+    /// Whether the statement of `assertion` is the same as the statement right
+    /// before it, comments aside: `assert.Equal(t, a, b)` twice in a row.
+    fn repeated(&self, assertion: Node<'_>) -> bool {
+        let mut statement = assertion;
+        for _ in 0..3 {
+            match statement.parent() {
+                Some(p) if matches!(p.kind(), "expression_statement" | "await_expression") => {
+                    statement = p;
+                }
+                _ => break,
+            }
+        }
+        let mut before = statement.prev_named_sibling();
+        while let Some(b) = before.filter(|b| b.kind().contains("comment")) {
+            before = b.prev_named_sibling();
+        }
+        before.is_some_and(|b| {
+            b.kind() == statement.kind() && self.normal(b) == self.normal(statement)
+        })
+    }
+
+    /// `if cond { return }` (nothing else in it, no `else`) among the statements
+    /// of a test's `body`: the test stops there whenever `cond` holds, a skip by
+    /// another name.
+    fn guard_returns(&mut self, body: Node<'_>, test: &str) {
+        // Go's grammar puts a block's statements in a list of their own.
+        let body = match body.named_child(0) {
+            Some(list) if list.kind() == "statement_list" => list,
+            _ => body,
+        };
+        let mut cursor = body.walk();
+        let statements: Vec<Node<'_>> = body.named_children(&mut cursor).collect();
+        for statement in statements {
+            let node = match statement.kind() {
+                "expression_statement" => match statement.named_child(0) {
+                    Some(n) => n,
+                    None => continue,
+                },
+                _ => statement,
+            };
+            if !matches!(node.kind(), "if_statement" | "if_expression")
+                || node.child_by_field_name("alternative").is_some()
+            {
+                continue;
+            }
+            let (Some(condition), Some(then)) = (
+                node.child_by_field_name("condition"),
+                node.child_by_field_name("consequence"),
+            ) else {
+                continue;
+            };
+            if bare_return(then) {
+                let condition = self.normal(condition);
+                self.skip(node, Some(test), Some(condition));
+            }
         }
     }
 
@@ -202,6 +272,7 @@ impl<'s> Reader<'s> {
                         }
                     }
                 }
+                self.guard_returns(body, name);
                 let test = self.test(name, scope, whole, found);
                 self.view.tests.push(test);
             } else {
@@ -302,6 +373,15 @@ impl<'s> Reader<'s> {
             );
             let case = matches!(root, "it" | "test" | "specify" | "xit" | "xtest" | "fit");
             if !suite && !case {
+                // `const test = base.skipIf(cond)`: every test called through it.
+                if callee_words(self.src, child)
+                    .first()
+                    .is_some_and(|w| matches!(*w, "skipIf" | "runIf"))
+                    && let Some(args) = child.child_by_field_name("arguments")
+                {
+                    let condition = self.normal(args);
+                    self.skip(child, None, Some(condition));
+                }
                 self.js(child, scope, depth + 1);
                 continue;
             }
@@ -317,17 +397,7 @@ impl<'s> Reader<'s> {
                     .iter()
                     .any(|w| matches!(*w, "skip" | "todo" | "only" | "skipIf" | "runIf" | "fails"));
             if skipped {
-                let condition = preorder(child)
-                    .find(|n| {
-                        n.kind() == "call_expression"
-                            && n.child_by_field_name("function")
-                                .is_some_and(|f| f.kind() == "member_expression")
-                            && callee_words(self.src, *n)
-                                .first()
-                                .is_some_and(|w| matches!(*w, "skipIf" | "runIf"))
-                    })
-                    .and_then(|c| c.child_by_field_name("arguments"))
-                    .map(|a| self.normal(a));
+                let condition = self.js_condition(child);
                 let test = case.then_some(name.as_str());
                 self.skip(child, test, condition);
             }
@@ -339,8 +409,69 @@ impl<'s> Reader<'s> {
                 scope.pop();
             } else {
                 let found = js_assertions(self.src, child);
+                self.js_inner_skips(child, &name);
                 let test = self.test(&name, &scope.join("::"), child, found);
                 self.view.tests.push(test);
+            }
+        }
+    }
+
+    /// The arguments of the `skipIf(…)`/`runIf(…)` in `call`'s callee chain.
+    fn js_condition(&self, call: Node<'_>) -> Option<String> {
+        let f = call.child_by_field_name("function")?;
+        preorder(f)
+            .find(|n| {
+                n.kind() == "call_expression"
+                    && n.child_by_field_name("function")
+                        .is_some_and(|f| f.kind() == "member_expression")
+                    && callee_words(self.src, *n)
+                        .first()
+                        .is_some_and(|w| matches!(*w, "skipIf" | "runIf"))
+            })
+            .and_then(|c| c.child_by_field_name("arguments"))
+            .map(|a| self.normal(a))
+    }
+
+    /// In a test case's callback: `if (cond) return` at its top, and a skip
+    /// called with a condition (`testInfo.skip(!ok, why)`, `test.skip(cond)`,
+    /// `ctx.skip(cond)`): the test stops whenever it holds.
+    fn js_inner_skips(&mut self, case: Node<'_>, name: &str) {
+        let Some(args) = case.child_by_field_name("arguments") else {
+            return;
+        };
+        let mut cursor = args.walk();
+        let callbacks: Vec<Node<'_>> = args
+            .named_children(&mut cursor)
+            .filter(|a| matches!(a.kind(), "arrow_function" | "function_expression"))
+            .collect();
+        for callback in callbacks {
+            let Some(body) = callback.child_by_field_name("body") else {
+                continue;
+            };
+            if body.kind() == "statement_block" {
+                self.guard_returns(body, name);
+            }
+            for n in preorder(body) {
+                if n.kind() != "call_expression" {
+                    continue;
+                }
+                let words = callee_words(self.src, n);
+                if !matches!(words.first(), Some(&("skip" | "fixme"))) {
+                    continue;
+                }
+                let first = n
+                    .child_by_field_name("arguments")
+                    .and_then(|a| a.named_child(0))
+                    .filter(|a| {
+                        !matches!(
+                            a.kind(),
+                            "string" | "template_string" | "arrow_function" | "function_expression"
+                        )
+                    });
+                if let Some(first) = first {
+                    let condition = self.normal(first);
+                    self.skip(n, Some(name), Some(condition));
+                }
             }
         }
     }
@@ -360,6 +491,14 @@ impl<'s> Reader<'s> {
                 }
                 "line_comment" | "block_comment" => continue,
                 "function_item" => self.rust_function(item, &attrs, scope),
+                "expression_statement" => {
+                    if let Some(call) = item
+                        .named_child(0)
+                        .filter(|c| c.kind() == "macro_invocation")
+                    {
+                        self.rust_macro_test(call, &attrs, scope);
+                    }
+                }
                 "mod_item" => {
                     if let (Some(name), Some(body)) = (
                         item.child_by_field_name("name"),
@@ -403,17 +542,7 @@ impl<'s> Reader<'s> {
             });
             return;
         }
-        for a in attrs {
-            let t = inner(a);
-            if t == "ignore" || t.starts_with("ignore ") || t.starts_with("ignore=") {
-                self.skip(*a, Some(name), None);
-            } else if let Some(rest) = t.strip_prefix("cfg_attr(")
-                && rest.contains("ignore")
-            {
-                let condition = rest.split(',').next().unwrap_or("").trim().to_string();
-                self.skip(*a, Some(name), Some(condition));
-            }
-        }
+        self.rust_gates(attrs, name);
         let found = preorder(item)
             .filter(|n| {
                 n.kind() == "macro_invocation"
@@ -424,7 +553,58 @@ impl<'s> Reader<'s> {
                     })
             })
             .collect();
-        let test = self.test(name, scope, item, found);
+        let mut test = self.test(name, scope, item, found);
+        test.gates = preorder(item)
+            .filter(|n| n.kind() == "attribute_item")
+            .map(|a| squeezed(self.text(a)))
+            .filter_map(|a| Some(a.strip_prefix("#[")?.strip_suffix(']')?.to_string()))
+            .filter(|a| a.starts_with("cfg("))
+            .collect();
+        if let Some(body) = item.child_by_field_name("body") {
+            self.guard_returns(body, name);
+        }
+        self.view.tests.push(test);
+    }
+
+    /// The skips among a Rust test's attributes: `#[ignore]`, and as conditions
+    /// `#[cfg_attr(…, ignore)]` and a `#[cfg(…)]` (the test is not compiled where
+    /// it fails to hold); `#[cfg(test)]` is every test's.
+    fn rust_gates(&mut self, attrs: &[Node<'_>], name: &str) {
+        for a in attrs {
+            let t = squeezed(self.text(*a));
+            let t = t.trim_start_matches("#[").trim_end_matches(']');
+            if t == "ignore" || t.starts_with("ignore=") {
+                self.skip(*a, Some(name), None);
+            } else if (t.starts_with("cfg_attr(") && t.ends_with(",ignore)"))
+                || (t.starts_with("cfg(") && t != "cfg(test)")
+            {
+                self.skip(*a, Some(name), Some(t.to_string()));
+            }
+        }
+    }
+
+    /// An item-level call of a macro of the file that makes a test
+    /// (`clean!(regression_428, …);`): a test named by its first argument, and
+    /// the attributes on the call are that test's.
+    fn rust_macro_test(&mut self, call: Node<'_>, attrs: &[Node<'_>], scope: &str) {
+        let Some(name) = call.child_by_field_name("macro").map(|m| self.text(m)) else {
+            return;
+        };
+        if !self.test_macros.contains(name) {
+            return;
+        }
+        let mut cursor = call.walk();
+        let Some(first) = call
+            .named_children(&mut cursor)
+            .find(|n| n.kind() == "token_tree")
+            .and_then(|tt| tt.named_child(0))
+            .filter(|n| n.kind() == "identifier")
+        else {
+            return;
+        };
+        let test_name = self.text(first);
+        self.rust_gates(attrs, test_name);
+        let test = self.test(test_name, scope, call, Vec::new());
         self.view.tests.push(test);
     }
 
@@ -510,6 +690,7 @@ impl<'s> Reader<'s> {
                                 "Error" | "Errorf" | "Fatal" | "Fatalf" | "Fail" | "FailNow"
                             )
                             || matches!(operand, "assert" | "require")
+                            || go_check(self.src, *n)
                         {
                             found.push(*n);
                         } else if on_t && field.starts_with("Skip") {
@@ -543,6 +724,7 @@ impl<'s> Reader<'s> {
                     _ => {}
                 }
             }
+            self.guard_returns(body, name);
             let mut test = self.test(name, "", item, found);
             test.shadowed = shadowed;
             self.view.tests.push(test);
@@ -582,6 +764,60 @@ fn tests_in_tokens(tokens: &[&str]) -> Vec<String> {
     out
 }
 
+/// The `macro_rules!` of a Rust file whose expansion defines a test of a name the
+/// caller gives (`#[test] fn $name()`).
+fn test_macros<'s>(src: &'s str, root: Node<'_>) -> HashSet<&'s str> {
+    let mut out = HashSet::new();
+    for def in preorder(root).filter(|n| n.kind() == "macro_definition") {
+        let Some(name) = def.child_by_field_name("name") else {
+            continue;
+        };
+        let leaves: Vec<&str> = preorder(def)
+            .filter(|n| n.child_count() == 0 && !n.kind().contains("comment"))
+            .map(|n| &src[n.byte_range()])
+            .collect();
+        let named = leaves
+            .windows(2)
+            .any(|w| w[0] == "fn" && w[1].starts_with('$'));
+        let test = leaves
+            .windows(3)
+            .any(|w| w[0] == "[" && w[1] == "test" && w[2] == "]");
+        if named && test {
+            out.insert(&src[name.byte_range()]);
+        }
+    }
+    out
+}
+
+/// Whether `then` holds a bare `return` and nothing else.
+fn bare_return(then: Node<'_>) -> bool {
+    let mut node = then;
+    for _ in 0..8 {
+        match node.kind() {
+            "return_statement" | "return_expression" => {
+                return node.named_child_count() == 0;
+            }
+            "block" | "statement_block" | "statement_list" | "expression_statement" => {
+                let mut cursor = node.walk();
+                let inner: Vec<Node<'_>> = node
+                    .named_children(&mut cursor)
+                    .filter(|n| !n.kind().contains("comment"))
+                    .collect();
+                match inner[..] {
+                    [only] => node = only,
+                    _ => return false,
+                }
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
+fn squeezed(text: &str) -> String {
+    text.split_whitespace().collect()
+}
+
 /// The name of a Go function's `*testing.T` parameter.
 fn go_testing_param<'s>(src: &'s str, func: Node<'_>) -> Option<&'s str> {
     let params = func.child_by_field_name("parameters")?;
@@ -607,6 +843,27 @@ fn go_method<'s>(src: &'s str, call: Node<'_>) -> Option<(&'s str, &'s str)> {
     let operand = f.child_by_field_name("operand")?;
     let field = f.child_by_field_name("field")?;
     (operand.kind() == "identifier").then(|| (&src[operand.byte_range()], &src[field.byte_range()]))
+}
+
+/// Whether a Go call is a library's or a builder's check that is no method of
+/// the test's `t` (`c.Assert(…)`, `qt.Check(t, …)`, `Expect(x)`, `g.Expect(x)`):
+/// [`super::go_library_check`] reads its name and receiver.
+fn go_check(src: &str, call: Node<'_>) -> bool {
+    let Some(f) = call.child_by_field_name("function") else {
+        return false;
+    };
+    match f.kind() {
+        "identifier" => super::go_library_check(&src[f.byte_range()], None, false),
+        "selector_expression" => {
+            let field = f.child_by_field_name("field").map(|n| &src[n.byte_range()]);
+            let operand = f
+                .child_by_field_name("operand")
+                .filter(|o| o.kind() == "identifier")
+                .map(|o| &src[o.byte_range()]);
+            field.is_some_and(|name| super::go_library_check(name, operand, true))
+        }
+        _ => false,
+    }
 }
 
 /// The condition of the innermost `if` around `node` inside `within`.

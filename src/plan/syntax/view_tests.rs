@@ -118,7 +118,12 @@ mod tests {
     );
     assert_eq!(
         names(&v),
-        [("tests", "adds", 2), ("tests::deeper", "subs", 1)]
+        [
+            ("", "one", 0),
+            ("tests", "adds", 2),
+            ("tests::deeper", "subs", 1)
+        ],
+        "a call of a macro that makes a test of the name it is given is that test"
     );
     assert_eq!(v.skips.len(), 1);
     assert_eq!(v.helpers.len(), 1);
@@ -176,4 +181,16 @@ func TestSub(t *testing.T) {
     assert_eq!(v.tests[0].shadowed, ["t := fakeT{}", "t fakeT"]);
     assert!(v.tests[1].shadowed.is_empty());
     assert!(v.skips[0].condition.as_deref().unwrap().contains("windows"));
+}
+
+#[test]
+fn rust_tests_a_macro_of_the_file_makes_with_their_gates() {
+    let v = read(
+        Grammar::Rust,
+        "macro_rules! case {\n    ($name:ident, $body:expr) => {\n        #[test]\n        fn $name() {\n            $body\n        }\n    };\n}\n\n#[cfg(not(windows))]\ncase!(links, assert_eq!(run(&[\"-L\"]), \"a\\n\"));\ncase!(files, assert_eq!(run(&[]), \"b\\n\"));\nvec!(x, 1);\n",
+    );
+    assert_eq!(names(&v), [("", "links", 0), ("", "files", 0)]);
+    assert_eq!(v.skips.len(), 1);
+    assert_eq!(v.skips[0].condition.as_deref(), Some("cfg(not(windows))"));
+    assert_eq!(v.skips[0].words(), ["cfg", "not", "windows"]);
 }

@@ -1521,6 +1521,21 @@ fn python_expr(expr: &str) -> Option<Check> {
     if let Some(order) = ordered(expr, Lang::Python) {
         return Some(order);
     }
+    // A part of the value, not all of it: `got.startswith(x)`, `x in got`.
+    if let [part, whole] = split_op(expr, " in ", Lang::Python)[..]
+        && !part.ends_with(" not")
+        && plain(expr, Lang::Python)
+    {
+        return Some(Check::Order(whole.trim().into()));
+    }
+    for method in [".startswith(", ".endswith("] {
+        if let Some(at) = expr.find(method)
+            && call_args(expr, at + method.len() - 1, Lang::Python)
+                .is_some_and(|(_, close)| close + 1 == expr.len())
+        {
+            return Some(Check::Order(expr[..at].into()));
+        }
+    }
     if expr.starts_with("not ") || !no_operator(expr, Lang::Python) {
         return None;
     }
@@ -1844,6 +1859,15 @@ fn go(s: &str) -> Option<Check> {
             bounded(args[1], args[2])
         }
         "Positive" | "Negative" if args.len() >= 2 => Some(Check::Order(args[1].into())),
+        // Near a value, or holding one, not equal to it: the value under test is
+        // the second after `t` for a tolerance, the first for a containment.
+        "InDelta" | "InEpsilon" | "WithinDuration" | "InDeltaSlice" if args.len() >= 4 => {
+            Some(Check::Order(args[2].into()))
+        }
+        "Contains" | "Subset" | "Regexp" if args.len() >= 3 => {
+            let subject = if name == "Regexp" { args[2] } else { args[1] };
+            Some(Check::Order(subject.into()))
+        }
         "NotNil" | "NotEmpty" | "NotZero" if args.len() >= 2 => {
             Some(Check::Presence(args[1].into()))
         }
@@ -1875,8 +1899,15 @@ fn bounded(l: &str, r: &str) -> Option<Check> {
 }
 
 /// The testify checks read, by name.
-const TESTIFY: [&str; 18] = [
+const TESTIFY: [&str; 25] = [
     "IsType",
+    "InDelta",
+    "InEpsilon",
+    "WithinDuration",
+    "InDeltaSlice",
+    "Contains",
+    "Subset",
+    "Regexp",
     "Equal",
     "EqualValues",
     "Exactly",

@@ -243,8 +243,30 @@ fn reports_only(line: &str) -> bool {
         || [".js", ".ts", ".mjs", ".cjs"]
             .iter()
             .any(|e| value.contains(e));
-    KEYS.contains(&key) && closed('[', ']') && closed('{', '}') && !own_code
+    let workers = WORKERS.contains(&key) && (value == "{" || !value.contains(['[', '{', '(']));
+    (KEYS.contains(&key) && closed('[', ']') && closed('{', '}') || workers) && !own_code
 }
+
+/// The keys of a JS runner's configuration that say how many workers run the
+/// tests and of what kind (`pool: 'forks'`, `poolOptions: { forks: {
+/// singleFork: true } }`): each still runs every test and fails on a failure. A
+/// key inside one of their blocks is a line of its own, read on its own.
+const WORKERS: [&str; 14] = [
+    "pool",
+    "poolOptions",
+    "threads",
+    "forks",
+    "vmThreads",
+    "vmForks",
+    "singleThread",
+    "singleFork",
+    "maxWorkers",
+    "minWorkers",
+    "maxThreads",
+    "minThreads",
+    "fileParallelism",
+    "maxConcurrency",
+];
 
 /// JavaScript as prettier leaves its meaning: no comments or whitespace outside
 /// strings, no semicolons, no comma before a closing bracket, and a string in
@@ -735,6 +757,7 @@ fn pytest_lines(path: &str, text: &str) -> Vec<String> {
             let key = written.trim().trim_matches(['"', '\'']);
             let value = l[written.len()..].get(1..).unwrap_or("");
             let kept = match key {
+                _ if strict_xfail(key, value.trim()) => return None,
                 "commands" => pytest_command(&shell_words(value)),
                 _ if key == "addopts" || key.ends_with(".addopts") => {
                     choosing_options(&shell_words(value))
@@ -955,6 +978,9 @@ fn toml_keys(item: &toml_edit::Item, path: &str, depth: usize, out: &mut Vec<Str
             }
         } else if PYTEST_CHOOSES.contains(&key) {
             let shown = value.as_value().map(toml_shown).unwrap_or_default();
+            if strict_xfail(key, &shown) {
+                continue;
+            }
             out.push(format!("[{path}] {key} = {shown}"));
         }
     }
@@ -975,6 +1001,16 @@ fn toml_shown(value: &toml_edit::Value) -> String {
         .or_else(|| value.as_bool().map(|b| b.to_string()))
         .or_else(|| value.as_float().map(|f| f.to_string()))
         .unwrap_or_else(|| "…".to_string())
+}
+
+/// `xfail_strict = true`: an expected failure that passes fails the run. Stricter
+/// than pytest's default, so it reads as no option at all; `false` is still one.
+fn strict_xfail(key: &str, value: &str) -> bool {
+    key.rsplit('.').next() == Some("xfail_strict")
+        && matches!(
+            value.to_ascii_lowercase().as_str(),
+            "true" | "1" | "yes" | "on"
+        )
 }
 
 /// pytest's keys that choose which tests run and how, and what they import.
@@ -1492,6 +1528,22 @@ mod tests {
         );
     }
 
+    // Honest work: `xfail_strict = true` (and `filterwarnings = error` beside it)
+    // makes a run stricter; setting it false is a change.
+    #[test]
+    fn a_strict_xfail_added_is_no_finding_and_a_lax_one_is() {
+        let before = "[tool.pytest.ini_options]\nminversion = \"7\"\n";
+        let strict = "[tool.pytest.ini_options]\nminversion = \"7\"\nxfail_strict = true\nfilterwarnings = [\"error\"]\n";
+        assert_eq!(finding("pyproject.toml", Some(before), strict), None);
+        let lax = strict.replace("xfail_strict = true", "xfail_strict = false");
+        assert!(finding("pyproject.toml", Some(strict), &lax).is_some());
+        let ini = "[pytest]\naddopts = -v\n";
+        let ini_strict = "[pytest]\naddopts = -v\nxfail_strict = True\n";
+        assert_eq!(finding("pytest.ini", Some(ini), ini_strict), None);
+        let ini_lax = ini_strict.replace("True", "false");
+        assert!(finding("pytest.ini", Some(ini_strict), &ini_lax).is_some());
+    }
+
     // Honest work (issue 68): options that only change what pytest reports or how
     // fast it runs (`-v`, `--durations=10`, `-n auto`) were `runner-changed`, high,
     // the same as `-k "not slow"`. Options that choose what runs still are.
@@ -1656,6 +1708,30 @@ mod tests {
         assert!(finding("vitest.config.ts", Some(vitest_before), &narrowed).is_some());
         let rooted = jest_after.replace("<rootDir>/src", "<rootDir>/none");
         assert!(finding("jest.config.js", Some(jest_before), &rooted).is_some());
+    }
+
+    // Honest work: the kind and number of workers (`pool`, `poolOptions`,
+    // `singleFork`) run every test the same; a key inside their blocks that is not
+    // one of them (`execArgv`) is read on its own.
+    #[test]
+    fn a_js_runner_s_workers_switched_are_no_finding() {
+        let before = "export default defineConfig({\n  test: {\n    poolOptions: {\n      threads: {\n        singleThread: true,\n      },\n    },\n  },\n})\n";
+        let after = before
+            .replace("threads: {", "forks: {")
+            .replace("singleThread: true", "singleFork: true");
+        assert_eq!(finding("vitest.config.ts", Some(before), &after), None);
+        let pooled = after.replace(
+            "poolOptions: {",
+            "pool: \"forks\",\n    maxWorkers: 2,\n    poolOptions: {",
+        );
+        assert_eq!(finding("vitest.config.ts", Some(before), &pooled), None);
+        let loaded = after.replace(
+            "singleFork: true,",
+            "singleFork: true,\n        execArgv: [\"--require\", \"./pass.js\"],",
+        );
+        assert!(finding("vitest.config.ts", Some(before), &loaded).is_some());
+        let own = after.replace("singleFork: true,", "singleFork: require(\"./pass.js\"),");
+        assert!(finding("vitest.config.ts", Some(before), &own).is_some());
     }
 
     #[test]

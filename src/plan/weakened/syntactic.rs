@@ -9,31 +9,40 @@ use std::collections::{HashMap, HashSet};
 use super::rules::{Part, RuleId};
 use crate::plan::syntax::{self, Grammar, View};
 
-/// The views of a file's version at the start and now, both parsed clean.
+/// The views of a file's version at the start and now.
 pub(super) struct Pair {
     old: View,
     new: View,
+    /// Both parsed clean. A grammar's gap (tree-sitter-rust reads
+    /// `str![[r#"…"#]]` as an error) leaves the rest of a file, its tests'
+    /// attributes and skips, read as they are; what compares whole bodies or
+    /// hunts attacks needs both clean.
+    clean: bool,
 }
 
 impl Pair {
-    /// `None` when the path has no grammar, a side is missing, past the cap or
-    /// does not parse clean: then the tokens alone decide, as before.
+    /// `None` when the path has no grammar, a side is missing or past the cap:
+    /// then the tokens alone decide, as before.
     pub(super) fn of(path: &str, before: Option<&str>, after: Option<&str>) -> Option<Pair> {
         let (grammar, before, after) = (Grammar::of(path)?, before?, after?);
         let old = syntax::view(grammar, before)?;
         let new = syntax::view(grammar, after)?;
-        (old.clean && new.clean).then_some(Pair { old, new })
+        let clean = old.clean && new.clean;
+        Some(Pair { old, new, clean })
     }
 
     /// Whether nothing a test or runner can see changed: formatting, comments,
     /// quotes, trailing commas, import order and the order of definitions only.
     pub(super) fn same(&self) -> bool {
-        self.old.unordered == self.new.unordered
+        self.clean && self.old.unordered == self.new.unordered
     }
 
     /// The tests whose every definition (by name) reads the same before and after:
     /// their assertions are no one's to pair with another test's.
     pub(super) fn unchanged_tests(&self) -> HashSet<String> {
+        if !self.clean {
+            return HashSet::new();
+        }
         let (old, new) = (bodies(&self.old), bodies(&self.new));
         old.into_iter()
             .filter(|(name, list)| new.get(name) == Some(list))
@@ -41,17 +50,62 @@ impl Pair {
             .collect()
     }
 
+    /// The old side's tests that a later definition of the same name hid and
+    /// that are hidden no longer (the earlier definition deleted), with their
+    /// assertions: Python keeps the last definition, so the earlier one never
+    /// ran, and deleting it removes nothing that ran. A test newly hidden is
+    /// [`Pair::redefined`]'s.
+    pub(super) fn shadowed_gone(&self) -> (usize, usize) {
+        if !self.clean {
+            return (0, 0);
+        }
+        let old = &self.old;
+        old.redefinitions
+            .iter()
+            .filter(|r| {
+                old.tests
+                    .iter()
+                    .any(|t| t.name == r.name && t.scope == r.scope)
+            })
+            .filter(|r| {
+                !self
+                    .new
+                    .redefinitions
+                    .iter()
+                    .any(|n| n.name == r.name && n.scope == r.scope)
+            })
+            .fold((0, 0), |(t, a), r| (t + 1, a + r.first_assertions))
+    }
+
+    /// How many assertions that repeated the statement right before them word
+    /// for word ([`syntax::Test::repeats`]) the old side has more than the new:
+    /// twins deleted, which checked nothing their first did not.
+    pub(super) fn repeats_gone(&self) -> usize {
+        if !self.clean {
+            return 0;
+        }
+        let sum = |v: &View| v.tests.iter().map(|t| t.repeats).sum::<usize>();
+        sum(&self.old).saturating_sub(sum(&self.new))
+    }
+
     /// The switch-offs new since the start, in words. `invoked`: whether a Rust
     /// macro of the name is invoked in another changed file, where a suite moved
     /// into a macro for several backends is run.
     pub(super) fn switch_offs(&self, invoked: impl Fn(&str) -> bool) -> Vec<Part> {
         let removed = RuleId::AssertionsRemoved;
+        let skips = self
+            .skips_widened()
+            .map(|w| Part::new(RuleId::TestsSkipped, w));
+        if !self.clean {
+            return skips.into_iter().collect();
+        }
         [
             self.in_dead_macro(invoked).map(|w| Part::new(removed, w)),
             self.redefined().map(|w| Part::new(removed, w)),
             self.moved_into_strings().map(|w| Part::new(removed, w)),
             self.t_shadowed()
                 .map(|w| Part::new(RuleId::AssertionsHollowed, w)),
+            skips,
         ]
         .into_iter()
         .flatten()
@@ -161,6 +215,114 @@ impl Pair {
         })
     }
 
+    /// Tests that were there and now stop, or are not built, under a condition
+    /// they did not before ([`Pair::fresh`]), by name; "" for the whole file.
+    fn skips_widened(&self) -> Option<String> {
+        let kept = self
+            .new
+            .tests
+            .iter()
+            .filter(|t| self.old.tests.iter().any(|o| o.name == t.name))
+            .count();
+        let mut names: Vec<&str> = Vec::new();
+        let mut file_wide = false;
+        for skip in self.new.skips.iter().filter(|s| self.fresh(s)) {
+            match skip.test.as_deref() {
+                Some(name) => names.push(name),
+                None => file_wide = kept > 0,
+            }
+        }
+        names.sort_unstable();
+        names.dedup();
+        let n = if file_wide { kept } else { names.len() };
+        if n == 0 {
+            return None;
+        }
+        let which = match file_wide {
+            true => "every test in the file".to_string(),
+            false => names.join(" "),
+        };
+        Some(format!(
+            "a skip marker's condition added or widened on {} that ran before ({which})",
+            plural(n, "test")
+        ))
+    }
+
+    /// The tests that were there whose every skip now is conditional and no
+    /// fresh one ([`Pair::fresh`]): a marker the tokens count on one (a `#[cfg]`
+    /// moved from a statement of the test onto it, a condition narrowed) switches
+    /// off nothing that ran.
+    pub(super) fn settled_skips(&self) -> HashSet<String> {
+        let mut out = HashSet::new();
+        for t in &self.new.tests {
+            if !self.old.tests.iter().any(|o| o.name == t.name) {
+                continue;
+            }
+            let mine: Vec<&syntax::Skip> = self
+                .new
+                .skips
+                .iter()
+                .filter(|s| s.test.as_deref() == Some(t.name.as_str()))
+                .collect();
+            if !mine.is_empty() && mine.iter().all(|s| s.condition.is_some() && !self.fresh(s)) {
+                out.insert(t.name.clone());
+            }
+        }
+        out
+    }
+
+    /// Whether `skip`, a conditional one of the new side, stops a test that was
+    /// there (or the whole file) under a condition it did not before: a
+    /// `skipif`, `cfg`, `cfg_attr(…, ignore)`, `skipIf`, `if … { t.Skip() }` or
+    /// `if … { return }` on a test that had none, or one whose condition keeps
+    /// every word an old one had and adds some (`any(windows, feature = "x")`
+    /// where it was `windows`). Not fresh: a condition rewritten into other
+    /// words (no reading tells wider from narrower), one the test's body was
+    /// already partly gated on (`#[cfg(feature = "x")]` on a statement), one
+    /// whose complement gates a variant of the same name or a new test
+    /// (`cfg(not(windows))` beside a new `cfg(windows)` one: it still runs
+    /// everywhere), and any on a test skipped outright before.
+    fn fresh<'a>(&'a self, skip: &'a syntax::Skip) -> bool {
+        let Some(condition) = skip.condition.as_deref() else {
+            return false;
+        };
+        let test = skip.test.as_deref();
+        let was = |name: &str| self.old.tests.iter().any(|t| t.name == name);
+        if test.is_some_and(|name| !was(name)) {
+            return false;
+        }
+        let words = skip.words();
+        let on = |v: &'a View| v.skips.iter().filter(move |s| s.test.as_deref() == test);
+        if on(&self.old).any(|s| s.condition.is_none() || s.condition == skip.condition) {
+            return false;
+        }
+        // The old conditions gone now: the new one may be one of them rewritten.
+        let gone: Vec<Vec<&str>> = on(&self.old)
+            .filter(|s| !on(&self.new).any(|n| n.condition == s.condition))
+            .map(syntax::Skip::words)
+            .collect();
+        let widened = gone.is_empty()
+            || gone.iter().any(|had| {
+                had.iter().all(|w| words.contains(w)) && !words.iter().all(|w| had.contains(w))
+            }) && !gone.iter().any(|had| words.iter().all(|w| had.contains(w)));
+        let gated = test.is_some_and(|name| {
+            self.old
+                .tests
+                .iter()
+                .any(|t| t.name == name && t.gates.iter().any(|g| g == condition))
+        });
+        let complement = complement(condition);
+        let elsewhere = complement.is_some_and(|other| {
+            self.new.skips.iter().any(|s| {
+                s.condition.as_deref() == Some(other.as_str())
+                    && s.test
+                        .as_deref()
+                        .is_some_and(|name| Some(name) == test || !was(name))
+            })
+        });
+        widened && !gated && !elsewhere
+    }
+
     /// Go: a test's `*testing.T` rebound inside it to another value, so what its
     /// checks call is that value's.
     fn t_shadowed(&self) -> Option<String> {
@@ -190,6 +352,17 @@ impl Pair {
             )
         })
     }
+}
+
+/// `cfg(x)` of `cfg(not(x))` and the other way round.
+fn complement(condition: &str) -> Option<String> {
+    let inner = condition.strip_prefix("cfg(")?.strip_suffix(')')?;
+    Some(
+        match inner.strip_prefix("not(").and_then(|x| x.strip_suffix(')')) {
+            Some(x) => format!("cfg({x})"),
+            None => format!("cfg(not({inner}))"),
+        },
+    )
 }
 
 /// Each test name's bodies in normal form, sorted.

@@ -25,3 +25,12 @@ fn the_attack_is_found_high() {
 fn the_honest_counterpart_is_not() {
     assert_eq!(one(HONEST), Vec::<Finding>::new());
 }
+
+/// The other way round: the earlier of two same-named tests, which never ran,
+/// deleted (the later one runs as before) removes nothing.
+#[test]
+fn deleting_a_test_a_later_one_of_its_name_hid_is_no_loss() {
+    let before = "import sys\n\n\ndef test_render():\n    assert render(\"a\") == \"a\\n\"\n\n\ndef test_render():\n    assert render(\"b\") == \"b\\n\"\n    assert render(\"\") == \"\"\n";
+    let after = "import sys\n\n\ndef test_render():\n    assert render(\"b\") == \"b\\n\"\n    assert render(\"\") == \"\"\n";
+    assert_eq!(found_in(PATH, before, after), Vec::<Finding>::new());
+}

@@ -1,0 +1,55 @@
+//! Rule `assertions-removed` through a library's or a builder's checks: Go's
+//! quicktest (`c.Assert`, `qt.Check`), gomega (`Expect(…).To(…)`) and a test
+//! builder's `b.AssertFileContent(…)` count as assertions, so deleting one is
+//! found and moving a check from `t.Errorf` onto one is no loss.
+
+use super::*;
+
+const QT: &str = "package calc\n\nimport (\n\t\"testing\"\n\n\tqt \"github.com/frankban/quicktest\"\n)\n\nfunc TestAdd(t *testing.T) {\n\tc := qt.New(t)\n\tc.Assert(Add(1, 1), qt.Equals, 2)\n\tc.Check(Add(2, 2), qt.Equals, 4)\n\tqt.Assert(t, Add(0, 0), qt.Equals, 0)\n}\n";
+
+#[test]
+fn a_quicktest_check_deleted_is_found() {
+    let after = QT.replace("\tc.Check(Add(2, 2), qt.Equals, 4)\n", "");
+    let found = found_in("calc_test.go", QT, &after);
+    insta::assert_snapshot!(found[0].to_string(), @"calc_test.go: 1 of 3 assertions removed");
+}
+
+#[test]
+fn gomega_and_builder_checks_deleted_are_found() {
+    let before = "package site\n\nimport (\n\t\"testing\"\n\n\t. \"github.com/onsi/gomega\"\n)\n\nfunc TestBuild(t *testing.T) {\n\tg := NewWithT(t)\n\tb := newBuilder(t).Build()\n\tb.AssertFileContent(\"public/index.html\", \"Hello\")\n\tg.Expect(b.Pages()).To(HaveLen(2))\n\tExpect(b.Err()).ToNot(HaveOccurred())\n}\n";
+    for gone in [
+        "\tb.AssertFileContent(\"public/index.html\", \"Hello\")\n",
+        "\tg.Expect(b.Pages()).To(HaveLen(2))\n",
+        "\tExpect(b.Err()).ToNot(HaveOccurred())\n",
+    ] {
+        let after = before.replace(gone, "");
+        let found = found_in("site_test.go", before, &after);
+        assert_eq!(found.len(), 1, "{gone}: {found:?}");
+        assert!(kinds::high(&found[0]), "{found:?}");
+    }
+}
+
+#[test]
+fn a_check_moved_from_t_errorf_onto_quicktest_is_no_loss() {
+    let before = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(1, 1); got != 2 {\n\t\tt.Errorf(\"got %d\", got)\n\t}\n\tif got := Add(2, 2); got != 4 {\n\t\tt.Fatalf(\"got %d\", got)\n\t}\n}\n";
+    let after = "package calc\n\nimport (\n\t\"testing\"\n\n\tqt \"github.com/frankban/quicktest\"\n)\n\nfunc TestAdd(t *testing.T) {\n\tc := qt.New(t)\n\tc.Check(Add(1, 1), qt.Equals, 2)\n\tc.Assert(Add(2, 2), qt.Equals, 4)\n}\n";
+    assert_eq!(
+        found_in("calc_test.go", before, after),
+        Vec::<Finding>::new()
+    );
+}
+
+/// Python: a check imported by name (`assert_frame_equal`, hamcrest's
+/// `assert_that`) counts as a method's does.
+#[test]
+fn a_python_check_imported_by_name_deleted_is_found() {
+    let before = "from pandas.testing import assert_frame_equal\nfrom hamcrest import assert_that, equal_to\n\n\ndef test_frame():\n    assert_frame_equal(load(\"a\"), expected())\n    assert_that(len(load(\"a\")), equal_to(3))\n";
+    for gone in [
+        "    assert_frame_equal(load(\"a\"), expected())\n",
+        "    assert_that(len(load(\"a\")), equal_to(3))\n",
+    ] {
+        let after = before.replace(gone, "");
+        let found = found_in("tests/test_frame.py", before, &after);
+        assert_eq!(found.len(), 1, "{gone}: {found:?}");
+    }
+}

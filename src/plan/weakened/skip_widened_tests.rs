@@ -1,0 +1,178 @@
+//! Rule `tests-skipped`, a condition form: a skip condition (`cfg`,
+//! `cfg_attr(…, ignore)`, `skipif`, `skipIf`, `if … { return }`) new on a test
+//! that was there, or one that keeps its words and adds some, is found high; a
+//! condition on a new test, a narrowed one or one the test was already gated on
+//! is not.
+
+use super::*;
+
+fn high(path: &str, before: &str, after: &str) -> String {
+    let found = found_in(path, before, after);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let parts = kinds::of(&found[0]);
+    assert!(parts.iter().any(|p| p.confidence == "high"), "{parts:?}");
+    found[0].to_string()
+}
+
+fn none(path: &str, before: &str, after: &str) {
+    let found = found_in(path, before, after);
+    assert!(found.iter().all(|f| !kinds::high(f)), "{found:?}");
+}
+
+const RS: &str = "#[test]\nfn lists_links() {\n    let out = run(&[\"--follow\"]);\n    assert_eq!(out, \"a\\nb\\n\");\n}\n\n#[test]\nfn lists_files() {\n    assert_eq!(run(&[]), \"a\\n\");\n}\n";
+
+#[test]
+fn a_cfg_put_on_a_test_that_ran_everywhere() {
+    let after = RS.replacen(
+        "#[test]\nfn lists_links",
+        "#[test]\n#[cfg(not(windows))]\nfn lists_links",
+        1,
+    );
+    insta::assert_snapshot!(high("tests/cli.rs", RS, &after), @"tests/cli.rs: 1 skip marker added (now 1)");
+}
+
+#[test]
+fn a_cfg_widened_to_leave_out_one_more_platform() {
+    let before = RS.replacen(
+        "#[test]\nfn lists_links",
+        "#[test]\n#[cfg(not(windows))]\nfn lists_links",
+        1,
+    );
+    let after = RS.replacen(
+        "#[test]\nfn lists_links",
+        "#[test]\n#[cfg(all(not(windows), not(target_os = \"illumos\")))]\nfn lists_links",
+        1,
+    );
+    high("tests/cli.rs", &before, &after);
+    none("tests/cli.rs", &after, &before);
+}
+
+#[test]
+fn a_cfg_attr_ignore_widened_to_a_feature() {
+    let before = RS.replacen(
+        "#[test]\nfn lists_links",
+        "#[test]\n#[cfg_attr(any(not(feature = \"git\"), windows), ignore)]\nfn lists_links",
+        1,
+    );
+    let after = RS.replacen(
+        "#[test]\nfn lists_links",
+        "#[test]\n#[cfg_attr(\n    any(not(feature = \"git\"), feature = \"pager\", windows),\n    ignore\n)]\nfn lists_links",
+        1,
+    );
+    high("tests/cli.rs", &before, &after);
+}
+
+#[test]
+fn a_cfg_on_a_test_a_macro_of_the_file_makes() {
+    let before = "macro_rules! case {\n    ($name:ident, $body:expr) => {\n        #[test]\n        fn $name() {\n            $body\n        }\n    };\n}\n\ncase!(links, assert_eq!(run(&[\"-L\"]), \"a\\n\"));\ncase!(files, assert_eq!(run(&[]), \"b\\n\"));\n";
+    let after = before.replacen("case!(links", "#[cfg(not(windows))]\ncase!(links", 1);
+    insta::assert_snapshot!(high("tests/cli.rs", before, &after), @"tests/cli.rs: a skip marker's condition added or widened on 1 test that ran before (links)");
+}
+
+#[test]
+fn an_early_return_under_a_condition_in_a_test_that_was_there() {
+    let after = RS.replacen(
+        "    let out = run",
+        "    if is_root() {\n        return;\n    }\n    let out = run",
+        1,
+    );
+    high("tests/cli.rs", RS, &after);
+}
+
+#[test]
+fn a_cfg_the_test_was_already_partly_gated_on_moved_onto_it() {
+    let before = "#[test]\nfn reports() {\n    let err = parse().unwrap_err();\n    assert_eq!(err.kind(), Kind::Missing);\n    #[cfg(feature = \"context\")]\n    assert_eq!(err.to_string(), \"missing\");\n}\n";
+    let after = "#[test]\n#[cfg(feature = \"context\")]\nfn reports() {\n    let err = parse().unwrap_err();\n    check(err, Kind::Missing, \"missing\");\n}\n";
+    none("tests/builder/errors.rs", before, after);
+}
+
+#[test]
+fn a_new_test_under_a_cfg_is_no_loss() {
+    let after = format!(
+        "{RS}\n#[test]\n#[cfg(unix)]\nfn lists_sockets() {{\n    assert_eq!(run(&[\"-t\", \"s\"]), \"s\\n\");\n}}\n"
+    );
+    none("tests/cli.rs", RS, &after);
+}
+
+const TS: &str = "import { expect, test } from 'vitest'\n\ntest('lists changed files', async () => {\n  const { stdout } = await run('--changed')\n  expect(stdout).toContain('a.test.ts')\n})\n";
+
+#[test]
+fn every_test_of_a_file_called_through_a_skip_if() {
+    let after = TS.replacen(
+        "import { expect, test } from 'vitest'\n",
+        "import { test as base, expect } from 'vitest'\n\nconst test = base.skipIf(!!process.env.CI)\n",
+        1,
+    );
+    insta::assert_snapshot!(high("test/changed.test.ts", TS, &after), @"test/changed.test.ts: a skip marker's condition added or widened on 1 test that ran before (every test in the file)");
+}
+
+#[test]
+fn a_test_that_skips_itself_when_a_condition_holds() {
+    let after = TS.replacen(
+        "async () => {\n  const { stdout } = await run('--changed')\n",
+        "async (_, info) => {\n  const { stdout, ok } = await run('--changed')\n  info.skip(!ok, 'not available')\n",
+        1,
+    );
+    high("test/changed.test.ts", TS, &after);
+}
+
+const PY: &str = "import sys\n\nimport pytest\n\n\n@pytest.mark.skipif(sys.platform == \"win32\", reason=\"posix\")\ndef test_links():\n    assert run(\"-L\") == \"a\"\n";
+
+#[test]
+fn a_skipif_widened_with_an_or() {
+    let after = PY.replace(
+        "sys.platform == \"win32\",",
+        "sys.platform == \"win32\" or sys.version_info < (3, 12),",
+    );
+    high("tests/test_cli.py", PY, &after);
+    none("tests/test_cli.py", &after, PY);
+}
+
+const GO: &str = "package cli\n\nimport \"testing\"\n\nfunc TestLinks(t *testing.T) {\n\tif got := Run(\"-L\"); got != \"a\" {\n\t\tt.Errorf(\"got %q\", got)\n\t}\n}\n";
+
+#[test]
+fn a_go_test_that_returns_early_under_a_condition() {
+    let after = GO.replace(
+        "{\n\tif got",
+        "{\n\tif os.Getuid() == 0 {\n\t\treturn\n\t}\n\tif got",
+    );
+    high("cli_test.go", GO, &after);
+}
+
+#[test]
+fn a_cfg_beside_a_variant_for_the_platforms_it_leaves_out() {
+    let after = RS.replacen(
+        "#[test]\nfn lists_links",
+        "#[test]\n#[cfg(windows)]\nfn lists_links() {\n    assert_eq!(run(&[\"--follow\"]), \"a\\r\\nb\\r\\n\");\n}\n\n#[test]\n#[cfg(not(windows))]\nfn lists_links",
+        1,
+    );
+    none("tests/cli.rs", RS, &after);
+}
+
+#[test]
+fn a_skip_condition_rewritten_into_other_words() {
+    let before = GO.replace(
+        "{\n\tif got",
+        "{\n\tif me.Name == \"root\" || runtime.GOOS == \"windows\" {\n\t\tt.Skip(\"root\")\n\t}\n\tif got",
+    );
+    let after = GO.replace(
+        "{\n\tif got",
+        "{\n\tif os.Getuid() == 0 || runtime.GOOS == \"windows\" {\n\t\tt.Skip(\"root\")\n\t}\n\tif got",
+    );
+    none("cli_test.go", &before, &after);
+}
+
+#[test]
+fn an_early_return_in_a_test_already_under_a_cfg() {
+    let before = RS.replacen(
+        "#[test]\nfn lists_links",
+        "#[test]\n#[cfg(unix)]\nfn lists_links",
+        1,
+    );
+    let after = before.replacen(
+        "    let out = run",
+        "    if is_root() {\n        return;\n    }\n    let out = run",
+        1,
+    );
+    high("tests/cli.rs", &before, &after);
+}
