@@ -199,6 +199,19 @@ pub struct Macro {
     pub tests: Vec<String>,
 }
 
+/// The syntax tree of `text` as `grammar`, for a rule that reads the tree itself;
+/// `None` past [`MAX_BYTES`], or when it does not parse cleanly (a half-written
+/// file says nothing).
+pub fn clean_tree(grammar: Grammar, text: &str) -> Option<tree_sitter::Tree> {
+    if text.len() > MAX_BYTES {
+        return None;
+    }
+    let mut parser = tree_sitter::Parser::new();
+    parser.set_language(&grammar.language()).ok()?;
+    let tree = parser.parse(text, None)?;
+    (!tree.root_node().has_error()).then_some(tree)
+}
+
 /// The view of `text` as `grammar`, or `None` past [`MAX_BYTES`] (or when the
 /// grammar cannot be loaded, which a version mismatch would do).
 pub fn view(grammar: Grammar, text: &str) -> Option<View> {

@@ -14,14 +14,21 @@ fn two_done() -> Test {
     let t = Test::new().plan(PLAN);
     t.write("out.csv", "name,amount\nA,1\n");
     t.write("NOTES.md", "notes\n");
+    done_then_total_row(&t, &["csv-export", "notes"], |_| {});
+    t
+}
+
+/// The work committed, `done` signed off without a judge, `between` run, then
+/// total-row started.
+fn done_then_total_row(t: &Test, done: &[&str], between: impl FnOnce(&Test)) {
     t.commit_all("work");
-    for id in ["csv-export", "notes"] {
+    for id in done {
         t.ok(&["start", id]);
         t.ok(&["complete", id, "--evidence", "done", "--judge", "none"]);
     }
+    between(t);
     t.commit_all("done");
     t.ok(&["start", "total-row"]);
-    t
 }
 
 #[test]
@@ -82,20 +89,10 @@ fn re_verifying_stops_at_its_budget_and_says_what_it_left() {
     );
     t.write("out.csv", "name,amount\nA,1\n");
     t.write("fast", "");
-    t.commit_all("work");
-    t.ok(&["start", "csv-export"]);
-    t.ok(&[
-        "complete",
-        "csv-export",
-        "--evidence",
-        "done",
-        "--judge",
-        "none",
-    ]);
-    t.write(".plan/config.yaml", "sign_off:\n  reverify_secs: 1\n");
-    std::fs::remove_file(t.path("fast")).unwrap();
-    t.commit_all("done");
-    t.ok(&["start", "total-row"]);
+    done_then_total_row(&t, &["csv-export"], |t| {
+        t.write(".plan/config.yaml", "sign_off:\n  reverify_secs: 1\n");
+        std::fs::remove_file(t.path("fast")).unwrap();
+    });
     t.write("out.csv", "name,amount\nA,1\ntotal,1\n");
     let started = std::time::Instant::now();
     let run = t.ok(&[
@@ -141,13 +138,7 @@ fn a_verify_shared_by_done_goals_runs_once() {
     );
     t.write("out.csv", "name,amount\nA,1\n");
     t.write("NOTES.md", "notes\n");
-    t.commit_all("work");
-    for id in ["csv-export", "notes"] {
-        t.ok(&["start", id]);
-        t.ok(&["complete", id, "--evidence", "done", "--judge", "none"]);
-    }
-    t.commit_all("done");
-    t.ok(&["start", "total-row"]);
+    done_then_total_row(&t, &["csv-export", "notes"], |_| {});
     std::fs::remove_file(&count).unwrap();
     t.write("out.csv", "A,1\ntotal,1\n");
     let run = t.ok(&[
@@ -171,18 +162,7 @@ fn a_verify_shared_by_done_goals_runs_once() {
         "verify: grep -q total out.csv",
     ));
     t.write("out.csv", "total\n");
-    t.commit_all("work");
-    t.ok(&["start", "csv-export"]);
-    t.ok(&[
-        "complete",
-        "csv-export",
-        "--evidence",
-        "done",
-        "--judge",
-        "none",
-    ]);
-    t.commit_all("done");
-    t.ok(&["start", "total-row"]);
+    done_then_total_row(&t, &["csv-export"], |_| {});
     t.write("out.csv", "total,2\n");
     let run = t.ok(&[
         "complete",

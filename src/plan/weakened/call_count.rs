@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use tree_sitter::{Node, Parser};
+use tree_sitter::Node;
 
 use super::rules::{Part, RuleId};
 
@@ -32,18 +32,8 @@ pub(super) fn found(before: Option<&str>, after: &str) -> Option<Part> {
 /// Each (function, counter, line of the return's condition) in `text`; `None`
 /// when it does not parse cleanly.
 fn forms(text: &str) -> Option<Vec<(String, String, usize)>> {
-    if text.len() > crate::plan::syntax::MAX_BYTES {
-        return None;
-    }
-    let mut parser = Parser::new();
-    parser
-        .set_language(&tree_sitter_python::LANGUAGE.into())
-        .ok()?;
-    let tree = parser.parse(text, None)?;
+    let tree = crate::plan::syntax::clean_tree(crate::plan::syntax::Grammar::Python, text)?;
     let root = tree.root_node();
-    if root.has_error() {
-        return None;
-    }
     let src = text.as_bytes();
     let mut module = HashSet::new();
     let mut cursor = root.walk();

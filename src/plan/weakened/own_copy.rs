@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use tree_sitter::{Node, Parser};
+use tree_sitter::Node;
 
 use super::rules::{Part, RuleId};
 
@@ -47,18 +47,8 @@ pub(super) fn found(before: &str, after: &str, modules: &HashSet<String>) -> Opt
 /// The top-level bindings of Python `text`; `None` when it does not parse
 /// cleanly (a half-written file says nothing).
 fn top(text: &str, modules: &HashSet<String>) -> Option<Top> {
-    if text.len() > crate::plan::syntax::MAX_BYTES {
-        return None;
-    }
-    let mut parser = Parser::new();
-    parser
-        .set_language(&tree_sitter_python::LANGUAGE.into())
-        .ok()?;
-    let tree = parser.parse(text, None)?;
+    let tree = crate::plan::syntax::clean_tree(crate::plan::syntax::Grammar::Python, text)?;
     let root = tree.root_node();
-    if root.has_error() {
-        return None;
-    }
     let mut out = Top::default();
     let mut cursor = root.walk();
     for node in root.named_children(&mut cursor) {
