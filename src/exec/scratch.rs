@@ -44,12 +44,17 @@ impl Scratch {
     pub fn new_in(prefix: &str, parent: &Path) -> io::Result<Scratch> {
         debug_assert!(PREFIXES.iter().any(|p| prefix.starts_with(p)), "{prefix}");
         stop::watch_signals();
+        // Held from before the directory is made until it is listed: a signal's
+        // cleanup waits on it, so one that lands between the two still finds the
+        // directory (one did, under load, and left it).
+        let mut listed = made();
         let dir = tempfile::Builder::new().prefix(prefix).tempdir_in(parent)?;
         let lock = File::open(dir.path())?;
         // A file system without locks (some network ones) refuses the sweep's try
         // as well, and so keeps the directory: no reason to fail the judge here.
         let _ = flock(&lock, FlockOperation::NonBlockingLockExclusive);
-        made().push(dir.path().to_path_buf());
+        listed.push(dir.path().to_path_buf());
+        drop(listed);
         Ok(Scratch {
             dir: Some(dir),
             _lock: lock,
