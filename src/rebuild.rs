@@ -16,8 +16,9 @@ use crate::plan::rules::Rule;
 
 /// A cut plan.md and the file it is rebuilt as.
 pub struct Cut {
-    /// The last whole version in git: its commit, abbreviated; none when git has
-    /// no whole version (the rebuild starts from the journal alone).
+    /// What the rebuild starts from, in words: the last whole version in git, or a
+    /// later version a write kept; none when there is neither (the rebuild starts
+    /// from the journal alone).
     pub from: Option<String>,
     /// The writes replayed on it, and those that could not be, each with why and
     /// the log lines it wrote (so a person can make it again).
@@ -66,7 +67,9 @@ pub fn find(ctx: &Ctx, src: &str) -> Option<Cut> {
     // A later version a write was made on, kept because it held someone else's
     // edit (src/events.rs, `keep_before`): the rebuild starts from it, so the edit
     // is not lost. The latest one that is whole.
-    let mut from = whole.as_ref().map(|rev| rev.short.clone());
+    let mut from = whole
+        .as_ref()
+        .map(|rev| format!("commit {} (the last whole version in git)", rev.short));
     if let Some(read) = crate::git::blob_reader(&repo.root) {
         let kept = (start..journaled.len()).rev().find_map(|k| {
             let text = read(journaled[k].before.as_deref()?)?;
@@ -76,10 +79,9 @@ pub fn find(ctx: &Ctx, src: &str) -> Option<Cut> {
             let edited = k > start || text != base;
             (start, base) = (k, text);
             if edited {
+                let at = crate::clock::stamp_of(journaled[k].ts).unwrap_or_default();
                 from = Some(format!(
-                    "the version write {} of {} was made on",
-                    k + 1,
-                    journaled.len()
+                    "the version plan found at {at} (someone else's edit, kept by plan's write on it)"
                 ));
             }
         }
@@ -91,7 +93,10 @@ pub fn find(ctx: &Ctx, src: &str) -> Option<Cut> {
     let lost = match crate::store::lost_between(src, &text) {
         Some((lost, there, here)) => (
             format!("lost {lost}"),
-            format!(" ({there} goals there, {here} here)"),
+            format!(
+                " ({} there, {here} here)",
+                crate::plan::text::count(there as usize, "goal")
+            ),
         ),
         None if !src.ends_with('\n') && text.starts_with(src) && text != src => (
             "lost the rest of its last line and what followed".to_string(),
@@ -185,12 +190,7 @@ impl Cut {
     fn source(&self) -> String {
         let writes = crate::plan::text::count(self.replayed, "write");
         let mut out = match &self.from {
-            Some(from) if from.starts_with("the version") => {
-                format!("{from} (someone else's edit, kept) and the {writes} plan journaled since")
-            }
-            Some(commit) => format!(
-                "commit {commit} (the last whole version in git) and the {writes} plan journaled since"
-            ),
+            Some(from) => format!("{from} and the {writes} plan journaled since"),
             None => format!("the {writes} plan journaled (git holds no whole version)"),
         };
         if self.from_cut > 0 {
