@@ -488,6 +488,12 @@ pub fn human(report: &Report, style: Style) -> String {
             "⚠ the log has events for {id}, but no goal has that id (deleted or renamed by hand)\n  hint: restore the goal, or put `<!-- id: {id} -->` back under its heading"
         ));
     }
+    out.push(style.paint("1", &summary(report)));
+    out.join("\n")
+}
+
+/// The report's last line: how many finished goals are proven, and what else counts.
+fn summary(report: &Report) -> String {
     let finished = report.goals.len();
     let imported = report
         .goals
@@ -530,6 +536,5 @@ pub fn human(report: &Report, style: Style) -> String {
     if let Some(failures) = report.failures {
         summary.push_str(&format!("; {failures} failing"));
     }
-    out.push(style.paint("1", &summary));
-    out.join("\n")
+    summary
 }
