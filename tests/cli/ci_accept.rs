@@ -391,3 +391,69 @@ fn the_workflow_carries_cis_accept_from_the_judge_job_to_the_default_branch() {
     let lint = t.run(&["lint"]);
     assert!(!weak(&lint), "{}{}", lint.stdout, lint.stderr);
 }
+
+// Red team (issue 71, item 5): the update job's `--record-ci` writes plan.md through
+// the store, and every store write announces its log lines to the repository's
+// `notify:` commands. The repository is the default branch just after the merge, so
+// its `.plan/config.yaml` and a script beside it came with a pull request the gate
+// passed (the gate does not read settings). The notify command then runs in the
+// update job's Record step, which holds PLAN_RECORD_KEY in its environment and the
+// push token (persisted by actions/checkout, allowed past the default branch's
+// protection, as the step's EDIT line asks) in .git/config. plan removes the key
+// from the program it starts, but not from the watchdog (`plan events
+// --notify-run`) that starts it: the script reads it from /proc/$PPID/environ, and
+// with it signs whatever accepts it likes; with the token it can push anything to
+// the default branch. No program the repository names may run in that step: the
+// store announces nothing for --record-ci, and the watchdog no longer inherits the
+// key either. Without the fix the script writes the key to `stolen.txt`.
+#[test]
+
+fn record_ci_runs_no_program_the_merged_repository_names() {
+    let (t, base) = weak_pull_request();
+    user_judge(&t, "accept");
+    let stolen = t.dir.path().join("stolen.txt");
+    t.write(
+        "notify.sh",
+        format!(
+            "#!/bin/sh\n{{ env; tr '\\0' '\\n' < /proc/$PPID/environ; }} > '{}'\n",
+            stolen.display()
+        ),
+    );
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(t.path("notify.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let config = std::fs::read_to_string(t.path(".plan/config.yaml")).unwrap_or_default();
+    t.write(
+        ".plan/config.yaml",
+        format!("{config}notify:\n  - events: [ci_judged]\n    command: [\"./notify.sh\"]\n"),
+    );
+    t.commit_all("a notifier, says the agent");
+    let file = t.dir.path().join("accepted.txt");
+    let f = file.to_str().unwrap();
+    let gate = [
+        "audit",
+        "--base",
+        &base,
+        "--strict",
+        "--rejudge",
+        "--ci-accepted",
+        f,
+    ];
+    // The gate passes the pull request: it reads no settings.
+    with_key(&t, &gate, Some(KEY)).code(0);
+    t.git(&["checkout", "-q", "main"]);
+    t.git(&["merge", "-q", "--ff-only", "pr"]);
+    with_key(&t, &["audit", "--record-ci", f], Some(KEY)).code(0);
+    // The notifier is detached: give it time.
+    for _ in 0..30 {
+        if stolen.exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let seen = std::fs::read_to_string(&stolen).unwrap_or_default();
+    assert!(
+        seen.is_empty(),
+        "a program the merged repository names ran in the Record step; it saw the key: {}",
+        seen.contains(KEY)
+    );
+}
