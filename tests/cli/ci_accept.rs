@@ -457,3 +457,27 @@ fn record_ci_runs_no_program_the_merged_repository_names() {
         seen.contains(KEY)
     );
 }
+
+// Red team (issue 71, item 5): the update job also runs for a pull request opened or
+// reopened, in that pull request's cache scope, where the verify job's code (the
+// pull request's) can save an entry under plan's cache key (the runtime token is in
+// the environment of the artifact upload's process, as the same user). Restored
+// there, that `plan` runs with the job's push token in .git/config, which the
+// Record step's EDIT line asks to be allowed past the default branch's protection.
+// The update job restores plan only on a push to the default branch.
+#[test]
+fn the_update_job_restores_plan_from_the_cache_only_on_a_push() {
+    let workflow = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("integrations/github/plan.yml"),
+    )
+    .unwrap();
+    let update = &workflow[workflow.find("\n  update:\n").expect("an update job")..];
+    let restore = &update[update.find("- name: Restore plan\n").expect("a restore")..];
+    let restore = &restore[..restore[1..]
+        .find("- name:")
+        .map_or(restore.len(), |i| i + 1)];
+    assert!(
+        restore.contains("if: github.event_name == 'push'\n"),
+        "{restore}"
+    );
+}
