@@ -194,3 +194,55 @@ fn a_verify_shared_by_done_goals_runs_once() {
     ]);
     assert!(!run.stderr.contains("again"), "{}", run.stderr);
 }
+
+// Red team (issue 71, item 3): a done goal's verify, run again at this sign-off,
+// runs code the work changed (here a file its script sources). The work made that
+// code edit a tracked file; the sign-off's own verify passing, the side effect was
+// only a warning under the default `warn`, and the sign-off went on to the judge
+// (whose copy is the tree as the re-verify left it) and was accepted. Its own
+// verify changing the repository is a rejection; so is this, whatever the setting.
+#[test]
+fn a_done_goals_verify_that_changes_the_repository_rejects_the_sign_off() {
+    let t = Test::new()
+        .plan(&PLAN.replace("verify: grep -q name,amount out.csv", "verify: sh check.sh"));
+    t.write("check.sh", ". ./lib.sh\ngrep -q name,amount out.csv\n");
+    t.write("lib.sh", ":\n");
+    t.write("code.txt", "what the work is\n");
+    t.write("out.csv", "name,amount\nA,1\n");
+    t.commit_all("work");
+    t.ok(&["start", "csv-export"]);
+    t.ok(&[
+        "complete",
+        "csv-export",
+        "--evidence",
+        "done",
+        "--judge",
+        "none",
+    ]);
+    t.commit_all("done");
+    t.ok(&["start", "total-row"]);
+    t.write("out.csv", "name,amount\nA,1\ntotal,1\n");
+    // The work: what csv-export's check sources now rewrites the code.
+    t.write("lib.sh", "echo 'what the judge is shown' > code.txt\n");
+    let run = t
+        .run(&[
+            "complete",
+            "total-row",
+            "--evidence",
+            "x",
+            "--judge",
+            "none",
+        ])
+        .code(1);
+    assert!(
+        run.stderr
+            .contains("verifying the done goals again changed the repository (code.txt)")
+            || run
+                .stdout
+                .contains("verifying the done goals again changed the repository (code.txt)"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(t.plan_md().contains("status: active"), "{}", t.plan_md());
+}
