@@ -246,3 +246,38 @@ fn a_done_goals_verify_that_changes_the_repository_rejects_the_sign_off() {
     );
     assert!(t.plan_md().contains("status: active"), "{}", t.plan_md());
 }
+
+// Red team (issue 71, item 3): the re-verify looks at what changed from the commit
+// the goal's `started` line names, and that line is plan.md text the agent writes.
+// Work committed, the line edited to name the new HEAD: nothing changed since
+// "the start", csv-export is not verified again, and `refuse` signs the breaking
+// work off. (The gate finds the start on the base's own line; the sign-off does
+// not.)
+#[test]
+#[ignore = "open attack: a started line edited to name HEAD hides the work from the sign-off's re-verify"]
+fn a_started_line_moved_to_head_does_not_hide_the_work_from_the_re_verify() {
+    let t = two_done();
+    t.write(".plan/config.yaml", "sign_off:\n  reverify: refuse\n");
+    t.write("out.csv", "A,1\ntotal,1\n");
+    t.commit_all("the work");
+    let head = t.git(&["rev-parse", "HEAD"]);
+    let md = t.plan_md();
+    let line = md
+        .lines()
+        .find(|l| l.contains(" total-row started"))
+        .expect("a started line")
+        .to_string();
+    let at = line.find(" at ").expect("a commit") + " at ".len();
+    let end = at + line[at..].find(')').unwrap();
+    let moved = format!("{}{}{}", &line[..at], &head.trim()[..12], &line[end..]);
+    t.write("plan.md", md.replace(&line, &moved));
+    t.run(&[
+        "complete",
+        "total-row",
+        "--evidence",
+        "x",
+        "--judge",
+        "none",
+    ])
+    .code(1);
+}
