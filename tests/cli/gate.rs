@@ -729,6 +729,24 @@ fn the_approval_label_approves_only_the_head_it_was_added_to() {
     assert_eq!(env, "PLAN_APPROVED_BY=");
 }
 
+// Red team (issue 69's label, today's commit 08d5070): a bot's approving review
+// never counts ("a bot approves nothing"), but the label added by a bot with
+// write access did: an agent that works as a GitHub App (`agent[bot]`, pushing to
+// a pull request a person opened) added `plan-approved` itself and approved its own
+// cancels and contract changes.
+#[test]
+fn a_bot_adding_the_label_approves_nothing() {
+    let perms = [("agent[bot]", "write")];
+    let event = Event {
+        action: "labeled",
+        label: "plan-approved",
+        sender: "agent[bot]",
+    };
+    let (env, summary) = who_approved_in(&event, "", "agent[bot]\n", &perms);
+    assert_eq!(env, "PLAN_APPROVED_BY=", "{summary}");
+    assert!(summary.contains("a bot approves nothing"), "{summary}");
+}
+
 #[test]
 fn install_ci_writes_the_workflow_once_and_uninstall_removes_it() {
     let t = Test::new();
