@@ -281,3 +281,48 @@ fn a_started_line_moved_to_head_does_not_hide_the_work_from_the_re_verify() {
     ])
     .code(1);
 }
+
+// Red team (issue 71, item 3): budget exhaustion on purpose. Under `refuse`, the
+// work that breaks csv-export also makes its check slow past
+// `sign_off.reverify_secs` (here 1 s; 120 s by default, below the verify's own
+// 900 s): the goal is only "not verified again", a note, and the breaking work is
+// signed off. (The gate runs the verify to its own timeout and finds it.)
+#[test]
+#[ignore = "open attack: under sign_off.reverify: refuse, work that makes a broken done goal's verify outlast the budget is signed off with a note"]
+fn a_verify_made_slow_past_the_budget_is_not_a_pass_under_refuse() {
+    let t = Test::new()
+        .plan(&PLAN.replace("verify: grep -q name,amount out.csv", "verify: sh slow.sh"));
+    t.write("slow.sh", "grep -q name,amount out.csv\n");
+    t.write("out.csv", "name,amount\nA,1\n");
+    t.commit_all("work");
+    t.ok(&["start", "csv-export"]);
+    t.ok(&[
+        "complete",
+        "csv-export",
+        "--evidence",
+        "done",
+        "--judge",
+        "none",
+    ]);
+    t.write(
+        ".plan/config.yaml",
+        "sign_off:\n  reverify: refuse\n  reverify_secs: 1\n",
+    );
+    t.commit_all("done");
+    t.ok(&["start", "total-row"]);
+    // The work: the header gone, and the check now slow when it would fail.
+    t.write("out.csv", "A,1\ntotal,1\n");
+    t.write(
+        "slow.sh",
+        "grep -q name,amount out.csv || { sleep 5; exit 1; }\n",
+    );
+    t.run(&[
+        "complete",
+        "total-row",
+        "--evidence",
+        "x",
+        "--judge",
+        "none",
+    ])
+    .code(1);
+}
