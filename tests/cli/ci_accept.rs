@@ -272,7 +272,29 @@ fn step(name: &str, dir: &Path, bin: &Path, env: &[(&str, &str)]) -> String {
 /// Without the secret, it says so in the summary and does nothing.
 #[test]
 fn the_workflow_carries_cis_accept_from_the_judge_job_to_the_default_branch() {
+    carry(false);
+}
+
+// Red team (issue 71, item 5): the pull request rewrote .github/workflows/plan.yml.
+// A pull request's run uses the pull request's workflow, and a same-repository
+// pull request's run gets the repository's secrets, PLAN_RECORD_KEY among them:
+// its own "judge job" can sign any accepts, and the Record step took the latest
+// passing run of plan.yml on the merged head, whichever workflow text ran. A
+// ruleset's required workflow does not change that: it is one more run. The step
+// records nothing from a pull request that changed the workflows.
+#[test]
+fn no_accept_is_recorded_from_a_pull_request_that_changed_the_workflows() {
+    carry(true);
+}
+
+/// The workflow test: the pull request changing `.github/workflows/` (`rewritten`)
+/// or not.
+fn carry(rewritten: bool) {
     let (t, base) = weak_pull_request();
+    if rewritten {
+        t.write(".github/workflows/plan.yml", "name: plan\n");
+        t.commit_all("the agent's own workflow");
+    }
     let temp = t.dir.path().join("runner");
     let bin = temp.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
@@ -372,6 +394,16 @@ fn the_workflow_carries_cis_accept_from_the_judge_job_to_the_default_branch() {
     let remote_main = || t.git(&["ls-remote", origin.to_str().unwrap(), "main"]);
     assert!(remote_main().starts_with(&merge), "{said}");
     let said = update(KEY);
+    if rewritten {
+        assert!(remote_main().starts_with(&merge), "{said}");
+        assert!(
+            std::fs::read_to_string(&summary)
+                .unwrap()
+                .contains("changed the workflows"),
+            "{said}"
+        );
+        return;
+    }
     let gh_calls = std::fs::read_to_string(&calls).unwrap();
     assert!(
         gh_calls.contains(&format!("--commit {head} --status success")),
