@@ -86,6 +86,9 @@ fn start(
         .arg(&found)
         .args(&rule.command[1..])
         .current_dir(root)
+        // The watchdog is the notify program's parent: a key it held would be read
+        // from /proc/PPID/environ (exec.rs keeps it from the program alone).
+        .env_remove(crate::env::RECORD_KEY)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(log)

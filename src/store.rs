@@ -53,6 +53,9 @@ pub struct Store {
     /// since then in place (same inode) is an editor mid-save; one renamed in was
     /// written whole.
     base_file: std::sync::Mutex<Option<(u64, u64)>>,
+    /// Whether a write announces its log lines to the repository's `notify:`
+    /// commands; [`Store::announce_nothing`] turns it off.
+    announce: std::sync::atomic::AtomicBool,
 }
 
 /// Why a write did not happen.
@@ -88,6 +91,23 @@ impl Store {
             path,
             name,
             base_file: std::sync::Mutex::new(None),
+            announce: std::sync::atomic::AtomicBool::new(true),
+        }
+    }
+
+    /// From now on, no write of this store starts the repository's `notify:`
+    /// commands: for a command that holds a secret (`plan audit --record-ci`, in
+    /// the workflow's update job, with PLAN_RECORD_KEY and a push token) in a
+    /// checkout whose settings a merged pull request wrote (red team, issue 71).
+    pub fn announce_nothing(&self) {
+        self.announce
+            .store(false, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Announces the log `lines` a write added, unless [`Store::announce_nothing`].
+    fn announce(&self, lines: &[String]) {
+        if self.announce.load(std::sync::atomic::Ordering::Relaxed) {
+            crate::events::written(&self.path, lines);
         }
     }
 
@@ -308,7 +328,7 @@ impl Store {
             .iter()
             .map(|entry| format!("- {entry}"))
             .collect();
-        crate::events::written(&self.path, &logged);
+        self.announce(&logged);
         Ok(())
     }
 
@@ -539,7 +559,7 @@ impl Store {
                     Change::Steps(crate::plan::replay::anchor(fresh, &rebased))
                 });
                 crate::logged::keep(&self.path, &logged);
-                crate::events::written(&self.path, &logged);
+                self.announce(&logged);
                 return Ok(out);
             }
         }

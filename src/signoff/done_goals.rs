@@ -21,6 +21,10 @@ pub(super) struct Rechecked {
     pub broken: Vec<String>,
     /// The done goals the budget ran out before (their verifies not run, or cut).
     pub left: Vec<String>,
+    /// What running those verifies changed in the repository: the sign-off is
+    /// rejected whatever `sign_off.reverify` says, as for its own verify, since
+    /// the judge would see a tree other than the one handed in.
+    pub changed: Option<String>,
 }
 
 /// How much of a verify's output is kept: only its exit is reported.
@@ -127,9 +131,12 @@ pub(super) fn recheck(
         ));
         failed.insert(line, why);
     }
-    let changed = before.changes(&git::tracked_snapshot(root)?);
+    let mut changed = before.changes(&git::tracked_snapshot(root)?);
+    // plan.md is a person's to edit meanwhile, as in the sign-off's own verify.
+    let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
+    changed.retain(|p| plan_rel.as_deref() != Some(p.as_str()));
     if !changed.is_empty() {
-        found.broken.push(format!(
+        found.changed = Some(format!(
             "verifying the done goals again changed the repository ({}); a check must not change what it checks",
             changed.join(", ")
         ));
@@ -178,13 +185,17 @@ impl Rechecked {
         }
     }
 
-    /// Under `sign_off.reverify: refuse`, the rejection's `missing:` items.
+    /// The rejection's `missing:` items: the verifies' side effect whatever the
+    /// setting, and under `sign_off.reverify: refuse` the goals that fail.
     pub(super) fn refusal(&self, config: &Config) -> Option<Vec<String>> {
-        (config.sign_off_reverify == Reverify::Refuse && !self.broken.is_empty()).then(|| {
-            self.broken
-                .iter()
-                .map(|b| format!("a done goal fails again: {b}"))
-                .collect()
-        })
+        let mut missing: Vec<String> = self.changed.iter().cloned().collect();
+        if config.sign_off_reverify == Reverify::Refuse {
+            missing.extend(
+                self.broken
+                    .iter()
+                    .map(|b| format!("a done goal fails again: {b}")),
+            );
+        }
+        (!missing.is_empty()).then_some(missing)
     }
 }

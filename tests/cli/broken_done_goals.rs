@@ -174,3 +174,135 @@ fn a_verify_shared_by_done_goals_runs_once() {
     ]);
     assert!(!run.stderr.contains("again"), "{}", run.stderr);
 }
+
+// Red team (issue 71, item 3): a done goal's verify, run again at this sign-off,
+// runs code the work changed (here a file its script sources). The work made that
+// code edit a tracked file; the sign-off's own verify passing, the side effect was
+// only a warning under the default `warn`, and the sign-off went on to the judge
+// (whose copy is the tree as the re-verify left it) and was accepted. Its own
+// verify changing the repository is a rejection; so is this, whatever the setting.
+#[test]
+fn a_done_goals_verify_that_changes_the_repository_rejects_the_sign_off() {
+    let t = Test::new()
+        .plan(&PLAN.replace("verify: grep -q name,amount out.csv", "verify: sh check.sh"));
+    t.write("check.sh", ". ./lib.sh\ngrep -q name,amount out.csv\n");
+    t.write("lib.sh", ":\n");
+    t.write("code.txt", "what the work is\n");
+    t.write("out.csv", "name,amount\nA,1\n");
+    t.commit_all("work");
+    t.ok(&["start", "csv-export"]);
+    t.ok(&[
+        "complete",
+        "csv-export",
+        "--evidence",
+        "done",
+        "--judge",
+        "none",
+    ]);
+    t.commit_all("done");
+    t.ok(&["start", "total-row"]);
+    t.write("out.csv", "name,amount\nA,1\ntotal,1\n");
+    // The work: what csv-export's check sources now rewrites the code.
+    t.write("lib.sh", "echo 'what the judge is shown' > code.txt\n");
+    let run = t
+        .run(&[
+            "complete",
+            "total-row",
+            "--evidence",
+            "x",
+            "--judge",
+            "none",
+        ])
+        .code(1);
+    assert!(
+        run.stderr
+            .contains("verifying the done goals again changed the repository (code.txt)")
+            || run
+                .stdout
+                .contains("verifying the done goals again changed the repository (code.txt)"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(t.plan_md().contains("status: active"), "{}", t.plan_md());
+}
+
+// Red team (issue 71, item 3): the re-verify looks at what changed from the commit
+// the goal's `started` line names, and that line is plan.md text the agent writes.
+// Work committed, the line edited to name the new HEAD: nothing changed since
+// "the start", csv-export is not verified again, and `refuse` signs the breaking
+// work off. (The gate finds the start on the base's own line; the sign-off does
+// not.)
+#[test]
+#[ignore = "open attack: a started line edited to name HEAD hides the work from the sign-off's re-verify"]
+fn a_started_line_moved_to_head_does_not_hide_the_work_from_the_re_verify() {
+    let t = two_done();
+    t.write(".plan/config.yaml", "sign_off:\n  reverify: refuse\n");
+    t.write("out.csv", "A,1\ntotal,1\n");
+    t.commit_all("the work");
+    let head = t.git(&["rev-parse", "HEAD"]);
+    let md = t.plan_md();
+    let line = md
+        .lines()
+        .find(|l| l.contains(" total-row started"))
+        .expect("a started line")
+        .to_string();
+    let at = line.find(" at ").expect("a commit") + " at ".len();
+    let end = at + line[at..].find(')').unwrap();
+    let moved = format!("{}{}{}", &line[..at], &head.trim()[..12], &line[end..]);
+    t.write("plan.md", md.replace(&line, &moved));
+    t.run(&[
+        "complete",
+        "total-row",
+        "--evidence",
+        "x",
+        "--judge",
+        "none",
+    ])
+    .code(1);
+}
+
+// Red team (issue 71, item 3): budget exhaustion on purpose. Under `refuse`, the
+// work that breaks csv-export also makes its check slow past
+// `sign_off.reverify_secs` (here 1 s; 120 s by default, below the verify's own
+// 900 s): the goal is only "not verified again", a note, and the breaking work is
+// signed off. (The gate runs the verify to its own timeout and finds it.)
+#[test]
+#[ignore = "open attack: under sign_off.reverify: refuse, work that makes a broken done goal's verify outlast the budget is signed off with a note"]
+fn a_verify_made_slow_past_the_budget_is_not_a_pass_under_refuse() {
+    let t = Test::new()
+        .plan(&PLAN.replace("verify: grep -q name,amount out.csv", "verify: sh slow.sh"));
+    t.write("slow.sh", "grep -q name,amount out.csv\n");
+    t.write("out.csv", "name,amount\nA,1\n");
+    t.commit_all("work");
+    t.ok(&["start", "csv-export"]);
+    t.ok(&[
+        "complete",
+        "csv-export",
+        "--evidence",
+        "done",
+        "--judge",
+        "none",
+    ]);
+    t.write(
+        ".plan/config.yaml",
+        "sign_off:\n  reverify: refuse\n  reverify_secs: 1\n",
+    );
+    t.commit_all("done");
+    t.ok(&["start", "total-row"]);
+    // The work: the header gone, and the check now slow when it would fail.
+    t.write("out.csv", "A,1\ntotal,1\n");
+    t.write(
+        "slow.sh",
+        "grep -q name,amount out.csv || { sleep 5; exit 1; }\n",
+    );
+    t.run(&[
+        "complete",
+        "total-row",
+        "--evidence",
+        "x",
+        "--judge",
+        "none",
+    ])
+    .code(1);
+}

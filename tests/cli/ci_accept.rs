@@ -272,7 +272,29 @@ fn step(name: &str, dir: &Path, bin: &Path, env: &[(&str, &str)]) -> String {
 /// Without the secret, it says so in the summary and does nothing.
 #[test]
 fn the_workflow_carries_cis_accept_from_the_judge_job_to_the_default_branch() {
+    carry(false);
+}
+
+// Red team (issue 71, item 5): the pull request rewrote .github/workflows/plan.yml.
+// A pull request's run uses the pull request's workflow, and a same-repository
+// pull request's run gets the repository's secrets, PLAN_RECORD_KEY among them:
+// its own "judge job" can sign any accepts, and the Record step took the latest
+// passing run of plan.yml on the merged head, whichever workflow text ran. A
+// ruleset's required workflow does not change that: it is one more run. The step
+// records nothing from a pull request that changed the workflows.
+#[test]
+fn no_accept_is_recorded_from_a_pull_request_that_changed_the_workflows() {
+    carry(true);
+}
+
+/// The workflow test: the pull request changing `.github/workflows/` (`rewritten`)
+/// or not.
+fn carry(rewritten: bool) {
     let (t, base) = weak_pull_request();
+    if rewritten {
+        t.write(".github/workflows/plan.yml", "name: plan\n");
+        t.commit_all("the agent's own workflow");
+    }
     let temp = t.dir.path().join("runner");
     let bin = temp.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
@@ -372,6 +394,16 @@ fn the_workflow_carries_cis_accept_from_the_judge_job_to_the_default_branch() {
     let remote_main = || t.git(&["ls-remote", origin.to_str().unwrap(), "main"]);
     assert!(remote_main().starts_with(&merge), "{said}");
     let said = update(KEY);
+    if rewritten {
+        assert!(remote_main().starts_with(&merge), "{said}");
+        assert!(
+            std::fs::read_to_string(&summary)
+                .unwrap()
+                .contains("changed the workflows"),
+            "{said}"
+        );
+        return;
+    }
     let gh_calls = std::fs::read_to_string(&calls).unwrap();
     assert!(
         gh_calls.contains(&format!("--commit {head} --status success")),
@@ -390,4 +422,94 @@ fn the_workflow_carries_cis_accept_from_the_judge_job_to_the_default_branch() {
     t.git(&["merge", "-q", "--ff-only", "origin/main"]);
     let lint = t.run(&["lint"]);
     assert!(!weak(&lint), "{}{}", lint.stdout, lint.stderr);
+}
+
+// Red team (issue 71, item 5): the update job's `--record-ci` writes plan.md through
+// the store, and every store write announces its log lines to the repository's
+// `notify:` commands. The repository is the default branch just after the merge, so
+// its `.plan/config.yaml` and a script beside it came with a pull request the gate
+// passed (the gate does not read settings). The notify command then runs in the
+// update job's Record step, which holds PLAN_RECORD_KEY in its environment and the
+// push token (persisted by actions/checkout, allowed past the default branch's
+// protection, as the step's EDIT line asks) in .git/config. plan removes the key
+// from the program it starts, but not from the watchdog (`plan events
+// --notify-run`) that starts it: the script reads it from /proc/$PPID/environ, and
+// with it signs whatever accepts it likes; with the token it can push anything to
+// the default branch. No program the repository names may run in that step: the
+// store announces nothing for --record-ci, and the watchdog no longer inherits the
+// key either. Without the fix the script writes the key to `stolen.txt`.
+#[test]
+
+fn record_ci_runs_no_program_the_merged_repository_names() {
+    let (t, base) = weak_pull_request();
+    user_judge(&t, "accept");
+    let stolen = t.dir.path().join("stolen.txt");
+    t.write(
+        "notify.sh",
+        format!(
+            "#!/bin/sh\n{{ env; tr '\\0' '\\n' < /proc/$PPID/environ; }} > '{}'\n",
+            stolen.display()
+        ),
+    );
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(t.path("notify.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let config = std::fs::read_to_string(t.path(".plan/config.yaml")).unwrap_or_default();
+    t.write(
+        ".plan/config.yaml",
+        format!("{config}notify:\n  - events: [ci_judged]\n    command: [\"./notify.sh\"]\n"),
+    );
+    t.commit_all("a notifier, says the agent");
+    let file = t.dir.path().join("accepted.txt");
+    let f = file.to_str().unwrap();
+    let gate = [
+        "audit",
+        "--base",
+        &base,
+        "--strict",
+        "--rejudge",
+        "--ci-accepted",
+        f,
+    ];
+    // The gate passes the pull request: it reads no settings.
+    with_key(&t, &gate, Some(KEY)).code(0);
+    t.git(&["checkout", "-q", "main"]);
+    t.git(&["merge", "-q", "--ff-only", "pr"]);
+    with_key(&t, &["audit", "--record-ci", f], Some(KEY)).code(0);
+    // The notifier is detached: give it time.
+    for _ in 0..30 {
+        if stolen.exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let seen = std::fs::read_to_string(&stolen).unwrap_or_default();
+    assert!(
+        seen.is_empty(),
+        "a program the merged repository names ran in the Record step; it saw the key: {}",
+        seen.contains(KEY)
+    );
+}
+
+// Red team (issue 71, item 5): the update job also runs for a pull request opened or
+// reopened, in that pull request's cache scope, where the verify job's code (the
+// pull request's) can save an entry under plan's cache key (the runtime token is in
+// the environment of the artifact upload's process, as the same user). Restored
+// there, that `plan` runs with the job's push token in .git/config, which the
+// Record step's EDIT line asks to be allowed past the default branch's protection.
+// The update job restores plan only on a push to the default branch.
+#[test]
+fn the_update_job_restores_plan_from_the_cache_only_on_a_push() {
+    let workflow = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("integrations/github/plan.yml"),
+    )
+    .unwrap();
+    let update = &workflow[workflow.find("\n  update:\n").expect("an update job")..];
+    let restore = &update[update.find("- name: Restore plan\n").expect("a restore")..];
+    let restore = &restore[..restore[1..]
+        .find("- name:")
+        .map_or(restore.len(), |i| i + 1)];
+    assert!(
+        restore.contains("if: github.event_name == 'push'\n"),
+        "{restore}"
+    );
 }

@@ -729,6 +729,24 @@ fn the_approval_label_approves_only_the_head_it_was_added_to() {
     assert_eq!(env, "PLAN_APPROVED_BY=");
 }
 
+// Red team (issue 69's label, today's commit 08d5070): a bot's approving review
+// never counts ("a bot approves nothing"), but the label added by a bot with
+// write access did: an agent that works as a GitHub App (`agent[bot]`, pushing to
+// a pull request a person opened) added `plan-approved` itself and approved its own
+// cancels and contract changes.
+#[test]
+fn a_bot_adding_the_label_approves_nothing() {
+    let perms = [("agent[bot]", "write")];
+    let event = Event {
+        action: "labeled",
+        label: "plan-approved",
+        sender: "agent[bot]",
+    };
+    let (env, summary) = who_approved_in(&event, "", "agent[bot]\n", &perms);
+    assert_eq!(env, "PLAN_APPROVED_BY=", "{summary}");
+    assert!(summary.contains("a bot approves nothing"), "{summary}");
+}
+
 #[test]
 fn install_ci_writes_the_workflow_once_and_uninstall_removes_it() {
     let t = Test::new();
@@ -2581,4 +2599,45 @@ fn a_plan_file_replaced_by_a_link_to_plan_md_loses_its_goals() {
 ⚠ docs/side.md:14 of the base ([COMMIT]) was removed here: `2026-06-15 14:02 side signed off (verify passed, judge claude accept, contract fb85ca51): .plan/judge/side-20260615-1402.md#[HASH] (checkpoint [COMMIT])`
 ⚠ goal side (docs/side.md) of the base ([COMMIT]) is gone
 "#);
+}
+
+// Red team (on 8d35de8, the start on the base's first-parent line): the work landed
+// on the base before the goal was started, in a pull request that signs nothing
+// off (nothing for CI's judge to see), and the goal started and signed off in the
+// next, honestly: its `started` line names a commit of the base's own line that
+// already holds the work, so the goal's work is nothing. A later pull request
+// that guts that code (`return 5` passes the goal's test) is then verified again
+// only, never judged: for a verify that runs a program, being touched "through
+// the verify" asks no judge. Two pull requests in place of one hide a goal's
+// implementation from every later re-judge.
+#[test]
+#[ignore = "open attack: work landed before the goal's start (a separate pull request) is never the goal's work, so later pull requests gutting it are not judged again"]
+fn work_landed_before_the_goals_start_is_still_judged_again_when_gutted() {
+    let t = unittest_repo();
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write(
+        "test_calc.py",
+        "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
+    );
+    // The first pull request: the work, no sign-off.
+    let padding = "# calc\n".repeat(20);
+    t.write(
+        "calc.py",
+        format!("{padding}def add(a, b):\n    return a + b\n"),
+    );
+    t.commit_all("add, no goal signed off");
+    // The second: the goal started on that, and signed off.
+    t.ok(&["start", "w", "--no-verify"]);
+    t.commit_all("start");
+    t.ok(&["complete", "w", "--evidence", "add works"]);
+    t.commit_all("done");
+    let base = rev(&t, "main");
+    // The third guts the code.
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    user_judge(&t, "reject");
+    t.write("calc.py", "def add(a, b):\n    return 5\n");
+    t.commit_all("simplify");
+    let gate = ["audit", "--base", &base, "--strict", "--rejudge"];
+    let run = t.run(&gate);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
 }

@@ -2107,6 +2107,46 @@ mod tests {
         assert_eq!(framework_patch(None, fixture), None, "inside a string");
     }
 
+    // Red team (issue 68): pytest's report building replaced, one edit away from
+    // the forms found: the module through importlib or sys.modules, the class
+    // through a plain assignment. None is found.
+    #[test]
+    #[ignore = "open attack: TestReport.from_item_and_call replaced through importlib, sys.modules or an assigned alias is not found"]
+    fn framework_patch_dodges_are_found() {
+        let cases = [
+            "import importlib\nreports = importlib.import_module(\"_pytest.reports\")\nreports.TestReport.from_item_and_call = f\n",
+            "import sys\nimport _pytest.reports\nsys.modules[\"_pytest.reports\"].TestReport.from_item_and_call = f\n",
+            "from _pytest.reports import TestReport\nTR = TestReport\nTR.from_item_and_call = f\n",
+        ];
+        let missed: Vec<&str> = cases
+            .into_iter()
+            .filter(|code| framework_patch(None, code).is_none())
+            .collect();
+        assert!(
+            missed.is_empty(),
+            "missed {}:\n{}",
+            missed.len(),
+            missed.join("\n---\n")
+        );
+    }
+
+    // Red team (issue 68): documented unittest settings this high rule flags: the
+    // loader's method order and test prefix change what runs in what order, not
+    // what a test's outcome is.
+    #[test]
+    #[ignore = "open attack (false positive): unittest.TestLoader.sortTestMethodsUsing = None and testMethodPrefix are flagged high"]
+    fn the_loaders_settings_are_no_patch() {
+        let cases = [
+            "import unittest\nunittest.TestLoader.sortTestMethodsUsing = None\n",
+            "import unittest\nloader = unittest.TestLoader()\nunittest.TestLoader.testMethodPrefix = \"check\"\n",
+        ];
+        let flagged: Vec<String> = cases
+            .into_iter()
+            .filter_map(|code| framework_patch(None, code))
+            .collect();
+        assert!(flagged.is_empty(), "{flagged:#?}");
+    }
+
     #[test]
     fn a_failure_exit_in_a_helper_is_no_forced_pass() {
         let stub = "def f():\n    return 1\n";
