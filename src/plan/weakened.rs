@@ -279,9 +279,14 @@ pub fn find_given(
                 !(moved || said)
             }));
         }
-        let runner = row.change.after.as_deref().and_then(|after| {
-            runner::finding(&row.change.path, row.change.before.as_deref(), after)
-        });
+        let runner = row
+            .change
+            .after
+            .as_deref()
+            .filter(|_| !new_tests_only(row.change, changes, given))
+            .and_then(|after| {
+                runner::finding(&row.change.path, row.change.before.as_deref(), after)
+            });
         what.extend(runner);
         let path = &row.change.path;
         // In any Python file, test or not: a test's own file can patch it too.
@@ -351,6 +356,23 @@ pub fn find_given(
     #[cfg(test)]
     legacy_agrees(&out);
     out
+}
+
+/// Whether `change` is a new `conftest.py` in a directory that held no test
+/// pytest collected at the start (`given.test_dirs`, when known) and into which
+/// no test that was there moved: its hooks reach only the tests under it, all
+/// new, so they switch off nothing that ran.
+fn new_tests_only(change: &Change, changes: &[Change], given: &hacks::Given) -> bool {
+    let Some(dir) = change.path.strip_suffix("/conftest.py") else {
+        return false;
+    };
+    let under = |path: &str| path == dir || path.starts_with(&format!("{dir}/"));
+    change.before.is_none()
+        && !given.test_dirs.is_empty()
+        && !given.test_dirs.iter().any(|d| under(d))
+        && !changes
+            .iter()
+            .any(|c| c.before.is_some() && is_test_path(&c.path) && under(&c.path))
 }
 
 /// In tests, every finding's typed rules are those the legacy reader gives its
@@ -5186,6 +5208,9 @@ mod loosened_tests;
 #[cfg(test)]
 #[path = "weakened/macro_never_invoked_tests.rs"]
 mod macro_never_invoked_tests;
+#[cfg(test)]
+#[path = "weakened/new_conftest_tests.rs"]
+mod new_conftest_tests;
 #[cfg(test)]
 #[path = "weakened/repeated_assertion_tests.rs"]
 mod repeated_assertion_tests;
