@@ -3660,6 +3660,7 @@ fn js(toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
         || (suite && name == "each" && call && punct(toks, i + 2, '[') && punct(toks, i + 3, ']'))
         || constant_guard(toks, i)
         || (name == "skip" && recv == Some("this") && call)
+        || table_skip(toks, i)
         || (call
             && !after_dot(toks, i)
             && matches!(
@@ -3837,6 +3838,15 @@ fn always_false(toks: &Toks<'_, '_>, j: usize) -> bool {
             || (is(j + 1, "not") && punct(toks, j + 2, '(') && is(j + 3, "all") && empty(j + 4)))
 }
 
+/// `skip: true` in a literal: a row of a test table the loop skips (`if
+/// tc.skip { t.SkipNow() }`), or node:test's `test('x', { skip: true }, fn)`.
+fn table_skip(toks: &Toks<'_, '_>, i: usize) -> bool {
+    matches!(ident(toks, i), Some("skip" | "Skip"))
+        && !after_dot(toks, i)
+        && punct(toks, i + 1, ':')
+        && ident(toks, i + 2) == Some("true")
+}
+
 const GO_RECEIVERS: [&str; 5] = ["t", "b", "tb", "f", "tt"];
 
 /// (assertion, skip, test) starting at token `i`, for Go.
@@ -3865,6 +3875,7 @@ fn go(toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
     // `os.Exit(0)` (in `TestMain`, say) ends the run passing.
     let skip = (call && testing && matches!(name, "Skip" | "Skipf" | "SkipNow"))
         || (call && name == "Short" && receiver(toks, i) == Some("testing"))
+        || table_skip(toks, i)
         || (call
             && name == "Exit"
             && receiver(toks, i) == Some("os")

@@ -248,8 +248,8 @@ impl Pair {
         ))
     }
 
-    /// The tests that were there whose every skip now is conditional and no
-    /// fresh one ([`Pair::fresh`]): a marker the tokens count on one (a `#[cfg]`
+    /// The tests that were there whose every skip now is a conditional Rust
+    /// attribute and no fresh one ([`Pair::fresh`]): a marker the tokens count on one (a `#[cfg]`
     /// moved from a statement of the test onto it, a condition narrowed) switches
     /// off nothing that ran.
     pub(super) fn settled_skips(&self) -> HashSet<String> {
@@ -264,7 +264,14 @@ impl Pair {
                 .iter()
                 .filter(|s| s.test.as_deref() == Some(t.name.as_str()))
                 .collect();
-            if !mine.is_empty() && mine.iter().all(|s| s.condition.is_some() && !self.fresh(s)) {
+            // Only Rust's attributes: elsewhere the tokens count a test's other
+            // skips (a table row's `skip: true`) beside the view's conditions.
+            let attribute = |s: &syntax::Skip| {
+                s.condition
+                    .as_deref()
+                    .is_some_and(|c| c.starts_with("cfg(") || c.starts_with("cfg_attr("))
+            };
+            if !mine.is_empty() && mine.iter().all(|s| attribute(s) && !self.fresh(s)) {
                 out.insert(t.name.clone());
             }
         }
@@ -278,7 +285,8 @@ impl Pair {
     /// every word an old one had and adds some (`any(windows, feature = "x")`
     /// where it was `windows`). Not fresh: a condition rewritten into other
     /// words (no reading tells wider from narrower), one the test's body was
-    /// already partly gated on (`#[cfg(feature = "x")]` on a statement), one
+    /// already partly gated on (`#[cfg(feature = "x")]` on a statement, with no
+    /// statement under its complement beside it), one
     /// whose complement gates a variant of the same name or a new test
     /// (`cfg(not(windows))` beside a new `cfg(windows)` one: it still runs
     /// everywhere), and any on a test skipped outright before.
@@ -305,13 +313,16 @@ impl Pair {
             || gone.iter().any(|had| {
                 had.iter().all(|w| words.contains(w)) && !words.iter().all(|w| had.contains(w))
             }) && !gone.iter().any(|had| words.iter().all(|w| had.contains(w)));
-        let gated = test.is_some_and(|name| {
-            self.old
-                .tests
-                .iter()
-                .any(|t| t.name == name && t.gates.iter().any(|g| g == condition))
-        });
+        // Gated only where the body had no branch for the rest (a statement under
+        // `cfg(windows)` beside one under `cfg(not(windows))` ran everywhere).
         let complement = complement(condition);
+        let gated = test.is_some_and(|name| {
+            self.old.tests.iter().any(|t| {
+                t.name == name
+                    && t.gates.iter().any(|g| g == condition)
+                    && !t.gates.iter().any(|g| Some(g) == complement.as_ref())
+            })
+        });
         let elsewhere = complement.is_some_and(|other| {
             self.new.skips.iter().any(|s| {
                 s.condition.as_deref() == Some(other.as_str())
