@@ -217,7 +217,7 @@ pub fn find_given(
     verify_files: &[String],
     given: &hacks::Given,
 ) -> Vec<Finding> {
-    let declared = [true, false].map(|before| rust_modules(changes, before));
+    let declared = [true, false].map(|before| rust_modules(changes, before, given));
     let mut rows: Vec<Row<'_>> = changes.iter().map(|c| Row::of(c, &declared)).collect();
     let pairs: Vec<Option<syntactic::Pair>> = changes
         .iter()
@@ -1728,10 +1728,10 @@ pub fn rust_built(path: &str, declared: &HashSet<String>) -> bool {
     declared.contains(name) || declared.contains(&format!("path:{}", below[below.len() - 1]))
 }
 
-/// The Rust modules the changed files declare (`mod NAME;`, `mod NAME {`, and a
-/// `#[path = "…/FILE.rs"]` as `path:FILE.rs`), on the side before the change or
-/// after it; line comments left out.
-fn rust_modules(changes: &[Change], before: bool) -> HashSet<String> {
+/// The Rust modules the changed files declare ([`declared`]), on the side before
+/// the change or after it, and those the test files at the start that the change
+/// left alone declare (`given.rust_modules`).
+fn rust_modules(changes: &[Change], before: bool, given: &hacks::Given) -> HashSet<String> {
     let mut out = HashSet::new();
     for change in changes {
         let text = if before {
@@ -1739,9 +1739,26 @@ fn rust_modules(changes: &[Change], before: bool) -> HashSet<String> {
         } else {
             &change.after
         };
-        let (Some(text), Some(Lang::Rust)) = (text, Lang::of(&change.path)) else {
-            continue;
-        };
+        if let (Some(text), Some(Lang::Rust)) = (text, Lang::of(&change.path)) {
+            out.extend(declared(text));
+        }
+    }
+    for (path, modules) in &given.rust_modules {
+        let changed = changes
+            .iter()
+            .any(|c| &c.path == path || c.was.as_ref() == Some(path));
+        if !changed {
+            out.extend(modules.iter().cloned());
+        }
+    }
+    out
+}
+
+/// The modules a Rust file declares (`mod NAME;`, `mod NAME {`, and a `#[path =
+/// "…/FILE.rs"]` as `path:FILE.rs`); line comments left out.
+pub(crate) fn declared(text: &str) -> HashSet<String> {
+    let mut out = HashSet::new();
+    {
         for line in bounded(text).lines() {
             let code = line.split("//").next().unwrap_or("");
             if let Some(at) = code.find("#[path") {
@@ -1808,8 +1825,8 @@ fn unlinked_modules_words(change: &Change, changes: &[Change]) -> Option<String>
     let (Some(before), Some(_)) = (&change.before, &change.after) else {
         return None;
     };
-    let one = [change.clone()];
-    let [then, now] = [true, false].map(|b| rust_modules(&one, b));
+    let after = change.after.as_deref().unwrap_or("");
+    let (then, now) = (declared(before), declared(after));
     let file_modules: Vec<&String> = then
         .iter()
         .filter(|m| !m.starts_with("path:") && !now.contains(*m))
@@ -5219,6 +5236,9 @@ mod loosened_tests;
 #[cfg(test)]
 #[path = "weakened/macro_never_invoked_tests.rs"]
 mod macro_never_invoked_tests;
+#[cfg(test)]
+#[path = "weakened/nested_rust_tests.rs"]
+mod nested_rust_tests;
 #[cfg(test)]
 #[path = "weakened/new_conftest_tests.rs"]
 mod new_conftest_tests;
