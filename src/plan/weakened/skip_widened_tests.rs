@@ -199,3 +199,14 @@ fn a_row_of_a_test_table_marked_skip() {
     );
     high("test/parse.test.js", js, &skipped);
 }
+
+/// A return for a platform inside a loop made a skip of one case on it: the
+/// condition kept its words and added one under `&&`, which narrows it.
+#[test]
+fn a_nested_return_made_a_narrower_skip_is_no_finding() {
+    let before = "package tsdb\n\nimport (\n\t\"runtime\"\n\t\"testing\"\n)\n\nfunc TestDelayed(t *testing.T) {\n\tfor _, c := range cases {\n\t\tif runtime.GOOS == \"windows\" {\n\t\t\treturn\n\t\t}\n\t\tt.Run(c.name, func(t *testing.T) {\n\t\t\tif got := Compact(c.delay); got != c.want {\n\t\t\t\tt.Errorf(\"got %v\", got)\n\t\t\t}\n\t\t})\n\t}\n}\n";
+    let after = "package tsdb\n\nimport (\n\t\"runtime\"\n\t\"testing\"\n)\n\nfunc TestDelayed(t *testing.T) {\n\tfor _, c := range cases {\n\t\tt.Run(c.name, func(t *testing.T) {\n\t\t\tif c.delay > 0 && runtime.GOOS == \"windows\" {\n\t\t\t\tt.Skip(\"flaky timers\")\n\t\t\t}\n\t\t\tif got := Compact(c.delay); got != c.want {\n\t\t\t\tt.Errorf(\"got %v\", got)\n\t\t\t}\n\t\t})\n\t}\n}\n";
+    none("tsdb/compact_test.go", before, after);
+    let wider = after.replace("c.delay > 0 && runtime", "c.delay > 0 || runtime");
+    high("tsdb/compact_test.go", before, &wider);
+}

@@ -291,7 +291,7 @@ impl Pair {
     /// (`cfg(not(windows))` beside a new `cfg(windows)` one: it still runs
     /// everywhere), and any on a test skipped outright before.
     fn fresh<'a>(&'a self, skip: &'a syntax::Skip) -> bool {
-        let Some(condition) = skip.condition.as_deref() else {
+        let Some(condition) = skip.condition.as_deref().filter(|_| !skip.nested) else {
             return false;
         };
         let test = skip.test.as_deref();
@@ -309,9 +309,37 @@ impl Pair {
             .filter(|s| !on(&self.new).any(|n| n.condition == s.condition))
             .map(syntax::Skip::words)
             .collect();
+        let joined = |c: &str, ops: [&str; 3]| {
+            c.split(|ch: char| ch.is_whitespace() || ch == '(' || ch == ',')
+                .any(|w| ops.contains(&w))
+        };
+        // Words added under `and` narrow a condition that skips and widen one
+        // that runs (`cfg(all(not(windows), …))`); under `or`, the other way.
+        let runs = condition.starts_with("cfg(");
+        let adds = |had: &[&str]| {
+            let old: Vec<&syntax::Skip> = on(&self.old)
+                .filter(|s| s.words().as_slice() == had)
+                .collect();
+            let was = |ops| {
+                old.iter()
+                    .any(|s| joined(s.condition.as_deref().unwrap_or(""), ops))
+            };
+            let and = ["&&", "and", "all"];
+            let or = ["||", "or", "any"];
+            let (conj, disj) = (
+                joined(condition, and) && !was(and),
+                joined(condition, or) && !was(or),
+            );
+            match runs {
+                true => conj || !disj,
+                false => disj || !conj,
+            }
+        };
         let widened = gone.is_empty()
             || gone.iter().any(|had| {
-                had.iter().all(|w| words.contains(w)) && !words.iter().all(|w| had.contains(w))
+                had.iter().all(|w| words.contains(w))
+                    && !words.iter().all(|w| had.contains(w))
+                    && adds(had)
             }) && !gone.iter().any(|had| words.iter().all(|w| had.contains(w)));
         // Gated only where the body had no branch for the rest (a statement under
         // `cfg(windows)` beside one under `cfg(not(windows))` ran everywhere).
