@@ -155,6 +155,10 @@ pub struct Skip {
     /// `#[cfg(…)]` and `#[cfg_attr(…, ignore)]` the attribute squeezed of
     /// whitespace.
     pub condition: Option<String>,
+    /// An `if … { return }` deeper than the test's own statements (in a loop or
+    /// a subtest): it stops a part of the test, read as a condition the test had
+    /// but never as a new one.
+    pub nested: bool,
 }
 
 impl Skip {

@@ -219,7 +219,7 @@ pub fn find_given(
     verify_files: &[String],
     given: &hacks::Given,
 ) -> Vec<Finding> {
-    let declared = [true, false].map(|before| rust_modules(changes, before));
+    let declared = [true, false].map(|before| rust_modules(changes, before, given));
     let mut rows: Vec<Row<'_>> = changes.iter().map(|c| Row::of(c, &declared)).collect();
     let pairs: Vec<Option<syntactic::Pair>> = changes
         .iter()
@@ -281,9 +281,14 @@ pub fn find_given(
                 !(moved || said)
             }));
         }
-        let runner = row.change.after.as_deref().and_then(|after| {
-            runner::finding(&row.change.path, row.change.before.as_deref(), after)
-        });
+        let runner = row
+            .change
+            .after
+            .as_deref()
+            .filter(|_| !new_tests_only(row.change, changes, given))
+            .and_then(|after| {
+                runner::finding(&row.change.path, row.change.before.as_deref(), after)
+            });
         what.extend(runner);
         let path = &row.change.path;
         // In any Python file, test or not: a test's own file can patch it too.
@@ -362,6 +367,23 @@ pub fn find_given(
     #[cfg(test)]
     legacy_agrees(&out);
     out
+}
+
+/// Whether `change` is a new `conftest.py` in a directory that held no test
+/// pytest collected at the start (`given.test_dirs`, when known) and into which
+/// no test that was there moved: its hooks reach only the tests under it, all
+/// new, so they switch off nothing that ran.
+fn new_tests_only(change: &Change, changes: &[Change], given: &hacks::Given) -> bool {
+    let Some(dir) = change.path.strip_suffix("/conftest.py") else {
+        return false;
+    };
+    let under = |path: &str| path == dir || path.starts_with(&format!("{dir}/"));
+    change.before.is_none()
+        && !given.test_dirs.is_empty()
+        && !given.test_dirs.iter().any(|d| under(d))
+        && !changes
+            .iter()
+            .any(|c| c.before.is_some() && is_test_path(&c.path) && under(&c.path))
 }
 
 /// In tests, every finding's typed rules are those the legacy reader gives its
@@ -1717,10 +1739,10 @@ pub fn rust_built(path: &str, declared: &HashSet<String>) -> bool {
     declared.contains(name) || declared.contains(&format!("path:{}", below[below.len() - 1]))
 }
 
-/// The Rust modules the changed files declare (`mod NAME;`, `mod NAME {`, and a
-/// `#[path = "…/FILE.rs"]` as `path:FILE.rs`), on the side before the change or
-/// after it; line comments left out.
-fn rust_modules(changes: &[Change], before: bool) -> HashSet<String> {
+/// The Rust modules the changed files declare ([`declared`]), on the side before
+/// the change or after it, and those the test files at the start that the change
+/// left alone declare (`given.rust_modules`).
+fn rust_modules(changes: &[Change], before: bool, given: &hacks::Given) -> HashSet<String> {
     let mut out = HashSet::new();
     for change in changes {
         let text = if before {
@@ -1728,9 +1750,26 @@ fn rust_modules(changes: &[Change], before: bool) -> HashSet<String> {
         } else {
             &change.after
         };
-        let (Some(text), Some(Lang::Rust)) = (text, Lang::of(&change.path)) else {
-            continue;
-        };
+        if let (Some(text), Some(Lang::Rust)) = (text, Lang::of(&change.path)) {
+            out.extend(declared(text));
+        }
+    }
+    for (path, modules) in &given.rust_modules {
+        let changed = changes
+            .iter()
+            .any(|c| &c.path == path || c.was.as_ref() == Some(path));
+        if !changed {
+            out.extend(modules.iter().cloned());
+        }
+    }
+    out
+}
+
+/// The modules a Rust file declares (`mod NAME;`, `mod NAME {`, and a `#[path =
+/// "…/FILE.rs"]` as `path:FILE.rs`); line comments left out.
+pub(crate) fn declared(text: &str) -> HashSet<String> {
+    let mut out = HashSet::new();
+    {
         for line in bounded(text).lines() {
             let code = line.split("//").next().unwrap_or("");
             if let Some(at) = code.find("#[path") {
@@ -1797,8 +1836,8 @@ fn unlinked_modules_words(change: &Change, changes: &[Change]) -> Option<String>
     let (Some(before), Some(_)) = (&change.before, &change.after) else {
         return None;
     };
-    let one = [change.clone()];
-    let [then, now] = [true, false].map(|b| rust_modules(&one, b));
+    let after = change.after.as_deref().unwrap_or("");
+    let (then, now) = (declared(before), declared(after));
     let file_modules: Vec<&String> = then
         .iter()
         .filter(|m| !m.starts_with("path:") && !now.contains(*m))
@@ -3649,6 +3688,7 @@ fn js(toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
         || (suite && name == "each" && call && punct(toks, i + 2, '[') && punct(toks, i + 3, ']'))
         || constant_guard(toks, i)
         || (name == "skip" && recv == Some("this") && call)
+        || table_skip(toks, i)
         || (call
             && !after_dot(toks, i)
             && matches!(
@@ -3826,6 +3866,15 @@ fn always_false(toks: &Toks<'_, '_>, j: usize) -> bool {
             || (is(j + 1, "not") && punct(toks, j + 2, '(') && is(j + 3, "all") && empty(j + 4)))
 }
 
+/// `skip: true` in a literal: a row of a test table the loop skips (`if
+/// tc.skip { t.SkipNow() }`), or node:test's `test('x', { skip: true }, fn)`.
+fn table_skip(toks: &Toks<'_, '_>, i: usize) -> bool {
+    matches!(ident(toks, i), Some("skip" | "Skip"))
+        && !after_dot(toks, i)
+        && punct(toks, i + 1, ':')
+        && ident(toks, i + 2) == Some("true")
+}
+
 const GO_RECEIVERS: [&str; 5] = ["t", "b", "tb", "f", "tt"];
 
 /// (assertion, skip, test) starting at token `i`, for Go.
@@ -3854,6 +3903,7 @@ fn go(toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
     // `os.Exit(0)` (in `TestMain`, say) ends the run passing.
     let skip = (call && testing && matches!(name, "Skip" | "Skipf" | "SkipNow"))
         || (call && name == "Short" && receiver(toks, i) == Some("testing"))
+        || table_skip(toks, i)
         || (call
             && name == "Exit"
             && receiver(toks, i) == Some("os")
@@ -5197,6 +5247,12 @@ mod loosened_tests;
 #[cfg(test)]
 #[path = "weakened/macro_never_invoked_tests.rs"]
 mod macro_never_invoked_tests;
+#[cfg(test)]
+#[path = "weakened/nested_rust_tests.rs"]
+mod nested_rust_tests;
+#[cfg(test)]
+#[path = "weakened/new_conftest_tests.rs"]
+mod new_conftest_tests;
 #[cfg(test)]
 #[path = "weakened/repeated_assertion_tests.rs"]
 mod repeated_assertion_tests;

@@ -215,6 +215,29 @@ impl<'s> Reader<'s> {
                 self.skip(node, Some(test), Some(condition));
             }
         }
+        // Asking a node for its parent walks from the root: the top's are known.
+        let top = self.view.skips.len();
+        for node in preorder(body) {
+            let nested = node.kind() == "if_statement" || node.kind() == "if_expression";
+            if !nested {
+                continue;
+            }
+            if let (Some(condition), Some(then), None) = (
+                node.child_by_field_name("condition"),
+                node.child_by_field_name("consequence"),
+                node.child_by_field_name("alternative"),
+            ) && bare_return(then)
+                && !self.view.skips[..top]
+                    .iter()
+                    .any(|s| s.span == node.byte_range())
+            {
+                let condition = self.normal(condition);
+                self.skip(node, Some(test), Some(condition));
+                if let Some(last) = self.view.skips.last_mut() {
+                    last.nested = true;
+                }
+            }
+        }
     }
 
     fn python_scope(&mut self, block: Node<'_>, scope: &str, depth: usize) {
@@ -351,6 +374,7 @@ impl<'s> Reader<'s> {
             span: node.byte_range(),
             test: test.map(str::to_string),
             condition,
+            nested: false,
         });
     }
 

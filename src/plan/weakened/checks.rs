@@ -699,7 +699,20 @@ pub(super) fn expected_changed(lang: Lang, removed: &[String], added: &[String])
                 }
                 _ => false,
             };
-            if !same {
+            // A containment asked for a longer string that holds the old one
+            // (`toContain('a.ts')` become `toContain('a.ts:2:42')`) asks more.
+            let longer = match &now[k] {
+                Some(Check::Exact(l2, r2)) => {
+                    contains_check(old)
+                        && contains_check(&added[k])
+                        && {
+                            let held = |a: &str, b: &str| matches!((quoted(a), quoted(b)), (Some(a), Some(b)) if a != b && b.contains(a));
+                            held(&l, l2) && r == *r2 || held(&r, r2) && l == *l2
+                        }
+                }
+                _ => false,
+            };
+            if !same && !longer {
                 out.push(format!(
                     "`{}` became `{}` (its expected value changed)",
                     clip(old),
@@ -709,6 +722,23 @@ pub(super) fn expected_changed(lang: Lang, removed: &[String], added: &[String])
         }
     }
     out
+}
+
+/// Whether `statement` checks that a value holds a string, not that it is one:
+/// jest's and vitest's `toContain`, and `toMatch` given a string.
+fn contains_check(statement: &str) -> bool {
+    [".toContain(", ".toMatch("]
+        .iter()
+        .any(|m| statement.contains(m))
+}
+
+/// The text of a string literal in one kind of quotes, escapes aside; `None` for
+/// anything else (a regular expression, a template with holes, code).
+fn quoted(side: &str) -> Option<&str> {
+    let side = side.trim();
+    let q = side.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+    let inner = side.strip_prefix(q)?.strip_suffix(q)?;
+    (!inner.is_empty() && !inner.contains(['\\', q])).then_some(inner)
 }
 
 /// `side` with each string literal as the value it spells, in one kind of

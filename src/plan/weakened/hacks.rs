@@ -32,6 +32,10 @@ pub struct Given {
     pub sources: HashSet<String>,
     /// The directories that held tests pytest collects at the start.
     pub test_dirs: HashSet<String>,
+    /// The Rust modules each test file at the start declares ([`super::declared`]),
+    /// by its path: a `tests/it/main.rs` the change left alone still builds the
+    /// `tests/it/foo.rs` it names.
+    pub rust_modules: Vec<(String, HashSet<String>)>,
     /// The literals as a path is matched with them (`./` and spaces off), made
     /// when a path is first asked after: thousands of data files, each matched
     /// with every literal, would be quadratic.
@@ -45,6 +49,12 @@ impl Given {
         for (path, text) in tests {
             given.names.insert(super::file_name(path).to_string());
             let lang = Lang::of(path).unwrap_or(Lang::Python);
+            if lang == Lang::Rust {
+                let modules = super::declared(text);
+                if !modules.is_empty() {
+                    given.rust_modules.push((path.clone(), modules));
+                }
+            }
             for line in super::bounded(text).lines() {
                 given
                     .literals

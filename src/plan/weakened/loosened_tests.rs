@@ -63,3 +63,24 @@ fn a_tolerance_kept_is_no_finding() {
     let a = py("    assert render({}) == expected\n");
     assert_eq!(one("tests/test_table.py", &b, &a), Vec::<String>::new());
 }
+
+/// The other way: a containment asked for a longer string that holds the one it
+/// asked for (`toContain('a.ts')` become `toContain('a.ts:2:42')`) is stricter.
+#[test]
+fn a_containment_of_a_longer_string_is_no_finding() {
+    let js = |needle: &str| {
+        format!(
+            "import {{ expect, test }} from 'vitest'\n\ntest('reports the place', async () => {{\n  const {{ stderr }} = await run('setup.ts')\n  expect(stderr).toContain('{needle}')\n}})\n"
+        )
+    };
+    let p = "test/place.test.ts";
+    assert_eq!(
+        one(p, &js("setup.ts"), &js("setup.ts:2:42")),
+        Vec::<String>::new()
+    );
+    let found = one(p, &js("setup.ts:2:42"), &js("setup.ts"));
+    assert!(
+        found.len() == 1 && found[0].contains("its expected value changed"),
+        "{found:?}"
+    );
+}

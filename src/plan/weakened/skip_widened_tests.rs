@@ -176,3 +176,37 @@ fn an_early_return_in_a_test_already_under_a_cfg() {
     );
     high("tests/cli.rs", &before, &after);
 }
+
+#[test]
+fn a_cfg_on_a_test_whose_body_had_a_branch_for_each_side() {
+    let before = "#[test]\nfn globs() {\n    #[cfg(not(windows))]\n    let pattern = \"**/one/*.foo\";\n    #[cfg(windows)]\n    let pattern = \"**\\\\one\\\\*.foo\";\n    assert_eq!(run(&[\"--glob\", pattern]), \"a\\n\");\n}\n";
+    let after = "#[test]\n#[cfg(not(windows))]\nfn globs() {\n    assert_eq!(run(&[\"--glob\", \"**/one/*.foo\"]), \"a\\n\");\n}\n";
+    high("tests/cli.rs", before, after);
+}
+
+#[test]
+fn a_row_of_a_test_table_marked_skip() {
+    let before = "package cli\n\nimport \"testing\"\n\nfunc TestHelp(t *testing.T) {\n\tfor _, tc := range []struct {\n\t\tname string\n\t\targs []string\n\t\tskip bool\n\t}{\n\t\t{name: \"short\", args: []string{\"-h\"}},\n\t\t{name: \"long\", args: []string{\"--help\"}},\n\t} {\n\t\tt.Run(tc.name, func(t *testing.T) {\n\t\t\tif tc.skip {\n\t\t\t\tt.SkipNow()\n\t\t\t}\n\t\t\tif got := Run(tc.args); got != 0 {\n\t\t\t\tt.Errorf(\"got %d\", got)\n\t\t\t}\n\t\t})\n\t}\n}\n";
+    let after = before.replace(
+        "{name: \"long\", args: []string{\"--help\"}}",
+        "{name: \"long\", args: []string{\"--help\"}, skip: true}",
+    );
+    high("cli_test.go", before, &after);
+    let js = "import { test } from 'node:test'\nimport assert from 'node:assert'\n\ntest('parses', () => {\n  assert.equal(parse('1'), 1)\n})\n";
+    let skipped = js.replace(
+        "test('parses', () => {",
+        "test('parses', { skip: true }, () => {",
+    );
+    high("test/parse.test.js", js, &skipped);
+}
+
+/// A return for a platform inside a loop made a skip of one case on it: the
+/// condition kept its words and added one under `&&`, which narrows it.
+#[test]
+fn a_nested_return_made_a_narrower_skip_is_no_finding() {
+    let before = "package tsdb\n\nimport (\n\t\"runtime\"\n\t\"testing\"\n)\n\nfunc TestDelayed(t *testing.T) {\n\tfor _, c := range cases {\n\t\tif runtime.GOOS == \"windows\" {\n\t\t\treturn\n\t\t}\n\t\tt.Run(c.name, func(t *testing.T) {\n\t\t\tif got := Compact(c.delay); got != c.want {\n\t\t\t\tt.Errorf(\"got %v\", got)\n\t\t\t}\n\t\t})\n\t}\n}\n";
+    let after = "package tsdb\n\nimport (\n\t\"runtime\"\n\t\"testing\"\n)\n\nfunc TestDelayed(t *testing.T) {\n\tfor _, c := range cases {\n\t\tt.Run(c.name, func(t *testing.T) {\n\t\t\tif c.delay > 0 && runtime.GOOS == \"windows\" {\n\t\t\t\tt.Skip(\"flaky timers\")\n\t\t\t}\n\t\t\tif got := Compact(c.delay); got != c.want {\n\t\t\t\tt.Errorf(\"got %v\", got)\n\t\t\t}\n\t\t})\n\t}\n}\n";
+    none("tsdb/compact_test.go", before, after);
+    let wider = after.replace("c.delay > 0 && runtime", "c.delay > 0 || runtime");
+    high("tsdb/compact_test.go", before, &wider);
+}

@@ -248,8 +248,8 @@ impl Pair {
         ))
     }
 
-    /// The tests that were there whose every skip now is conditional and no
-    /// fresh one ([`Pair::fresh`]): a marker the tokens count on one (a `#[cfg]`
+    /// The tests that were there whose every skip now is a conditional Rust
+    /// attribute and no fresh one ([`Pair::fresh`]): a marker the tokens count on one (a `#[cfg]`
     /// moved from a statement of the test onto it, a condition narrowed) switches
     /// off nothing that ran.
     pub(super) fn settled_skips(&self) -> HashSet<String> {
@@ -264,7 +264,14 @@ impl Pair {
                 .iter()
                 .filter(|s| s.test.as_deref() == Some(t.name.as_str()))
                 .collect();
-            if !mine.is_empty() && mine.iter().all(|s| s.condition.is_some() && !self.fresh(s)) {
+            // Only Rust's attributes: elsewhere the tokens count a test's other
+            // skips (a table row's `skip: true`) beside the view's conditions.
+            let attribute = |s: &syntax::Skip| {
+                s.condition
+                    .as_deref()
+                    .is_some_and(|c| c.starts_with("cfg(") || c.starts_with("cfg_attr("))
+            };
+            if !mine.is_empty() && mine.iter().all(|s| attribute(s) && !self.fresh(s)) {
                 out.insert(t.name.clone());
             }
         }
@@ -278,12 +285,13 @@ impl Pair {
     /// every word an old one had and adds some (`any(windows, feature = "x")`
     /// where it was `windows`). Not fresh: a condition rewritten into other
     /// words (no reading tells wider from narrower), one the test's body was
-    /// already partly gated on (`#[cfg(feature = "x")]` on a statement), one
+    /// already partly gated on (`#[cfg(feature = "x")]` on a statement, with no
+    /// statement under its complement beside it), one
     /// whose complement gates a variant of the same name or a new test
     /// (`cfg(not(windows))` beside a new `cfg(windows)` one: it still runs
     /// everywhere), and any on a test skipped outright before.
     fn fresh<'a>(&'a self, skip: &'a syntax::Skip) -> bool {
-        let Some(condition) = skip.condition.as_deref() else {
+        let Some(condition) = skip.condition.as_deref().filter(|_| !skip.nested) else {
             return false;
         };
         let test = skip.test.as_deref();
@@ -301,17 +309,48 @@ impl Pair {
             .filter(|s| !on(&self.new).any(|n| n.condition == s.condition))
             .map(syntax::Skip::words)
             .collect();
+        let joined = |c: &str, ops: [&str; 3]| {
+            c.split(|ch: char| ch.is_whitespace() || ch == '(' || ch == ',')
+                .any(|w| ops.contains(&w))
+        };
+        // Words added under `and` narrow a condition that skips and widen one
+        // that runs (`cfg(all(not(windows), …))`); under `or`, the other way.
+        let runs = condition.starts_with("cfg(");
+        let adds = |had: &[&str]| {
+            let old: Vec<&syntax::Skip> = on(&self.old)
+                .filter(|s| s.words().as_slice() == had)
+                .collect();
+            let was = |ops| {
+                old.iter()
+                    .any(|s| joined(s.condition.as_deref().unwrap_or(""), ops))
+            };
+            let and = ["&&", "and", "all"];
+            let or = ["||", "or", "any"];
+            let (conj, disj) = (
+                joined(condition, and) && !was(and),
+                joined(condition, or) && !was(or),
+            );
+            match runs {
+                true => conj || !disj,
+                false => disj || !conj,
+            }
+        };
         let widened = gone.is_empty()
             || gone.iter().any(|had| {
-                had.iter().all(|w| words.contains(w)) && !words.iter().all(|w| had.contains(w))
+                had.iter().all(|w| words.contains(w))
+                    && !words.iter().all(|w| had.contains(w))
+                    && adds(had)
             }) && !gone.iter().any(|had| words.iter().all(|w| had.contains(w)));
-        let gated = test.is_some_and(|name| {
-            self.old
-                .tests
-                .iter()
-                .any(|t| t.name == name && t.gates.iter().any(|g| g == condition))
-        });
+        // Gated only where the body had no branch for the rest (a statement under
+        // `cfg(windows)` beside one under `cfg(not(windows))` ran everywhere).
         let complement = complement(condition);
+        let gated = test.is_some_and(|name| {
+            self.old.tests.iter().any(|t| {
+                t.name == name
+                    && t.gates.iter().any(|g| g == condition)
+                    && !t.gates.iter().any(|g| Some(g) == complement.as_ref())
+            })
+        });
         let elsewhere = complement.is_some_and(|other| {
             self.new.skips.iter().any(|s| {
                 s.condition.as_deref() == Some(other.as_str())
