@@ -11,6 +11,7 @@ use anyhow::Result;
 use crate::config::{Config, Reverify};
 use crate::ctx::Ctx;
 use crate::git::{self, Repo};
+use crate::plan::event::Event;
 use crate::plan::model::{Goal, Plan, Status};
 use crate::verify;
 
@@ -31,8 +32,9 @@ pub(super) struct Rechecked {
 const TAIL: usize = 4 * 1024;
 
 /// Verifies again each done goal of `plan` (but `signing`) whose verify rests on a
-/// file changed from `start` (the goal's start commit; else HEAD, so at least the
-/// uncommitted work) to the working tree. The tree is checked unchanged after:
+/// file changed from its own sign-off's checkpoint (else from `start`, the signing
+/// goal's start commit, else HEAD, so at least the uncommitted work) to the
+/// working tree. The tree is checked unchanged after:
 /// the judge must see the work as handed in.
 pub(super) fn recheck(
     ctx: &Ctx,
@@ -47,7 +49,7 @@ pub(super) fn recheck(
         return Ok(found);
     }
     let root = &repo.root;
-    let base = match start.map(|s| git::resolve_commit(root, s)) {
+    let fallback = match start.map(|s| git::resolve_commit(root, s)) {
         Some(Ok(commit)) => commit,
         _ => match git::resolve_commit(root, "HEAD") {
             Ok(head) => head,
@@ -60,6 +62,18 @@ pub(super) fn recheck(
         if goal.id == signing.id || goal.status() != Status::Done || goal.verify().is_none() {
             continue;
         }
+        // From the done goal's own sign-off, the tree its checkpoint holds: the
+        // signing goal's `started` line is the agent's to write, and one moved to
+        // HEAD made all of its work nothing (the red team's). Without a checkpoint
+        // here, from where this goal started.
+        let checkpoint = plan.events(&goal.id).rev().find_map(|(_, e)| match e {
+            Event::SignedOff { checkpoint, .. } => Some(checkpoint),
+            _ => None,
+        });
+        let base = match checkpoint.flatten().map(|c| git::resolve_commit(root, c)) {
+            Some(Ok(commit)) => commit,
+            _ => fallback.clone(),
+        };
         let touched = crate::reach::touched(ctx, plan, goal, &base)?;
         if !touched.is_empty() {
             due.push((goal, touched));
@@ -186,7 +200,9 @@ impl Rechecked {
     }
 
     /// The rejection's `missing:` items: the verifies' side effect whatever the
-    /// setting, and under `sign_off.reverify: refuse` the goals that fail.
+    /// setting, and under `sign_off.reverify: refuse` the goals that fail and those
+    /// the budget left unverified (a check made slow on purpose must not buy a
+    /// pass: fail closed).
     pub(super) fn refusal(&self, config: &Config) -> Option<Vec<String>> {
         let mut missing: Vec<String> = self.changed.iter().cloned().collect();
         if config.sign_off_reverify == Reverify::Refuse {
@@ -195,6 +211,12 @@ impl Rechecked {
                     .iter()
                     .map(|b| format!("a done goal fails again: {b}")),
             );
+            missing.extend(self.left.iter().map(|id| {
+                format!(
+                    "{id} was not verified again within sign_off.reverify_secs ({} s): raise it, or run `plan audit --reverify`",
+                    config.sign_off_reverify_secs
+                )
+            }));
         }
         (!missing.is_empty()).then_some(missing)
     }

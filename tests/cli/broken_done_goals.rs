@@ -85,7 +85,7 @@ fn re_verifying_stops_at_its_budget_and_says_what_it_left() {
         .plan(&PLAN.replace("verify: grep -q name,amount out.csv", "verify: sh slow.sh"));
     t.write(
         "slow.sh",
-        "test -f fast || sleep 5\ngrep -q name,amount out.csv\n",
+        "test -f fast || sleep 30\ngrep -q name,amount out.csv\n",
     );
     t.write("out.csv", "name,amount\nA,1\n");
     t.write("fast", "");
@@ -103,7 +103,7 @@ fn re_verifying_stops_at_its_budget_and_says_what_it_left() {
         "--judge",
         "none",
     ]);
-    assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
     insta::assert_snapshot!(shown(&t, &run));
 }
 
@@ -232,9 +232,8 @@ fn a_done_goals_verify_that_changes_the_repository_rejects_the_sign_off() {
 // Work committed, the line edited to name the new HEAD: nothing changed since
 // "the start", csv-export is not verified again, and `refuse` signs the breaking
 // work off. (The gate finds the start on the base's own line; the sign-off does
-// not.)
+// not.) Closed: each done goal is measured from its own sign-off's checkpoint.
 #[test]
-#[ignore = "open attack: a started line edited to name HEAD hides the work from the sign-off's re-verify"]
 fn a_started_line_moved_to_head_does_not_hide_the_work_from_the_re_verify() {
     let t = two_done();
     t.write(".plan/config.yaml", "sign_off:\n  reverify: refuse\n");
@@ -267,8 +266,8 @@ fn a_started_line_moved_to_head_does_not_hide_the_work_from_the_re_verify() {
 // `sign_off.reverify_secs` (here 1 s; 120 s by default, below the verify's own
 // 900 s): the goal is only "not verified again", a note, and the breaking work is
 // signed off. (The gate runs the verify to its own timeout and finds it.)
+// Closed: under `refuse`, a goal the budget left is a rejection too.
 #[test]
-#[ignore = "open attack: under sign_off.reverify: refuse, work that makes a broken done goal's verify outlast the budget is signed off with a note"]
 fn a_verify_made_slow_past_the_budget_is_not_a_pass_under_refuse() {
     let t = Test::new()
         .plan(&PLAN.replace("verify: grep -q name,amount out.csv", "verify: sh slow.sh"));
