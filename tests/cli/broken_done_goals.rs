@@ -189,18 +189,7 @@ fn a_done_goals_verify_that_changes_the_repository_rejects_the_sign_off() {
     t.write("lib.sh", ":\n");
     t.write("code.txt", "what the work is\n");
     t.write("out.csv", "name,amount\nA,1\n");
-    t.commit_all("work");
-    t.ok(&["start", "csv-export"]);
-    t.ok(&[
-        "complete",
-        "csv-export",
-        "--evidence",
-        "done",
-        "--judge",
-        "none",
-    ]);
-    t.commit_all("done");
-    t.ok(&["start", "total-row"]);
+    done_then_total_row(&t, &["csv-export"], |_| {});
     t.write("out.csv", "name,amount\nA,1\ntotal,1\n");
     // The work: what csv-export's check sources now rewrites the code.
     t.write("lib.sh", "echo 'what the judge is shown' > code.txt\n");
@@ -273,22 +262,12 @@ fn a_verify_made_slow_past_the_budget_is_not_a_pass_under_refuse() {
         .plan(&PLAN.replace("verify: grep -q name,amount out.csv", "verify: sh slow.sh"));
     t.write("slow.sh", "grep -q name,amount out.csv\n");
     t.write("out.csv", "name,amount\nA,1\n");
-    t.commit_all("work");
-    t.ok(&["start", "csv-export"]);
-    t.ok(&[
-        "complete",
-        "csv-export",
-        "--evidence",
-        "done",
-        "--judge",
-        "none",
-    ]);
-    t.write(
-        ".plan/config.yaml",
-        "sign_off:\n  reverify: refuse\n  reverify_secs: 1\n",
-    );
-    t.commit_all("done");
-    t.ok(&["start", "total-row"]);
+    done_then_total_row(&t, &["csv-export"], |t| {
+        t.write(
+            ".plan/config.yaml",
+            "sign_off:\n  reverify: refuse\n  reverify_secs: 1\n",
+        );
+    });
     // The work: the header gone, and the check now slow when it would fail.
     t.write("out.csv", "A,1\ntotal,1\n");
     t.write(
