@@ -404,7 +404,9 @@ fn framework_patch_words(before: Option<&str>, after: &str) -> Option<String> {
         let Some(last) = rest.last() else {
             return false;
         };
-        if ["maxDiff", "longMessage"].contains(last) {
+        // Settings of how a failure reads or the order tests run in, not of what
+        // runs or whether it passes.
+        if ["maxDiff", "longMessage", "sortTestMethodsUsing"].contains(last) {
             return false;
         }
         first == "TestCase"
@@ -2140,21 +2142,15 @@ mod tests {
         );
     }
 
-    // Red team (issue 68): documented unittest settings this high rule flags: the
-    // loader's method order and test prefix change what runs in what order, not
-    // what a test's outcome is.
+    // Red team (issue 68): the loader's method order is a setting, no patch. Its
+    // test prefix is not: `testMethodPrefix = "check"` collects no `test_*` method
+    // at all, so every test stops running, and stays found.
     #[test]
-    #[ignore = "open attack (false positive): unittest.TestLoader.sortTestMethodsUsing = None and testMethodPrefix are flagged high"]
-    fn the_loaders_settings_are_no_patch() {
-        let cases = [
-            "import unittest\nunittest.TestLoader.sortTestMethodsUsing = None\n",
-            "import unittest\nloader = unittest.TestLoader()\nunittest.TestLoader.testMethodPrefix = \"check\"\n",
-        ];
-        let flagged: Vec<String> = cases
-            .into_iter()
-            .filter_map(|code| framework_patch(None, code))
-            .collect();
-        assert!(flagged.is_empty(), "{flagged:#?}");
+    fn the_loaders_order_is_no_patch_and_its_prefix_is() {
+        let order = "import unittest\nunittest.TestLoader.sortTestMethodsUsing = None\n";
+        assert_eq!(framework_patch(None, order), None);
+        let prefix = "import unittest\nunittest.TestLoader.testMethodPrefix = \"check\"\n";
+        assert!(framework_patch(None, prefix).is_some());
     }
 
     #[test]
