@@ -196,13 +196,7 @@ impl FromStr for EveryPrompt {
     type Err = String;
 
     fn from_str(word: &str) -> Result<EveryPrompt, String> {
-        EveryPrompt::ALL
-            .into_iter()
-            .find(|e| e.as_str() == word)
-            .ok_or_else(|| {
-                let names: Vec<&str> = EveryPrompt::ALL.iter().map(|e| e.as_str()).collect();
-                format!("unknown value \"{word}\" (expected {})", one_of(&names))
-            })
+        named(&EveryPrompt::ALL, EveryPrompt::as_str, word)
     }
 }
 
@@ -233,13 +227,7 @@ impl FromStr for Reverify {
     type Err = String;
 
     fn from_str(word: &str) -> Result<Reverify, String> {
-        Reverify::ALL
-            .into_iter()
-            .find(|e| e.as_str() == word)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Reverify::ALL.iter().map(|e| e.as_str()).collect();
-                format!("unknown value \"{word}\" (expected {})", one_of(&names))
-            })
+        named(&Reverify::ALL, Reverify::as_str, word)
     }
 }
 
@@ -1259,6 +1247,17 @@ fn did_you_mean(word: &str, names: &[&str], prefix: &str) -> String {
 }
 
 /// "a, b or c".
+/// The one of `all` whose name (`name`) is `word`, or the message naming them all.
+fn named<T: Copy>(all: &[T], name: fn(T) -> &'static str, word: &str) -> Result<T, String> {
+    all.iter()
+        .copied()
+        .find(|e| name(*e) == word)
+        .ok_or_else(|| {
+            let names: Vec<&str> = all.iter().map(|e| name(*e)).collect();
+            format!("unknown value \"{word}\" (expected {})", one_of(&names))
+        })
+}
+
 fn one_of(names: &[&str]) -> String {
     match names {
         [] => String::new(),
