@@ -97,7 +97,7 @@ pub(super) fn recheck(
         }
         if let Some(why) = failed.get(line) {
             found.broken.push(format!(
-                "{}: {why} (it rests on {}, which this work changed)",
+                "{}: {why} (it rests on {}, changed since its sign-off)",
                 goal.id,
                 named(&touched)
             ));
@@ -120,7 +120,7 @@ pub(super) fn recheck(
         let shown = crate::plan::text::escape_controls(line).into_owned();
         crate::out::step(
             &format!(
-                "plan: verifying {} again: `{shown}` rests on {}, which this work changed",
+                "plan: verifying {} again: `{shown}` rests on {}, changed since its sign-off",
                 goal.id,
                 named(&touched)
             ),
@@ -139,7 +139,7 @@ pub(super) fn recheck(
         }
         let why = result.why_failed(&shown, timeout);
         found.broken.push(format!(
-            "{}: {why} (it rests on {}, which this work changed)",
+            "{}: {why} (it rests on {}, changed since its sign-off)",
             goal.id,
             named(&touched)
         ));
