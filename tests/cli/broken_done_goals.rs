@@ -18,6 +18,18 @@ fn two_done() -> Test {
     t
 }
 
+/// `plan complete total-row` with no judge; the caller checks its exit.
+fn complete_total_row(t: &Test) -> crate::util::Run {
+    t.run(&[
+        "complete",
+        "total-row",
+        "--evidence",
+        "x",
+        "--judge",
+        "none",
+    ])
+}
+
 /// The work committed, `done` signed off without a judge, `between` run, then
 /// total-row started.
 fn done_then_total_row(t: &Test, done: &[&str], between: impl FnOnce(&Test)) {
@@ -36,14 +48,7 @@ fn a_sign_off_that_breaks_a_done_goal_names_it() {
     let t = two_done();
     // total-row's work rewrites out.csv and drops its header: csv-export breaks.
     t.write("out.csv", "A,1\ntotal,1\n");
-    let run = t.ok(&[
-        "complete",
-        "total-row",
-        "--evidence",
-        "x",
-        "--judge",
-        "none",
-    ]);
+    let run = complete_total_row(&t).code(0);
     insta::assert_snapshot!(shown(&t, &run));
     // notes rests on NOTES.md only, which the work did not change: not re-run.
     assert!(!run.stderr.contains("notes"), "{}", run.stderr);
@@ -54,28 +59,12 @@ fn sign_off_reverify_refuse_rejects_the_sign_off() {
     let t = two_done();
     t.write(".plan/config.yaml", "sign_off:\n  reverify: refuse\n");
     t.write("out.csv", "A,1\ntotal,1\n");
-    let run = t
-        .run(&[
-            "complete",
-            "total-row",
-            "--evidence",
-            "x",
-            "--judge",
-            "none",
-        ])
-        .code(1);
+    let run = complete_total_row(&t).code(1);
     insta::assert_snapshot!(shown(&t, &run));
     assert!(t.plan_md().contains("status: active"), "{}", t.plan_md());
     // Work that breaks nothing is signed off under the same setting.
     t.write("out.csv", "name,amount\nA,1\ntotal,1\n");
-    t.ok(&[
-        "complete",
-        "total-row",
-        "--evidence",
-        "x",
-        "--judge",
-        "none",
-    ]);
+    complete_total_row(&t).code(0);
 }
 
 #[test]
@@ -95,14 +84,7 @@ fn re_verifying_stops_at_its_budget_and_says_what_it_left() {
     });
     t.write("out.csv", "name,amount\nA,1\ntotal,1\n");
     let started = std::time::Instant::now();
-    let run = t.ok(&[
-        "complete",
-        "total-row",
-        "--evidence",
-        "x",
-        "--judge",
-        "none",
-    ]);
+    let run = complete_total_row(&t).code(0);
     assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
     insta::assert_snapshot!(shown(&t, &run));
 }
@@ -141,14 +123,7 @@ fn a_verify_shared_by_done_goals_runs_once() {
     done_then_total_row(&t, &["csv-export", "notes"], |_| {});
     std::fs::remove_file(&count).unwrap();
     t.write("out.csv", "A,1\ntotal,1\n");
-    let run = t.ok(&[
-        "complete",
-        "total-row",
-        "--evidence",
-        "x",
-        "--judge",
-        "none",
-    ]);
+    let run = complete_total_row(&t).code(0);
     assert_eq!(std::fs::read_to_string(&count).unwrap(), "run\n");
     assert!(
         run.stderr.contains("- csv-export: `sh check.sh` exited 1")
@@ -164,14 +139,7 @@ fn a_verify_shared_by_done_goals_runs_once() {
     t.write("out.csv", "total\n");
     done_then_total_row(&t, &["csv-export"], |_| {});
     t.write("out.csv", "total,2\n");
-    let run = t.ok(&[
-        "complete",
-        "total-row",
-        "--evidence",
-        "x",
-        "--judge",
-        "none",
-    ]);
+    let run = complete_total_row(&t).code(0);
     assert!(!run.stderr.contains("again"), "{}", run.stderr);
 }
 
@@ -193,16 +161,7 @@ fn a_done_goals_verify_that_changes_the_repository_rejects_the_sign_off() {
     t.write("out.csv", "name,amount\nA,1\ntotal,1\n");
     // The work: what csv-export's check sources now rewrites the code.
     t.write("lib.sh", "echo 'what the judge is shown' > code.txt\n");
-    let run = t
-        .run(&[
-            "complete",
-            "total-row",
-            "--evidence",
-            "x",
-            "--judge",
-            "none",
-        ])
-        .code(1);
+    let run = complete_total_row(&t).code(1);
     assert!(
         run.stderr
             .contains("verifying the done goals again changed the repository (code.txt)")
@@ -239,15 +198,7 @@ fn a_started_line_moved_to_head_does_not_hide_the_work_from_the_re_verify() {
     let end = at + line[at..].find(')').unwrap();
     let moved = format!("{}{}{}", &line[..at], &head.trim()[..12], &line[end..]);
     t.write("plan.md", md.replace(&line, &moved));
-    t.run(&[
-        "complete",
-        "total-row",
-        "--evidence",
-        "x",
-        "--judge",
-        "none",
-    ])
-    .code(1);
+    complete_total_row(&t).code(1);
 }
 
 // Red team (issue 71, item 3): budget exhaustion on purpose. Under `refuse`, the
@@ -274,13 +225,5 @@ fn a_verify_made_slow_past_the_budget_is_not_a_pass_under_refuse() {
         "slow.sh",
         "grep -q name,amount out.csv || { sleep 5; exit 1; }\n",
     );
-    t.run(&[
-        "complete",
-        "total-row",
-        "--evidence",
-        "x",
-        "--judge",
-        "none",
-    ])
-    .code(1);
+    complete_total_row(&t).code(1);
 }
