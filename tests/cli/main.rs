@@ -52,6 +52,7 @@ mod huge_plans;
 mod import_shapes;
 mod injection_size;
 mod install;
+mod journal_attacks;
 mod judge_containment;
 mod judge_isolation;
 mod judge_panel;

@@ -1,0 +1,68 @@
+//! Open attacks on the write journal and `plan doctor --fix`'s rebuild of a cut
+//! plan.md (issue 70, item 2), found by the last stop's red team; each is ignored
+//! until it is closed, so main stays green and the hole stays written down.
+
+use crate::util::Test;
+
+const PLAN: &str = "# Plan: r\n\n## Goal: Alpha\n<!-- id: alpha -->\nstatus: open\ndone_when: alpha works\n\n## Goal: Person\n<!-- id: person -->\nstatus: open\ndone_when: the person says so\nNotes only a person wrote.\n\n## Log\n";
+
+/// The journal is the agent's to write (it has a shell): pointing the last write's
+/// `before` at a blob of its own makes the rebuild start from it. The person's
+/// committed goal is dropped and `status: done` written in. Plan's own writes never
+/// delete a goal heading, so a rebuild lacking one the last whole version had
+/// should keep it or refuse.
+#[test]
+#[ignore = "open attack: a forged journal line makes doctor --fix drop a person's committed goal"]
+fn a_forged_journal_line_does_not_drop_a_committed_goal() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("plan");
+    t.ok(&["log", "honest line"]);
+    let text = t.plan_md();
+    let fake = text
+        .split("## Goal: Person")
+        .next()
+        .unwrap()
+        .replace("status: open", "status: done")
+        + "## Log"
+        + text.split_once("## Log").unwrap().1;
+    t.write("fake.md", &fake);
+    let blob = t.git(&["hash-object", "-w", "fake.md"]).trim().to_string();
+    std::fs::remove_file(t.path("fake.md")).unwrap();
+    let journal = t.path(".git/plan/events.jsonl");
+    let lines = std::fs::read_to_string(&journal).unwrap();
+    let mut lines: Vec<String> = lines.lines().map(String::from).collect();
+    let last = lines
+        .iter()
+        .rposition(|l| l.contains("\"event\":\"written\""))
+        .unwrap();
+    let mut written: serde_json::Value = serde_json::from_str(&lines[last]).unwrap();
+    written["before"] = serde_json::Value::String(blob);
+    lines[last] = serde_json::to_string(&written).unwrap();
+    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+    t.write("plan.md", &text[..70]);
+    t.run(&["doctor", "--fix"]);
+    let after = t.plan_md();
+    assert!(after.contains("## Goal: Person"), "{after}");
+    assert!(!after.contains("status: done"), "{after}");
+}
+
+/// plan.md cut at a line end to its title alone, as an editor's in-place save
+/// leaves it for a moment: after a second of quiet, `plan log` and `plan add`
+/// write on it (exit 0), and both goals and the log are gone with doctor finding
+/// nothing. The journal's last acknowledged version had them: a write on a file
+/// that lost what plan last wrote should wait or refuse.
+#[test]
+#[ignore = "open attack: writes on a plan.md cut at a line end drop every goal plan wrote"]
+fn a_write_on_a_plan_cut_at_a_line_end_loses_no_goal() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("plan");
+    t.ok(&["log", "acknowledged"]);
+    t.write("plan.md", "# Plan: r\n\n");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    t.run(&["log", "during the cut"]);
+    t.run(&["doctor", "--fix"]);
+    let after = t.plan_md();
+    for kept in ["## Goal: Alpha", "## Goal: Person", "acknowledged"] {
+        assert!(after.contains(kept), "lost {kept}:\n{after}");
+    }
+}
