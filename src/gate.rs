@@ -31,6 +31,7 @@ pub mod audit;
 pub mod ci_record;
 pub mod others;
 pub mod report;
+pub mod unclaimed;
 
 /// What `actions/checkout` needs to fetch the whole history, for hints.
 pub const FETCH_HINT: &str = "fetch the whole history: `git fetch --unshallow`, and remove .git/info/grafts and refs/replace/* (`git replace -d`); in GitHub Actions, give actions/checkout `fetch-depth: 0`";

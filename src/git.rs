@@ -44,6 +44,7 @@ pub use driver::{
     remove_fetch_refspec, set_merge_driver, unset_merge_driver,
 };
 pub use since::{changed_since, changed_since_reading, ignored_in, paths_at, texts_at};
+pub mod blame;
 mod gate;
 pub use gate::{
     export_commit, export_paths, files_where, fork_point, hidden_history, is_ancestor,

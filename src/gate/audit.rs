@@ -68,6 +68,9 @@ struct Pending<'p, 'a> {
     rejudge: Vec<&'p Goal<'a>>,
     reverify: Vec<&'p Goal<'a>>,
     judge_again: Vec<String>,
+    /// Each goal of `reverify` with the files the pull request changes that its
+    /// verify rests on.
+    touched: Vec<(String, Vec<String>)>,
 }
 
 /// What every goal's check reads, set up once before the first.
@@ -129,6 +132,20 @@ pub fn audit(ctx: &Ctx, req: &Request) -> Result<Outcome> {
     let mut goals = Vec::new();
     for goal in plan.goals.iter().filter(|g| g.status().is_finished()) {
         goals.push(audit.entry(goal, base.as_ref(), &mut pending)?);
+    }
+    if let Some(b) = &base
+        && audit.rejudge_with.is_some()
+        && !pending.touched.is_empty()
+    {
+        let owners = super::unclaimed::owners(ctx, &b.commit, &pending.touched)?;
+        for note in &owners.notes {
+            crate::out::warn(note);
+        }
+        for id in owners.ids {
+            if !pending.judge_again.contains(&id) {
+                pending.judge_again.push(id);
+            }
+        }
     }
     if let Some(b) = &base
         && (req.rejudge || req.verify_only.is_some())
@@ -411,6 +428,7 @@ impl<'p, 'a> Audit<'p, 'a> {
         {
             pending.judge_again.push(goal.id.to_string());
         }
+        pending.touched.push((goal.id.to_string(), touched));
         pending.reverify.push(goal);
         Ok(Some("not run".to_string()))
     }

@@ -201,6 +201,7 @@ pub fn find(ctx: &Ctx, base: &str, strict: bool) -> Result<(Vec<OtherGoal>, Vec<
         let mut rejudge = Vec::new();
         let mut reverify = Vec::new();
         let mut judge_again = Vec::new();
+        let mut touched_by: Vec<(String, Vec<String>)> = Vec::new();
         for id in &scope {
             let Some(goal) = now.goal(id) else {
                 continue;
@@ -269,7 +270,20 @@ pub fn find(ctx: &Ctx, base: &str, strict: bool) -> Result<(Vec<OtherGoal>, Vec<
             if work_touched(&octx, &then, goal, base, &touched_files)? {
                 judge_again.push(id.clone());
             }
+            touched_by.push((id.clone(), touched_files));
             reverify.push(id);
+        }
+        // As for plan.md's goals: lines written outside every goal's work.
+        if !touched_by.is_empty() {
+            let owners = super::unclaimed::owners(&octx, base, &touched_by)?;
+            for note in &owners.notes {
+                crate::out::warn(note);
+            }
+            for id in owners.ids {
+                if !judge_again.contains(&id) {
+                    judge_again.push(id);
+                }
+            }
         }
         if !rejudge.is_empty() || !reverify.is_empty() {
             plans.push(OtherPlan {

@@ -2611,7 +2611,6 @@ fn a_plan_file_replaced_by_a_link_to_plan_md_loses_its_goals() {
 // the verify" asks no judge. Two pull requests in place of one hide a goal's
 // implementation from every later re-judge.
 #[test]
-#[ignore = "open attack: work landed before the goal's start (a separate pull request) is never the goal's work, so later pull requests gutting it are not judged again"]
 fn work_landed_before_the_goals_start_is_still_judged_again_when_gutted() {
     let t = unittest_repo();
     t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
@@ -2619,6 +2618,9 @@ fn work_landed_before_the_goals_start_is_still_judged_again_when_gutted() {
         "test_calc.py",
         "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
     );
+    // The repository took plan up (code landed with the plan file is the person's
+    // own, charged to no goal: `a_change_to_code_older_than_the_plan_is_no_goals_work`).
+    t.commit_all("plan");
     // The first pull request: the work, no sign-off.
     let padding = "# calc\n".repeat(20);
     t.write(
@@ -2640,4 +2642,103 @@ fn work_landed_before_the_goals_start_is_still_judged_again_when_gutted() {
     let gate = ["audit", "--base", &base, "--strict", "--rejudge"];
     let run = t.run(&gate);
     assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+}
+
+/// A plan of two goals, `a` and `b`, both verified by the unittest run.
+const TWO_GOALS: &str = "# Plan: Gate
+
+## Goal: A
+<!-- id: a -->
+status: open
+done_when: add adds
+verify: python3 -m unittest -q
+failure_modes:
+- add ignores its arguments
+- [x] do it
+
+## Goal: B
+<!-- id: b -->
+status: open
+done_when: the tests pass
+verify: python3 -m unittest -q
+failure_modes:
+- the tests are switched off
+- [x] do it
+
+## Log
+";
+
+/// A repository that took plan up with `plan` and `adopted` (a file's text each),
+/// then had `calc.py` written with no goal in flight, then `a` started and signed
+/// off, then `b`; `pr` branched from there. Returns the base's commit.
+fn goals_after_unclaimed_work(plan: &str, adopted: &[(&str, &str)]) -> (Test, String) {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin().plan(plan);
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write(
+        "test_calc.py",
+        "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
+    );
+    for (path, text) in adopted {
+        t.write(path, text);
+    }
+    t.commit_all("plan");
+    if adopted.is_empty() {
+        t.write("calc.py", "def add(a, b):\n    return a + b\n");
+        t.commit_all("add, by hand");
+    }
+    for id in ["a", "b"] {
+        if plan.contains(&format!("id: {id} -->")) {
+            t.ok(&["start", id, "--no-verify"]);
+            t.commit_all("start");
+            t.ok(&["complete", id, "--evidence", "add works"]);
+            t.commit_all("done");
+        }
+    }
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    user_judge(&t, "reject");
+    t.write("calc.py", "def add(a, b):\n    return 5\n");
+    t.commit_all("simplify");
+    (t, base)
+}
+
+// Code written with no goal in flight is charged to the first goals started after
+// it whose verify rests on it, not to every later goal: `b`, started once `a` was
+// signed off, is verified again only, and `a` is judged again (and rejected).
+#[test]
+fn unclaimed_work_is_judged_again_through_the_first_goal_started_after_it() {
+    let (t, base) = goals_after_unclaimed_work(TWO_GOALS, &[]);
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    let said: Vec<&str> = run.stdout.lines().collect();
+    let a = said.iter().position(|l| l.starts_with("✓ a ")).unwrap();
+    let b = said.iter().position(|l| l.starts_with("✓ b ")).unwrap();
+    assert!(
+        said[a..b]
+            .iter()
+            .any(|l| l.contains("rejudge: verify passed; judge reject")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        !said[b..].iter().any(|l| l.contains("rejudge")),
+        "{}",
+        run.stdout
+    );
+}
+
+// Code the repository held when it took plan up is the person's own: a change to
+// it asks no judge about the goals done since (their verify still runs).
+#[test]
+fn a_change_to_code_older_than_the_plan_is_no_goals_work() {
+    let one = TWO_GOALS.replace("<!-- id: b -->", "<!-- id: bb -->");
+    let (t, base) =
+        goals_after_unclaimed_work(&one, &[("calc.py", "def add(a, b):\n    return a + b\n")]);
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("reverify: passed"), "{}", run.stdout);
+    assert!(!run.stdout.contains("rejudge"), "{}", run.stdout);
 }

@@ -1,0 +1,177 @@
+//! Whose work a pull request changes when the lines it touches were written
+//! outside every goal's work: the goals judged again for them. A goal's work is
+//! measured from its start to its sign-off; code landed on the base before a goal
+//! started (a pull request that signs nothing off) is no goal's work, so a later
+//! pull request gutting it would be verified again only, never judged. Here each
+//! line the pull request changes is charged, through git's blame, to the commit
+//! that wrote it, and that commit to where it landed on the base's own line: to
+//! the goals done on the base that were in flight there (started, or signed off by
+//! that very commit), or else to the first such goals started after it. Only goals
+//! whose verify rests on the file count, and work landed before the plan file
+//! existed is the person's own, charged to none.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+
+use crate::ctx::Ctx;
+use crate::git::blame::{self, Writers};
+use crate::plan::model::{Status, parse};
+
+/// The most commits of the base's first-parent line read back from its tip.
+pub const LINE_LIMIT: usize = 10_000;
+
+/// The goals to judge again for the lines they own, and what was not read (said,
+/// never silent).
+#[derive(Debug, Default)]
+pub struct Owners {
+    pub ids: Vec<String>,
+    pub notes: Vec<String>,
+}
+
+/// Of `touched` (each goal done on `base` with the files the pull request changes
+/// that its verify rests on), the goals that own the changed lines' writers.
+pub fn owners(ctx: &Ctx, base: &str, touched: &[(String, Vec<String>)]) -> Result<Owners> {
+    let mut out = Owners::default();
+    let (Some(repo), Some(rel)) = (&ctx.repo, ctx.plan_in_repo()) else {
+        return Ok(out);
+    };
+    let root = &repo.root;
+    let mut files: Vec<&str> = touched
+        .iter()
+        .flat_map(|(_, files)| files.iter().map(String::as_str))
+        .collect();
+    files.sort_unstable();
+    files.dedup();
+    // Each writer with the files it wrote changed lines of, in first-seen order.
+    let mut writers: Vec<(String, Vec<&str>)> = Vec::new();
+    for file in files {
+        match blame::writers_of_changed_lines(root, base, file)? {
+            Writers::TooLarge => out.notes.push(format!(
+                "{file}: over {} KiB, so who wrote its changed lines was not read",
+                blame::MAX_BLAMED / 1024
+            )),
+            Writers::Commits(commits) => {
+                for commit in commits {
+                    match writers.iter_mut().find(|(c, _)| *c == commit) {
+                        Some((_, files)) => files.push(file),
+                        None => writers.push((commit, vec![file])),
+                    }
+                }
+            }
+        }
+    }
+    if writers.is_empty() {
+        return Ok(out);
+    }
+    let (line, more) = blame::first_parents(root, base, LINE_LIMIT)?;
+    let ids: Vec<&str> = touched.iter().map(|(id, _)| id.as_str()).collect();
+    let mut states = States {
+        root,
+        rel: &rel,
+        line: &line,
+        ids: &ids,
+        by_blob: HashMap::new(),
+    };
+    for (writer, files) in &writers {
+        let resting: Vec<&str> = touched
+            .iter()
+            .filter(|(_, rests)| rests.iter().any(|r| files.contains(&r.as_str())))
+            .map(|(id, _)| id.as_str())
+            .collect();
+        let Some(k) = blame::landing(root, &line, writer)? else {
+            if more {
+                out.notes.push(format!(
+                    "{}: written by {} more than {LINE_LIMIT} commits back on the base's line, so whose work it was was not read",
+                    files.join(", "),
+                    short(writer)
+                ));
+            }
+            continue;
+        };
+        for id in owners_of(&mut states, k, &resting)? {
+            if !out.ids.iter().any(|o| o == id) {
+                out.ids.push(id.to_string());
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The goals of `resting` that own work landed at `line[k]`: those in flight
+/// there, else the first started after it. None when the plan file did not exist
+/// before it (the person's work before plan).
+fn owners_of<'i>(states: &mut States<'_>, k: usize, resting: &[&'i str]) -> Result<Vec<&'i str>> {
+    if k + 1 >= states.line.len() {
+        return Ok(Vec::new());
+    }
+    let Some(before) = states.at(k + 1)? else {
+        return Ok(Vec::new());
+    };
+    let after = states.at(k)?.unwrap_or_default();
+    let status = |map: &HashMap<String, Status>, id: &str| map.get(id).copied();
+    let in_flight: Vec<&str> = resting
+        .iter()
+        .copied()
+        .filter(|id| match status(&after, id) {
+            Some(Status::Active) => true,
+            Some(Status::Done) => status(&before, id) != Some(Status::Done),
+            _ => false,
+        })
+        .collect();
+    if !in_flight.is_empty() {
+        return Ok(in_flight);
+    }
+    for i in (0..k).rev() {
+        let now = states.at(i)?.unwrap_or_default();
+        let first: Vec<&str> = resting
+            .iter()
+            .copied()
+            .filter(|id| {
+                let then = status(&now, id);
+                matches!(then, Some(Status::Active | Status::Done)) && then != status(&after, id)
+            })
+            .collect();
+        if !first.is_empty() {
+            return Ok(first);
+        }
+    }
+    Ok(Vec::new())
+}
+
+/// The status of each goal of `ids` in the plan file at each commit of `line`,
+/// read once per version of the file.
+struct States<'s> {
+    root: &'s Path,
+    rel: &'s PathBuf,
+    line: &'s [String],
+    ids: &'s [&'s str],
+    by_blob: HashMap<String, HashMap<String, Status>>,
+}
+
+impl States<'_> {
+    /// `None` when the commit has no plan file.
+    fn at(&mut self, i: usize) -> Result<Option<HashMap<String, Status>>> {
+        let Some(blob) = blame::blob_id_at(self.root, &self.line[i], self.rel)? else {
+            return Ok(None);
+        };
+        if let Some(known) = self.by_blob.get(&blob) {
+            return Ok(Some(known.clone()));
+        }
+        let text = blame::blob_text_of(self.root, &blob)?;
+        let plan = parse(&text);
+        let statuses: HashMap<String, Status> = plan
+            .goals
+            .iter()
+            .filter(|g| self.ids.contains(&g.id.as_ref()))
+            .map(|g| (g.id.to_string(), g.status()))
+            .collect();
+        self.by_blob.insert(blob, statuses.clone());
+        Ok(Some(statuses))
+    }
+}
+
+fn short(commit: &str) -> &str {
+    commit.get(..12).unwrap_or(commit)
+}

@@ -1,0 +1,196 @@
+//! Whose lines a change touches, for the gate: the commits of a base's history
+//! that last wrote the lines the working tree changes or removes in a file (git's
+//! blame), the base's own first-parent line, where on it a commit landed, and the
+//! plan file's version at each commit of that line.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use git2::{BlameOptions, ErrorCode, Oid};
+
+use super::{blob_at, blob_text, open};
+
+/// The most bytes of one file whose lines are blamed: past it the file is named
+/// as not read ([`Writers::TooLarge`]), never read in part.
+pub const MAX_BLAMED: u64 = 1024 * 1024;
+
+/// The commits that last wrote the changed lines of a file, as of the base.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Writers {
+    /// Each distinct commit, in the order of the lines.
+    Commits(Vec<String>),
+    /// The file (at the base or in the working tree) is over [`MAX_BLAMED`].
+    TooLarge,
+}
+
+/// The commits of `base`'s history that last wrote the lines of `rel` the working
+/// tree changes or removes. A line inserted between two is charged to the line
+/// above it (the first line at the top): code added into a function changes what
+/// the lines around it do. Empty when `rel` is new since `base`.
+pub fn writers_of_changed_lines(root: &Path, base: &str, rel: &str) -> Result<Writers> {
+    let repo = open(root)?;
+    let commit = super::lookup(&repo, base)
+        .and_then(|o| o.peel_to_commit())
+        .with_context(|| format!("reading the commit {base}"))?;
+    let tree = commit
+        .tree()
+        .with_context(|| format!("reading the tree of {base}"))?;
+    let Some(blob) = blob_at(&tree, Path::new(rel))? else {
+        return Ok(Writers::Commits(Vec::new()));
+    };
+    let size = repo
+        .find_blob(blob)
+        .with_context(|| format!("reading the blob {blob}"))?
+        .size() as u64;
+    let on_disk = std::fs::symlink_metadata(root.join(rel)).map_or(0, |m| m.len());
+    if size > MAX_BLAMED || on_disk > MAX_BLAMED {
+        return Ok(Writers::TooLarge);
+    }
+    let old = blob_text(&repo, blob)?;
+    // A link, a directory or a file gone: every line of the base's version changed.
+    let new = std::fs::read(root.join(rel))
+        .ok()
+        .filter(|_| std::fs::symlink_metadata(root.join(rel)).is_ok_and(|m| m.is_file()))
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
+    let lines = changed_old_lines(&old, &new);
+    let (Some(&first), Some(&last)) = (lines.first(), lines.last()) else {
+        return Ok(Writers::Commits(Vec::new()));
+    };
+    let mut options = BlameOptions::new();
+    options
+        .newest_commit(commit.id())
+        .min_line(first)
+        .max_line(last);
+    let blame = repo
+        .blame_file(Path::new(rel), Some(&mut options))
+        .with_context(|| format!("reading who wrote the lines of {rel} at {base}"))?;
+    let mut out: Vec<String> = Vec::new();
+    for line in lines {
+        if let Some(hunk) = blame.get_line(line) {
+            let id = hunk.final_commit_id().to_string();
+            if !out.contains(&id) {
+                out.push(id);
+            }
+        }
+    }
+    Ok(Writers::Commits(out))
+}
+
+/// The lines of `old`, counted from 1 and in order, that going to `new` changes
+/// or removes, and for each insertion the line above it (the first when at the top).
+fn changed_old_lines(old: &str, new: &str) -> Vec<usize> {
+    let count = old.lines().count();
+    let mut out: Vec<usize> = Vec::new();
+    let diff = similar::TextDiff::configure()
+        .algorithm(similar::Algorithm::Myers)
+        .timeout(std::time::Duration::from_secs(2))
+        .diff_lines(old, new);
+    for op in diff.ops() {
+        let range = op.old_range();
+        match op.tag() {
+            similar::DiffTag::Equal => {}
+            similar::DiffTag::Insert => {
+                if count > 0 {
+                    out.push(range.start.clamp(1, count));
+                }
+            }
+            similar::DiffTag::Delete | similar::DiffTag::Replace => {
+                out.extend(range.map(|i| i + 1));
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// `tip` and its first parents, newest first, at most `limit` of them, and
+/// whether the line goes on past the last one listed.
+pub fn first_parents(root: &Path, tip: &str, limit: usize) -> Result<(Vec<String>, bool)> {
+    let repo = open(root)?;
+    let mut at = super::lookup(&repo, tip)
+        .and_then(|o| o.peel_to_commit())
+        .with_context(|| format!("reading the commit {tip}"))?;
+    let mut out = Vec::new();
+    loop {
+        if out.len() == limit {
+            return Ok((out, true));
+        }
+        out.push(at.id().to_string());
+        at = match at.parent(0) {
+            Ok(parent) => parent,
+            Err(e) if e.code() == ErrorCode::NotFound => return Ok((out, false)),
+            Err(e) => {
+                return Err(e).with_context(|| format!("reading the parent of {}", at.id()));
+            }
+        };
+    }
+}
+
+/// Where on `line` (a first-parent line, newest first) `commit` landed: the index
+/// of the oldest commit of the line that has it in its history. `None` when the
+/// line's oldest commit has it already (it landed before the line's start, or is
+/// that commit) or the newest does not. Whether a commit of the line has it is
+/// monotone along the line, so this asks git about `log2(line)` commits.
+pub fn landing(root: &Path, line: &[String], commit: &str) -> Result<Option<usize>> {
+    let repo = open(root)?;
+    let wanted = Oid::from_str(commit).with_context(|| format!("reading the id {commit}"))?;
+    let has = |i: usize| -> Result<bool> {
+        let at = Oid::from_str(&line[i]).with_context(|| format!("reading the id {}", line[i]))?;
+        Ok(at == wanted
+            || repo
+                .graph_descendant_of(at, wanted)
+                .with_context(|| format!("comparing the commits {at} and {wanted}"))?)
+    };
+    if line.is_empty() || !has(0)? || has(line.len() - 1)? {
+        return Ok(None);
+    }
+    // has(lo) holds, has(hi) does not.
+    let (mut lo, mut hi) = (0, line.len() - 1);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if has(mid)? {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Ok(Some(lo))
+}
+
+/// The blob id of `rel` at `commit`, `None` where the commit has no such file.
+pub fn blob_id_at(root: &Path, commit: &str, rel: &Path) -> Result<Option<String>> {
+    let repo = open(root)?;
+    let at = super::lookup(&repo, commit)
+        .and_then(|o| o.peel_to_commit())
+        .with_context(|| format!("reading the commit {commit}"))?;
+    let tree = at
+        .tree()
+        .with_context(|| format!("reading the tree of {commit}"))?;
+    Ok(blob_at(&tree, rel)?.map(|id| id.to_string()))
+}
+
+/// The text of the blob `id`.
+pub fn blob_text_of(root: &Path, id: &str) -> Result<String> {
+    let repo = open(root)?;
+    let id = Oid::from_str(id).with_context(|| format!("reading the id {id}"))?;
+    blob_text(&repo, id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::changed_old_lines;
+
+    #[test]
+    fn changed_lines_are_the_old_ones_and_insertions_charge_the_line_above() {
+        let old = "a\nb\nc\nd\n";
+        assert_eq!(changed_old_lines(old, "a\nB\nc\nd\n"), vec![2]);
+        assert_eq!(changed_old_lines(old, "a\nc\nd\n"), vec![2]);
+        assert_eq!(changed_old_lines(old, "a\nb\nx\nc\nd\n"), vec![2]);
+        assert_eq!(changed_old_lines(old, "x\na\nb\nc\nd\n"), vec![1]);
+        assert_eq!(changed_old_lines(old, ""), vec![1, 2, 3, 4]);
+        assert_eq!(changed_old_lines(old, old), Vec::<usize>::new());
+        assert_eq!(changed_old_lines("", "new\n"), Vec::<usize>::new());
+    }
+}
