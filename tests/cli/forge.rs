@@ -751,3 +751,56 @@ fn a_pull_requests_gitattributes_does_not_steer_plan_sync() {
         run.stderr
     );
 }
+
+/// The update job's push token was kept in `.git/config` by its checkout, for
+/// every later step: the build of plan and `plan sync` could read it (issue 69).
+/// Now the checkout does not persist it, and only a step that fetches or pushes
+/// gets it, as a header on git's own command line, unset before any other program
+/// of the step starts.
+#[test]
+fn the_update_jobs_push_token_reaches_git_alone() {
+    let workflow = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("integrations/github/plan.yml"),
+    )
+    .unwrap();
+    let yaml: serde_json::Value = serde_saphyr::from_str(&workflow).unwrap();
+    let steps = yaml["jobs"]["update"]["steps"].as_array().unwrap();
+    let checkout = steps
+        .iter()
+        .find(|s| s["uses"] == "actions/checkout@v4")
+        .unwrap();
+    assert_eq!(checkout["with"]["persist-credentials"], false);
+    let mut talking = 0;
+    for step in steps {
+        let run = step["run"].as_str().unwrap_or("");
+        let remote: Vec<&str> = run
+            .lines()
+            .filter(|l| l.contains("push --quiet") || l.contains("fetch --quiet"))
+            .collect();
+        let given = step["env"]["PUSH_TOKEN"].as_str();
+        if remote.is_empty() {
+            assert_eq!(given, None, "{}", step["name"]);
+            continue;
+        }
+        talking += 1;
+        assert_eq!(
+            given,
+            Some("${{ secrets.PLAN_PUSH_TOKEN || github.token }}")
+        );
+        for line in remote {
+            assert!(
+                line.contains("git -c \"http.extraheader=$auth\" "),
+                "{line}"
+            );
+        }
+        let unset = run.find("unset PUSH_TOKEN\n").expect("the token is unset");
+        let first_program = ["plan ", "gh ", "git "]
+            .iter()
+            .filter_map(|p| run.lines().find(|l| l.trim_start().starts_with(p)))
+            .filter_map(|l| run.find(l))
+            .min()
+            .unwrap();
+        assert!(unset < first_program, "{}", step["name"]);
+    }
+    assert_eq!(talking, 2, "the Record and Update steps");
+}
