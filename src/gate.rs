@@ -964,7 +964,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
     ) -> Result<Rejudged> {
         let root = &ctx.repo()?.root;
         let id = goal.id.as_ref();
-        let scratch = crate::exec::Scratch::new("plan-judged-")?;
+        let scratch = crate::exec::Scratch::private("plan-judged-")?;
         let judged = scratch.path().join("tree");
         crate::atomic::make_dir(&judged)?;
         git::export_commit(root, &self.commit, &judged)?;

@@ -1,6 +1,7 @@
 //! plan's temporary directories (the judge's copy of the tree, Python's bytecode
-//! for a verify, a judge's answer file): made under the temporary directory with a
-//! `plan-` name, locked for as long as the plan that made them lives, and removed
+//! for a verify, a judge's answer file): made under the temporary directory, or for
+//! a judge under a private directory of the user's cache ([`Scratch::private`]),
+//! with a `plan-` name, locked for as long as the plan that made them lives, and removed
 //! when dropped, when a signal ends plan (`stop`), or, after a SIGKILL, by
 //! the next plan command ([`sweep_left`]). It never removes a directory another
 //! live plan holds, nor one of a name it does not make.
@@ -38,6 +39,14 @@ impl Scratch {
     /// A directory `PREFIX` + six random characters in the temporary directory.
     pub fn new(prefix: &str) -> io::Result<Scratch> {
         Scratch::new_in(prefix, &std::env::temp_dir())
+    }
+
+    /// The same, in the user's private directory for judges ([`private_dir`]):
+    /// a judge CLI looks for env files and context files (`.env`, `GEMINI.md`) in
+    /// every directory above the one it starts in, and the temporary directory
+    /// (`/tmp`) is one an agent's sandbox usually lets it write.
+    pub fn private(prefix: &str) -> io::Result<Scratch> {
+        Scratch::new_in(prefix, &private_dir()?)
     }
 
     /// The same, in `parent`.
@@ -91,17 +100,83 @@ impl Drop for Scratch {
     }
 }
 
-/// Removes what a plan killed without a chance to clean up left in the temporary
-/// directory: each directory of plan's names that no live plan holds the lock of.
-/// Their processes go first ([`stop::end_orphans`]): a judge still reading
-/// a copy would otherwise outlive it. How many directories were removed.
-pub fn sweep_left() -> usize {
-    let tmp = std::env::temp_dir();
-    let Ok(entries) = std::fs::read_dir(&tmp) else {
-        return 0;
+/// Where judges' directories are made: `plan/judges` under `$XDG_CACHE_HOME` (when
+/// absolute) or `~/.cache`, made with mode 0700. Checked, or an error naming it:
+/// the directory is the user's, a directory and not a link, and no one else may
+/// write it; every directory above it is the user's or root's, and one others may
+/// write (`/tmp`, when HOME lies under it) must be root's and sticky.
+pub fn private_dir() -> io::Result<PathBuf> {
+    let dir = private_base()
+        .ok_or_else(|| io::Error::other("neither XDG_CACHE_HOME nor HOME names a directory"))?;
+    crate::atomic::make_dirs(&dir)?;
+    use std::os::unix::fs::MetadataExt;
+    let me = rustix::process::geteuid().as_raw();
+    let meta = std::fs::symlink_metadata(&dir)?;
+    if meta.is_dir() && meta.uid() == me && meta.mode() & 0o077 != 0 {
+        crate::atomic::set_mode(&dir, 0o700)?;
+    }
+    let meta = std::fs::symlink_metadata(&dir)?;
+    let unsafe_dir = |why: String| {
+        io::Error::other(format!(
+            "{} is not a private directory for plan's judges: {why}; make it yours with mode 0700 (or set XDG_CACHE_HOME to a directory that is)",
+            dir.display()
+        ))
     };
+    if !meta.is_dir() || meta.uid() != me || meta.mode() & 0o077 != 0 {
+        return Err(unsafe_dir(format!(
+            "it is {} (owner {}, mode {:o})",
+            if meta.is_dir() {
+                "a directory"
+            } else {
+                "not a directory"
+            },
+            meta.uid(),
+            meta.mode() & 0o7777
+        )));
+    }
+    let real = std::fs::canonicalize(&dir)?;
+    for above in real.ancestors().skip(1) {
+        let meta = std::fs::metadata(above)?;
+        let others_write = meta.mode() & 0o022 != 0;
+        let sticky_root = meta.uid() == 0 && meta.mode() & 0o1000 != 0;
+        if (meta.uid() != me && meta.uid() != 0) || (others_write && !sticky_root) {
+            return Err(unsafe_dir(format!(
+                "{} above it is owned by {} with mode {:o}, so another user can change what is there",
+                above.display(),
+                meta.uid(),
+                meta.mode() & 0o7777
+            )));
+        }
+    }
+    Ok(dir)
+}
+
+fn private_base() -> Option<PathBuf> {
+    let cache = crate::env::os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| {
+            crate::env::os("HOME")
+                .filter(|h| !h.is_empty())
+                .map(|h| PathBuf::from(h).join(".cache"))
+        })?;
+    Some(cache.join("plan").join("judges"))
+}
+
+/// Removes what a plan killed without a chance to clean up left in the temporary
+/// directory and the judges' private one: each directory of plan's names that no
+/// live plan holds the lock of. Their processes go first ([`stop::end_orphans`]): a
+/// judge still reading a copy would otherwise outlive it. How many directories
+/// were removed.
+pub fn sweep_left() -> usize {
+    let mut entries: Vec<std::fs::DirEntry> = Vec::new();
+    for dir in std::iter::once(std::env::temp_dir()).chain(private_base()) {
+        if let Ok(found) = std::fs::read_dir(&dir) {
+            entries.extend(found.flatten());
+        }
+    }
     let left: Vec<PathBuf> = entries
-        .flatten()
+        .into_iter()
         .filter(|e| {
             let name = e.file_name();
             let name = name.to_string_lossy();

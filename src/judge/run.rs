@@ -66,7 +66,7 @@ fn spawn(
     if !verdict_schema {
         refuse_unisolated(judge, root)?;
     }
-    let scratch = crate::exec::Scratch::new("plan-answer-")?;
+    let scratch = crate::exec::Scratch::private("plan-answer-")?;
     let out_file = scratch.path().join("last-message.txt");
     let mut inv = invocation(
         judge.backend,
@@ -263,7 +263,7 @@ impl SetAside {
         if paths.is_empty() {
             return Ok(aside);
         }
-        let stash = crate::exec::Scratch::new("plan-judge-withheld-").map_err(|e| {
+        let stash = crate::exec::Scratch::private("plan-judge-withheld-").map_err(|e| {
             Exit::env(format!(
                 "cannot set the judge's instruction files aside: {e}"
             ))

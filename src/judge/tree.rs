@@ -30,7 +30,7 @@ impl Tree {
     /// checkpoint lacks: files git ignores, such as evidence passed with
     /// `--allow-ignored` or a report verify wrote.
     pub fn take(real: &Path, commit: &str, wanted: &[String]) -> Result<Tree> {
-        let scratch = crate::exec::Scratch::new("plan-judge-")
+        let scratch = crate::exec::Scratch::private("plan-judge-")
             .context("making a directory for the judge's snapshot")?;
         let root = scratch.path().join(TREE);
         crate::atomic::make_dir(&root).with_context(|| format!("creating {}", root.display()))?;

@@ -217,9 +217,11 @@ const COMPLETE: [&str; 6] = [
 
 /// What plan made in the test's temporary directory (its TMPDIR) and left there.
 fn temp_dirs(t: &Test) -> Vec<String> {
-    std::fs::read_dir(t.dir.path())
-        .unwrap()
-        .flatten()
+    let judges = t.dir.path().join("home/.cache/plan/judges");
+    [t.dir.path(), judges.as_path()]
+        .iter()
+        .filter_map(|dir| std::fs::read_dir(dir).ok())
+        .flat_map(|entries| entries.flatten())
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|n| n.starts_with("plan-") || n.starts_with(".tmp"))
         .collect()

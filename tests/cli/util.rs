@@ -551,6 +551,8 @@ pub fn redact(t: &Test, text: &str) -> String {
     // The binary first: its target directory need not be under the checkout.
     let text = text
         .replace(&tmp_of(t), "[TMP]")
+        // Where judges' copies are made: a private directory of the user's cache.
+        .replace("[TMP]/home/.cache/plan/judges", "[JUDGES]")
         .replace(BIN, "[BIN]")
         .replace(env!("CARGO_MANIFEST_DIR"), "[CRATE]");
     redact_random(&redact_commits(
