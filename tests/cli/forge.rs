@@ -35,7 +35,7 @@ failure_modes:
 ## Log
 ";
 
-fn git_in(t: &Test, dir: &Path, args: &[&str]) -> (bool, String) {
+pub(crate) fn git_in(t: &Test, dir: &Path, args: &[&str]) -> (bool, String) {
     let out = Command::new("git")
         .args(args)
         .current_dir(dir)
@@ -56,13 +56,13 @@ fn git_in(t: &Test, dir: &Path, args: &[&str]) -> (bool, String) {
     (out.status.success(), text)
 }
 
-fn git(t: &Test, dir: &Path, args: &[&str]) -> String {
+pub(crate) fn git(t: &Test, dir: &Path, args: &[&str]) -> String {
     let (ok, text) = git_in(t, dir, args);
     assert!(ok, "git {args:?} in {}: {text}", dir.display());
     text
 }
 
-fn plan(t: &Test, dir: &Path, now: &str, args: &[&str]) -> crate::util::Run {
+pub(crate) fn plan(t: &Test, dir: &Path, now: &str, args: &[&str]) -> crate::util::Run {
     let out = t
         .cmd(args)
         .current_dir(dir)
@@ -103,7 +103,7 @@ fn update_job_with(t: &Test, origin: &Path, prs: &str, run: u32, gate_runs: bool
 
 /// The update job as a pull request's opening or reopening starts it: `only` is
 /// its number (the step's `ONLY`; empty: a push to the default branch).
-fn update_job_for(
+pub(crate) fn update_job_for(
     t: &Test,
     origin: &Path,
     prs: &str,
@@ -180,7 +180,7 @@ fn update_job_for(
 /// (the user's config under HOME) a command judge standing in for claude. The
 /// results file goes from one job to the other through `RUNNER_TEMP`, as the
 /// artifact would.
-fn gate(t: &Test, dir: &Path, base: &str, run: u32) -> String {
+pub(crate) fn gate(t: &Test, dir: &Path, base: &str, run: u32) -> String {
     let temp = t.dir.path().join(format!("gate-{run}"));
     std::fs::create_dir_all(&temp).unwrap();
     let home = t.dir.path().join("ci-home");
@@ -239,7 +239,7 @@ fn gate(t: &Test, dir: &Path, base: &str, run: u32) -> String {
 }
 
 /// A clone of origin at `name`, no `plan install git` in it.
-fn clone(t: &Test, origin: &Path, name: &str) -> PathBuf {
+pub(crate) fn clone(t: &Test, origin: &Path, name: &str) -> PathBuf {
     let dir = t.dir.path().join(name);
     git(
         t,

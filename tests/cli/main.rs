@@ -35,6 +35,7 @@ mod first_day;
 mod first_steps;
 mod foreign_plans;
 mod forge;
+mod forge_day;
 mod gate;
 mod gate_key;
 mod gate_reach;
