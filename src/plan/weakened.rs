@@ -330,7 +330,18 @@ pub fn find_given(
             && Lang::of(path) == Some(Lang::Python)
             && is_test(path, Some(after))
         {
-            what.extend(own_copy::found(before, after, &given.modules));
+            let added = given.new_modules.get_or_init(|| {
+                changes
+                    .iter()
+                    .filter(|c| c.before.is_none() && c.after.is_some())
+                    .filter_map(|c| {
+                        let path = c.path.strip_suffix(".py")?;
+                        let path = path.strip_suffix("/__init__").unwrap_or(path);
+                        Some(file_name(path).to_string())
+                    })
+                    .collect()
+            });
+            what.extend(own_copy::found(before, after, &given.modules, added));
         }
         what.extend(installs_code(row.change, given));
         what.extend(replaces_code(row.change, given));

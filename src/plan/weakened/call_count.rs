@@ -35,18 +35,7 @@ fn forms(text: &str) -> Option<Vec<(String, String, usize)>> {
     let tree = crate::plan::syntax::clean_tree(crate::plan::syntax::Grammar::Python, text)?;
     let root = tree.root_node();
     let src = text.as_bytes();
-    let mut module = HashSet::new();
-    let mut cursor = root.walk();
-    for node in root.named_children(&mut cursor) {
-        if node.kind() == "expression_statement"
-            && let Some(assign) = node.named_child(0)
-            && assign.kind() == "assignment"
-            && let Some(left) = assign.child_by_field_name("left")
-            && left.kind() == "identifier"
-        {
-            module.insert(left.utf8_text(src).unwrap_or("").to_string());
-        }
-    }
+    let module = module_names(root, src);
     let mut out = Vec::new();
     let mut stack = vec![root];
     let mut seen = BTreeSet::new();
@@ -61,12 +50,68 @@ fn forms(text: &str) -> Option<Vec<(String, String, usize)>> {
     Some(out)
 }
 
-/// The counters `function` increments (module-level names it does not bind
-/// itself as parameters), and a return under a comparison of one of them.
+/// What the module binds at its top level (through `if`, `try`, `with` and `for`
+/// blocks too, never inside a `def` or `class`): the names it assigns, defines
+/// or declares as classes, and of those the iterators that count
+/// (`itertools.count()`), which `next` advances.
+struct Module {
+    names: HashSet<String>,
+    counting: HashSet<String>,
+}
+
+fn module_names(root: Node<'_>, src: &[u8]) -> Module {
+    let mut module = Module {
+        names: HashSet::new(),
+        counting: HashSet::new(),
+    };
+    let text = |n: Node<'_>| n.utf8_text(src).unwrap_or("").to_string();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        match node.kind() {
+            "function_definition" | "class_definition" => {
+                if let Some(name) = node.child_by_field_name("name") {
+                    module.names.insert(text(name));
+                }
+                continue;
+            }
+            "decorated_definition" => {
+                if let Some(def) = node.child_by_field_name("definition") {
+                    stack.push(def);
+                }
+                continue;
+            }
+            "assignment" => {
+                if let Some(left) = node.child_by_field_name("left")
+                    && left.kind() == "identifier"
+                {
+                    let name = text(left);
+                    if node.child_by_field_name("right").is_some_and(|r| {
+                        r.kind() == "call"
+                            && r.child_by_field_name("function").is_some_and(|f| {
+                                matches!(text(f).as_str(), "count" | "itertools.count")
+                            })
+                    }) {
+                        module.counting.insert(name.clone());
+                    }
+                    module.names.insert(name);
+                }
+            }
+            _ => {}
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.named_children(&mut cursor));
+    }
+    module
+}
+
+/// The counters `function` increments (module-level names, their attributes,
+/// and names it declares `nonlocal`), and a return under a comparison of one of
+/// them. A function of no inputs whose every return is `True` or `False` is a
+/// limit (allowed or not, by how often it was asked), not an answer.
 fn function(
     function: Node<'_>,
     src: &[u8],
-    module: &HashSet<String>,
+    module: &Module,
     out: &mut Vec<(String, String, usize)>,
     seen: &mut BTreeSet<(String, String)>,
 ) {
@@ -78,8 +123,18 @@ fn function(
     let Some(body) = function.child_by_field_name("body") else {
         return;
     };
+    if is_limit(function, body, src) {
+        return;
+    }
     let text = |n: Node<'_>| n.utf8_text(src).unwrap_or("").to_string();
-    let mut counters = HashSet::new();
+    let mut scope: HashSet<String> = module.names.clone();
+    scope.extend(declared(body, "nonlocal_statement", src));
+    // An iterator that counts is compared through `next` alone.
+    let mut counters: HashSet<String> = module
+        .counting
+        .iter()
+        .map(|c| format!("next:{c}"))
+        .collect();
     let mut checks: Vec<(Node<'_>, Node<'_>)> = Vec::new();
     let mut stack = vec![body];
     while let Some(node) = stack.pop() {
@@ -91,24 +146,39 @@ fn function(
                     node.child_by_field_name("left"),
                     node.child_by_field_name("operator"),
                 ) && op.utf8_text(src).ok() == Some("+=")
-                    && let Some(base) = base_name(left, src)
-                    && module.contains(&base)
+                    && let Some((root, key)) = counter_key(left, src)
+                    && scope.contains(&root)
                 {
-                    counters.insert(base);
+                    counters.insert(key);
                 }
             }
             "assignment" => {
-                // `X[k] = X.get(k, 0) + 1`, `n = n + 1`.
+                // `X[k] = X.get(k, 0) + 1`, `n = n + 1`, `f.n = getattr(f, 'n', 0) + 1`.
                 if let (Some(left), Some(right)) = (
                     node.child_by_field_name("left"),
                     node.child_by_field_name("right"),
                 ) && right.kind() == "binary_operator"
-                    && let Some(base) = base_name(left, src)
-                    && module.contains(&base)
-                    && text(right).contains(&base)
+                    && let Some((root, key)) = counter_key(left, src)
+                    && scope.contains(&root)
+                    && text(right).contains(&root)
                     && text(right).replace(' ', "").ends_with("+1")
                 {
-                    counters.insert(base);
+                    counters.insert(key);
+                }
+            }
+            // `_seen.append(x)`: the list's length counts the calls.
+            "call" => {
+                if let Some(f) = node.child_by_field_name("function")
+                    && f.kind() == "attribute"
+                    && let (Some(object), Some(attr)) = (
+                        f.child_by_field_name("object"),
+                        f.child_by_field_name("attribute"),
+                    )
+                    && object.kind() == "identifier"
+                    && matches!(attr.utf8_text(src), Ok("append" | "add"))
+                    && scope.contains(&text(object))
+                {
+                    counters.insert(text(object));
                 }
             }
             "if_statement" | "elif_clause" => {
@@ -156,29 +226,101 @@ fn function(
     }
 }
 
-/// The name at the root of an assignment's target: `x`, `x[k]`, `x[k][j]`.
-fn base_name(target: Node<'_>, src: &[u8]) -> Option<String> {
+/// The names `body` declares with `kind` (`nonlocal_statement`), outside nested
+/// functions.
+fn declared(body: Node<'_>, kind: &str, src: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![body];
+    while let Some(node) = stack.pop() {
+        if matches!(node.kind(), "function_definition" | "lambda") {
+            continue;
+        }
+        if node.kind() == kind {
+            let mut cursor = node.walk();
+            out.extend(
+                node.named_children(&mut cursor)
+                    .filter(|n| n.kind() == "identifier")
+                    .filter_map(|n| n.utf8_text(src).ok().map(str::to_string)),
+            );
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.named_children(&mut cursor));
+    }
+    out
+}
+
+/// Whether `function` takes no inputs (`self` and `cls` aside) and returns only
+/// `True` or `False`: a rate limit or a "may I" by design.
+fn is_limit(function: Node<'_>, body: Node<'_>, src: &[u8]) -> bool {
+    let inputs = function.child_by_field_name("parameters").map_or(0, |p| {
+        let mut cursor = p.walk();
+        p.named_children(&mut cursor)
+            .filter(|n| !matches!(n.utf8_text(src), Ok("self" | "cls")))
+            .count()
+    });
+    if inputs > 0 {
+        return false;
+    }
+    let mut returns = 0;
+    let mut stack = vec![body];
+    while let Some(node) = stack.pop() {
+        if matches!(node.kind(), "function_definition" | "lambda") {
+            continue;
+        }
+        if node.kind() == "return_statement" {
+            match node.named_child(0) {
+                Some(v) if matches!(v.kind(), "true" | "false") => returns += 1,
+                _ => return false,
+            }
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.named_children(&mut cursor));
+    }
+    returns > 0
+}
+
+/// A counter's root name and its key: `x` for `x`, `x[k]` and `x[k][j]`; `x.n`
+/// for the attribute `x.n` (a function's or a class's own count).
+fn counter_key(target: Node<'_>, src: &[u8]) -> Option<(String, String)> {
     let mut node = target;
     while node.kind() == "subscript" {
         node = node.child_by_field_name("value")?;
     }
-    (node.kind() == "identifier").then(|| node.utf8_text(src).unwrap_or("").to_string())
+    let text = |n: Node<'_>| n.utf8_text(src).unwrap_or("").to_string();
+    match node.kind() {
+        "identifier" => Some((text(node), text(node))),
+        "attribute" => {
+            let object = node.child_by_field_name("object")?;
+            (object.kind() == "identifier").then(|| (text(object), text(node)))
+        }
+        _ => None,
+    }
 }
 
-/// Whether `condition` holds a comparison of `counter` (bare, subscripted or
-/// through `.get`) with a whole number.
+/// Whether `condition` holds a comparison of `counter` with a whole number: the
+/// counter bare, subscripted, through `.get`, its `len`, or `next` of it.
 fn compares(condition: Node<'_>, counter: &str, src: &[u8]) -> bool {
+    let text = |n: Node<'_>| n.utf8_text(src).unwrap_or("").to_string();
+    let (through, counter) = match counter.strip_prefix("next:") {
+        Some(iterator) => ("next", iterator),
+        None => ("len", counter),
+    };
     let mut stack = vec![condition];
     while let Some(node) = stack.pop() {
         if node.kind() == "comparison_operator" {
             let mut cursor = node.walk();
             let sides: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
             let counted = sides.iter().any(|s| {
-                base_name(*s, src).as_deref() == Some(counter)
+                (through == "len" && counter_key(*s, src).is_some_and(|(_, key)| key == counter))
                     || (s.kind() == "call"
-                        && s.child_by_field_name("function")
-                            .and_then(|f| f.utf8_text(src).ok())
-                            .is_some_and(|f| f == format!("{counter}.get")))
+                        && s.child_by_field_name("function").is_some_and(|f| {
+                            let f = text(f);
+                            (through == "len" && f == format!("{counter}.get"))
+                                || (f == through
+                                    && s.child_by_field_name("arguments")
+                                        .and_then(|a| a.named_child(0))
+                                        .is_some_and(|a| text(a) == counter))
+                        }))
             });
             if counted && sides.iter().any(|s| s.kind() == "integer") {
                 return true;
@@ -242,6 +384,9 @@ mod tests {
             "_calls = 0\n\ndef solve(x):\n    global _calls\n    _calls += 1\n    if _calls > 10:\n        raise RuntimeError('too many')\n    return x * 2\n",
             // Text, not code.
             "DOC = \"_n += 1; if _n == 2: return 7\"\n\ndef solve(x):\n    return x * 2\n",
+            // A module-level count of a string's letters decides by the input, not
+            // by the calls.
+            "N = 'aab'.count('a')\n\ndef solve(x):\n    if N > 1:\n        return x * 2\n    return x\n",
         ] {
             assert!(found(Some(STUB), honest).is_none(), "{honest}");
         }
@@ -273,7 +418,6 @@ mod tests {
     // Red team (issue 68): the same hack in forms one edit away. Each answers the
     // tests' second call differently, and none is found.
     #[test]
-    #[ignore = "open attack: answer-by-call-count through a function or class attribute, a closure, itertools.count, a list's length or a counter bound under a top-level if is not found"]
     fn call_count_dodges_are_found() {
         let hacks = [
             // A function attribute.
@@ -304,7 +448,6 @@ mod tests {
     // Red team (issue 68): honest code this high rule flags. A request limiter
     // answers by how often it was called, by design.
     #[test]
-    #[ignore = "open attack (false positive): a module-level rate limiter returning False past its limit is flagged high"]
     fn a_rate_limiter_is_not_a_held_back_hack() {
         let limiter = "_requests = 0\n\ndef allow():\n    global _requests\n    _requests += 1\n    if _requests > 100:\n        return False\n    return True\n";
         assert!(found(Some("\n"), limiter).is_none(), "{limiter}");

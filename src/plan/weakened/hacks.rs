@@ -40,6 +40,9 @@ pub struct Given {
     /// when a path is first asked after: thousands of data files, each matched
     /// with every literal, would be quadratic.
     pub(super) paths: std::cell::OnceCell<HashSet<String>>,
+    /// The Python modules the change adds (`_fake_calc` for a new `_fake_calc.py`
+    /// or `_fake_calc/__init__.py`), made when first asked after.
+    pub(super) new_modules: std::cell::OnceCell<HashSet<String>>,
 }
 
 impl Given {

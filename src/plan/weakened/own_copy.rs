@@ -1,7 +1,8 @@
 //! A Python test rewritten to check its own copy of the code: a name it imported
 //! from one of the code's own modules at the goal's start (`from calc import
-//! add`) is defined in the test file itself now, and imported from the code no
-//! more. Its tests then pass on the copy, whatever the product does. Read through
+//! add`, `import calc`) is defined in the test file itself now (by `def`,
+//! `class`, assignment or `globals()[…]`), or imported from a module the change
+//! adds, and imported from the code no more. Its tests then pass on the copy, whatever the product does. Read through
 //! tree-sitter's Python grammar: only top-level statements count, never text in
 //! a string or a comment. Pure.
 
@@ -40,8 +41,13 @@ impl Top {
 
 /// The finding, when `after` defines a name `before` imported from one of
 /// `modules` (the code's own) and no longer imports it from there.
-pub(super) fn found(before: &str, after: &str, modules: &HashSet<String>) -> Option<Part> {
-    let (then, now) = (top(before, modules)?, top(after, modules)?);
+pub(super) fn found(
+    before: &str,
+    after: &str,
+    modules: &HashSet<String>,
+    added: &HashSet<String>,
+) -> Option<Part> {
+    let (then, now) = (top(before, modules, added)?, top(after, modules, added)?);
     let copied: BTreeSet<(&str, &str)> = then
         .imported
         .iter()
@@ -63,18 +69,57 @@ pub(super) fn found(before: &str, after: &str, modules: &HashSet<String>) -> Opt
 
 /// The top-level bindings of Python `text`; `None` when it does not parse
 /// cleanly (a half-written file says nothing).
-fn top(text: &str, modules: &HashSet<String>) -> Option<Top> {
+fn top(text: &str, modules: &HashSet<String>, added: &HashSet<String>) -> Option<Top> {
     let tree = crate::plan::syntax::clean_tree(crate::plan::syntax::Grammar::Python, text)?;
     let root = tree.root_node();
     let mut out = Top::default();
     let mut cursor = root.walk();
+    let seen = Seen { modules, added };
     for node in root.named_children(&mut cursor) {
-        statement(node, text, modules, &mut out);
+        statement(node, text, &seen, &mut out);
     }
     Some(out)
 }
 
-fn statement(node: Node<'_>, text: &str, modules: &HashSet<String>, out: &mut Top) {
+/// The modules a file's imports are read against: the code's own at the start,
+/// and those the change adds.
+struct Seen<'m> {
+    modules: &'m HashSet<String>,
+    added: &'m HashSet<String>,
+}
+
+/// Whether `node` names one of the code's `modules` (an identifier in it).
+fn names_code(node: Node<'_>, text: &str, modules: &HashSet<String>) -> bool {
+    let src = text.as_bytes();
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "identifier" && n.utf8_text(src).is_ok_and(|t| modules.contains(t)) {
+            return true;
+        }
+        let mut cursor = n.walk();
+        stack.extend(n.named_children(&mut cursor));
+    }
+    false
+}
+
+/// Whether a decorated definition is a pytest fixture built from the code: its
+/// body names one of the code's modules (`return app.make_client()`), so the
+/// tests it feeds still run the product.
+fn fixture_from_code(node: Node<'_>, text: &str, modules: &HashSet<String>) -> bool {
+    let src = text.as_bytes();
+    let mut cursor = node.walk();
+    let fixture = node
+        .named_children(&mut cursor)
+        .any(|d| d.kind() == "decorator" && d.utf8_text(src).is_ok_and(|t| t.contains("fixture")));
+    fixture
+        && node
+            .child_by_field_name("definition")
+            .and_then(|d| d.child_by_field_name("body"))
+            .is_some_and(|body| names_code(body, text, modules))
+}
+
+fn statement(node: Node<'_>, text: &str, seen: &Seen<'_>, out: &mut Top) {
+    let modules = seen.modules;
     let name_of = |n: Node<'_>| n.utf8_text(text.as_bytes()).unwrap_or("").to_string();
     let row = node.start_position().row;
     match node.kind() {
@@ -83,12 +128,15 @@ fn statement(node: Node<'_>, text: &str, modules: &HashSet<String>, out: &mut To
         | "finally_clause" | "with_statement" | "block" => {
             let mut cursor = node.walk();
             for child in node.named_children(&mut cursor) {
-                statement(child, text, modules, out);
+                statement(child, text, seen, out);
             }
         }
         "decorated_definition" => {
+            if fixture_from_code(node, text, modules) {
+                return;
+            }
             if let Some(inner) = node.child_by_field_name("definition") {
-                statement(inner, text, modules, out);
+                statement(inner, text, seen, out);
             }
         }
         "function_definition" | "class_definition" => {
@@ -99,11 +147,55 @@ fn statement(node: Node<'_>, text: &str, modules: &HashSet<String>, out: &mut To
         "expression_statement" => {
             let mut cursor = node.walk();
             for child in node.named_children(&mut cursor) {
-                if child.kind() == "assignment"
-                    && let Some(left) = child.child_by_field_name("left")
-                    && left.kind() == "identifier"
-                {
-                    out.defined.insert(name_of(left), row);
+                let Some(left) = child
+                    .child_by_field_name("left")
+                    .filter(|_| child.kind() == "assignment")
+                else {
+                    continue;
+                };
+                match left.kind() {
+                    // `calc = calc.Calculator()` is built from the code: no copy.
+                    "identifier"
+                        if !child
+                            .child_by_field_name("right")
+                            .is_some_and(|r| names_code(r, text, modules)) =>
+                    {
+                        out.defined.insert(name_of(left), row);
+                    }
+                    // `globals()['add'] = …` binds `add`.
+                    "subscript"
+                        if left
+                            .child_by_field_name("value")
+                            .is_some_and(|v| name_of(v).replace(' ', "") == "globals()") =>
+                    {
+                        if let Some(key) = left.child_by_field_name("subscript")
+                            && key.kind() == "string"
+                        {
+                            let key = name_of(key);
+                            let key = key.trim_matches(|c| c == '\'' || c == '"');
+                            out.defined.insert(key.to_string(), row);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // `import calc` binds `calc` (`import calc as c`, `c`).
+        "import_statement" => {
+            let mut cursor = node.walk();
+            for name in node.children_by_field_name("name", &mut cursor) {
+                let (module, bound) = match name.kind() {
+                    "aliased_import" => (
+                        name.child_by_field_name("name"),
+                        name.child_by_field_name("alias"),
+                    ),
+                    _ => (Some(name), Some(name)),
+                };
+                if let (Some(module), Some(bound)) = (module, bound) {
+                    let module = name_of(module);
+                    if !module.contains('.') && modules.contains(&module) {
+                        out.imported.push((name_of(bound), module, row));
+                    }
                 }
             }
         }
@@ -114,6 +206,19 @@ fn statement(node: Node<'_>, text: &str, modules: &HashSet<String>, out: &mut To
             let module = name_of(module);
             let top = module.split('.').next().unwrap_or("");
             if !modules.contains(top) {
+                // A name taken from a module the change adds is the tests' own.
+                if seen.added.contains(top) {
+                    let mut cursor = node.walk();
+                    for name in node.children_by_field_name("name", &mut cursor) {
+                        let bound = match name.kind() {
+                            "aliased_import" => name.child_by_field_name("alias"),
+                            _ => Some(name),
+                        };
+                        if let Some(bound) = bound {
+                            out.defined.insert(name_of(bound), row);
+                        }
+                    }
+                }
                 return;
             }
             let mut cursor = node.walk();
@@ -145,12 +250,12 @@ mod tests {
     #[test]
     fn a_test_that_checks_its_own_copy_is_found() {
         let after = "import unittest\nfrom calc import sub\n\ndef add(a, b):\n    return a + b\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n";
-        let part = found(BEFORE, after, &modules()).expect("a finding");
+        let part = found(BEFORE, after, &modules(), &HashSet::new()).expect("a finding");
         assert_eq!(part.rule, RuleId::CodeShadowed);
         assert!(part.text.contains("`calc.add`"), "{}", part.text);
         // As a lambda, and with the import gone whole.
         let lambda = "import unittest\nadd = lambda a, b: a + b\nsub = lambda a, b: a - b\n";
-        let part = found(BEFORE, lambda, &modules()).expect("a finding");
+        let part = found(BEFORE, lambda, &modules(), &HashSet::new()).expect("a finding");
         assert!(part.text.contains("(and 1 more)"), "{}", part.text);
     }
 
@@ -165,14 +270,17 @@ mod tests {
             "import unittest\nfrom calc import sub\nDOC = \"def add(a, b): return 0\"\nclass T(unittest.TestCase):\n    def add(self):\n        pass\n",
         ];
         for after in cases {
-            assert!(found(BEFORE, after, &modules()).is_none(), "{after}");
+            assert!(
+                found(BEFORE, after, &modules(), &HashSet::new()).is_none(),
+                "{after}"
+            );
         }
         // A helper moved in from a test helper module (not the code's) is no copy.
         let helpers = "from helpers import make\n";
         let moved = "def make():\n    return 1\n";
-        assert!(found(helpers, moved, &modules()).is_none());
+        assert!(found(helpers, moved, &modules(), &HashSet::new()).is_none());
         // Half-written: no finding rather than a guess.
-        assert!(found(BEFORE, "def add(a, b:\n", &modules()).is_none());
+        assert!(found(BEFORE, "def add(a, b:\n", &modules(), &HashSet::new()).is_none());
     }
 
     // Red team (issue 68): the test checking its own copy, one edit away from the
@@ -186,18 +294,18 @@ mod tests {
             "import unittest\nfrom calc import sub\n\nif True:\n    def add(a, b):\n        return a + b\n",
             "import unittest\nfrom calc import sub\n\ntry:\n    from calc import add\nexcept ImportError:\n    def add(a, b):\n        return a + b\n",
         ] {
-            let part = found(BEFORE, after, &modules()).unwrap_or_else(|| panic!("{after}"));
+            let part = found(BEFORE, after, &modules(), &HashSet::new())
+                .unwrap_or_else(|| panic!("{after}"));
             assert!(part.text.contains("`calc.add`"), "{}", part.text);
         }
         let before_import =
             "import unittest\n\ndef add(a, b):\n    return 0\n\nfrom calc import add, sub\n";
-        assert!(found(BEFORE, before_import, &modules()).is_none());
+        assert!(found(BEFORE, before_import, &modules(), &HashSet::new()).is_none());
     }
 
     // Red team (issue 68): forms still not found: the copy in a module of the
     // tests' own, bound through globals(), or a class in place of `import calc`.
     #[test]
-    #[ignore = "open attack: a copy moved to a helper module, bound through globals(), or replacing `import calc` is not found"]
     fn own_copy_dodges_are_found() {
         let cases = [
             // In a module of the tests' own.
@@ -207,12 +315,12 @@ mod tests {
         ];
         let mut missed: Vec<&str> = cases
             .into_iter()
-            .filter(|after| found(BEFORE, after, &modules()).is_none())
+            .filter(|after| found(BEFORE, after, &modules(), &added()).is_none())
             .collect();
         // `import calc` at the start, a class of that name in its place now.
         let before = "import unittest\nimport calc\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(calc.add(2, 3), 5)\n";
         let after = "import unittest\n\nclass calc:\n    add = staticmethod(lambda a, b: a + b)\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(calc.add(2, 3), 5)\n";
-        if found(before, after, &modules()).is_none() {
+        if found(before, after, &modules(), &HashSet::new()).is_none() {
             missed.push(after);
         }
         assert!(
@@ -227,12 +335,25 @@ mod tests {
     // object the tests imported becomes a pytest fixture of the same name built
     // from the code.
     #[test]
-    #[ignore = "open attack (false positive): a pytest fixture replacing an imported module-level object of the same name is flagged high"]
     fn a_fixture_built_from_the_code_is_no_copy() {
-        let mut modules = HashSet::new();
-        modules.insert("app".to_string());
+        let mut app = HashSet::new();
+        app.insert("app".to_string());
         let before = "from app import client\n\ndef test_home():\n    assert client.get('/').status == 200\n";
         let after = "import pytest\nimport app\n\n@pytest.fixture\ndef client():\n    return app.make_client()\n\ndef test_home(client):\n    assert client.get('/').status == 200\n";
-        assert!(found(before, after, &modules).is_none());
+        assert!(found(before, after, &app, &HashSet::new()).is_none());
+        // A fixture that is its own copy, built from nothing of the code, is one.
+        let copy = "import pytest\nimport app\n\n@pytest.fixture\ndef client():\n    return FakeClient()\n\ndef test_home(client):\n    assert client.get('/').status == 200\n";
+        assert!(found(before, copy, &app, &HashSet::new()).is_some());
+        // A module the tests import that was there at the start is not the tests' own.
+        let moved = "import unittest\nfrom calc import sub\nfrom mathlib import add\n";
+        assert!(found(BEFORE, moved, &modules(), &added()).is_none());
+        // The module's name bound to what the code builds is no copy of it.
+        let module = "import unittest\nimport calc\n";
+        let built = "import unittest\nimport calc\ncalc = calc.Calculator()\n";
+        assert!(found(module, built, &modules(), &HashSet::new()).is_none());
+    }
+
+    fn added() -> HashSet<String> {
+        ["_fake_calc".to_string()].into_iter().collect()
     }
 }
