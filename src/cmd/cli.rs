@@ -65,7 +65,7 @@ pub const EXIT_CODES: [(u8, &str); 4] = [
 /// Every variable plan reads that a user may set; the help and the man page list
 /// them. The ones only tests and scripts set (`PLAN_TRACE_WRITES`, `PLAN_TRACE_WAITS`,
 /// `PLAN_TEST_PAUSE`) are for contributors, in docs/src/settings.md.
-pub const ENVIRONMENT: [(&str, &str); 18] = [
+pub const ENVIRONMENT: [(&str, &str); 19] = [
     ("PLAN_FILE", "the plan file (like --file)"),
     (
         "PLAN_NOW",
@@ -101,6 +101,10 @@ pub const ENVIRONMENT: [(&str, &str); 18] = [
     (
         "XDG_CONFIG_HOME",
         "your settings: $XDG_CONFIG_HOME/plan/config.yaml",
+    ),
+    (
+        "XDG_CACHE_HOME",
+        "where judges read their copy of the tree: $XDG_CACHE_HOME/plan/judges (else ~/.cache), yours alone",
     ),
     (
         "CODEX_HOME",
