@@ -141,15 +141,18 @@ pub fn find(ctx: &Ctx, src: &str) -> Option<Cut> {
     })
 }
 
-/// Whether `text` is a whole plan to rebuild from: not cut ([`crate::store::looks_cut`])
-/// and holding none of git's conflict markers (a commit taken mid-merge holds two
-/// plans between them).
+/// Whether `text` is a whole plan to rebuild from: not cut ([`crate::store::looks_cut`]),
+/// holding none of git's conflict markers (a commit taken mid-merge holds two
+/// plans between them) and one `# Plan:` line (two plans in one file, as a merge
+/// resolved by keeping both sides leaves them: every write refuses it, and so
+/// would every write on a rebuild from it).
 fn is_whole(text: &str) -> bool {
     !text.is_empty()
         && !crate::store::looks_cut(text)
         && !text.lines().any(|l| {
             l.starts_with("<<<<<<< ") || l.starts_with(">>>>>>> ") || l.trim_end() == "======="
         })
+        && text.lines().filter(|l| l.starts_with("# Plan:")).count() <= 1
 }
 
 /// Where in `journaled` the writes the whole version `rev` lacks start, and
