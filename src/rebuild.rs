@@ -33,6 +33,9 @@ pub struct Cut {
     /// What the cut file lost against the rebuilt one, in words, ending with the
     /// goals each has.
     pub lost: (String, String),
+    /// It ends its last line and has its `## Log` if it has goals: cut at a
+    /// line's end (or goals taken out by hand), which plan's writes do not refuse.
+    pub at_line_end: bool,
     pub text: String,
 }
 
@@ -42,7 +45,11 @@ pub struct Cut {
 /// since made on it. `None` outside a repository, or for a file that lost nothing
 /// (a plan written by hand without a `## Log`: `no-log` is its finding).
 pub fn find(ctx: &Ctx, src: &str) -> Option<Cut> {
-    if !crate::store::looks_cut(src) {
+    // A file cut at a line's end looks whole: it is judged by what it lost against
+    // the versions plan knows, as a write judges it (a save paused at its title
+    // leaves a plan with no goal and no `## Log`, which plan's writes took).
+    let mid_line = crate::store::looks_cut(src);
+    if !mid_line && !ctx.store.lost_since_known(src) {
         return None;
     }
     let repo = ctx.repo.as_ref()?;
@@ -70,10 +77,21 @@ pub fn find(ctx: &Ctx, src: &str) -> Option<Cut> {
     let mut from = whole
         .as_ref()
         .map(|rev| format!("commit {} (the last whole version in git)", rev.short));
+    // The journal is anyone's to write who has a shell: a kept version it names is
+    // taken only when it keeps every goal of the version plan's own writes since
+    // the whole one would have made, and marks none done that that one has not
+    // (`plan complete` is a write of its own, replayed). Else the rebuild starts
+    // from git's version, and the kept one is no more than a hint.
+    let changes: Vec<Change> = journaled.iter().map(|w| w.change.clone()).collect();
     if let Some(read) = crate::git::blob_reader(&repo.root) {
         let kept = (start..journaled.len()).rev().find_map(|k| {
             let text = read(journaled[k].before.as_deref()?)?;
-            is_whole(&text).then_some((k, text))
+            let vouched = || {
+                let (ours, _) = replay::replay(&base, &changes[start..k]);
+                replay::lost_goals(&ours, &text).is_empty()
+                    && replay::newly_done(&ours, &text).is_empty()
+            };
+            (is_whole(&text) && vouched()).then_some((k, text))
         });
         if let Some((k, text)) = kept {
             let edited = k > start || text != base;
@@ -87,8 +105,7 @@ pub fn find(ctx: &Ctx, src: &str) -> Option<Cut> {
         }
     }
     let since = &journaled[start..];
-    let changes: Vec<Change> = since.iter().map(|w| w.change.clone()).collect();
-    let (text, outcomes) = replay::replay(&base, &changes);
+    let (text, outcomes) = replay::replay(&base, &changes[start..]);
     let (text, from_cut) = replay::with_log_of(&text, src);
     let lost = match crate::store::lost_between(src, &text) {
         Some((lost, there, here)) => (
@@ -119,19 +136,23 @@ pub fn find(ctx: &Ctx, src: &str) -> Option<Cut> {
         skipped,
         partial,
         lost,
+        at_line_end: !mid_line,
         text,
     })
 }
 
-/// Whether `text` is a whole plan to rebuild from: not cut ([`crate::store::looks_cut`])
-/// and holding none of git's conflict markers (a commit taken mid-merge holds two
-/// plans between them).
+/// Whether `text` is a whole plan to rebuild from: not cut ([`crate::store::looks_cut`]),
+/// holding none of git's conflict markers (a commit taken mid-merge holds two
+/// plans between them) and one `# Plan:` line (two plans in one file, as a merge
+/// resolved by keeping both sides leaves them: every write refuses it, and so
+/// would every write on a rebuild from it).
 fn is_whole(text: &str) -> bool {
     !text.is_empty()
         && !crate::store::looks_cut(text)
         && !text.lines().any(|l| {
             l.starts_with("<<<<<<< ") || l.starts_with(">>>>>>> ") || l.trim_end() == "======="
         })
+        && text.lines().filter(|l| l.starts_with("# Plan:")).count() <= 1
 }
 
 /// Where in `journaled` the writes the whole version `rev` lacks start, and
@@ -205,10 +226,15 @@ impl Cut {
     /// The finding `plan doctor` reports; `keep` is where `--fix` keeps the cut file.
     pub fn finding(&self, name: &str, keep: &str) -> Finding {
         let mut message = format!(
-            "{name} is cut: it {} against {}{}; plan writes nothing onto it",
+            "{name} is cut: it {} against {}{}; {}",
             self.lost.0,
             self.source(),
-            self.lost.1
+            self.lost.1,
+            match self.at_line_end {
+                false => "plan writes nothing onto it",
+                true =>
+                    "it ends at a line's end, so plan's writes took it (a save cut short there?)",
+            }
         );
         if !self.skipped.is_empty() {
             message.push_str(&format!(
@@ -225,7 +251,11 @@ impl Cut {
             line: 0,
             message,
             fix: format!(
-                "`plan doctor --fix` rebuilds it from those, shows the diff and keeps this file as {keep}; if you cut it on purpose, end its last line"
+                "`plan doctor --fix` rebuilds it from those, shows the diff and keeps this file as {keep}; if you cut it on purpose, {}",
+                match self.at_line_end {
+                    false => "end its last line",
+                    true => "commit it",
+                }
             ),
             fixable: true,
             repair: Repair::Rebuild {

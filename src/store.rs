@@ -816,6 +816,19 @@ impl Store {
         })
     }
 
+    /// Whether `text` lost goals or its `## Log` against a version plan knows: the
+    /// last one plan wrote, or the one at HEAD. Cheap (one blob read): whether a
+    /// file that looks whole is worth `plan doctor`'s rebuild to judge.
+    pub fn lost_since_known(&self, text: &str) -> bool {
+        let now = Shape::of(text);
+        let written = self.record().map(|(_, shape)| shape);
+        let head = self.at_head().map(|t| Shape::of(&t));
+        [written, head]
+            .iter()
+            .flatten()
+            .any(|then| lost_against(&now, then).is_some())
+    }
+
     /// The file as committed at HEAD, if it is in a repository and there.
     fn at_head(&self) -> Option<String> {
         let canonical = fs::canonicalize(&self.path).ok()?;

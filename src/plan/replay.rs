@@ -173,13 +173,69 @@ pub enum Outcome {
     Skipped(String),
 }
 
+/// What of `then`'s goals `now` lacks, in words: each id it has none of
+/// (`` `id` ``), or, when it has fewer goals, how many fewer. Plan's own writes never remove a goal (an archive
+/// moves it under `## Archive`, a cancel marks it; a repair of a duplicate id
+/// renames one copy, which keeps the count), so a version that lacks one was cut,
+/// or written by someone the journal cannot vouch for.
+pub fn lost_goals(then: &str, now: &str) -> Vec<String> {
+    missing(&goal_ids(&parse(then)), &goal_ids(&parse(now)))
+}
+
+/// The ids of `plan`'s goals, in order.
+fn goal_ids(plan: &super::model::Plan<'_>) -> Vec<String> {
+    plan.goals.iter().map(|g| g.id.to_string()).collect()
+}
+
+/// The ids in `then` that `now` has none of, or the goals it is short by.
+fn missing(then: &[String], now: &[String]) -> Vec<String> {
+    let have: std::collections::HashSet<&str> = now.iter().map(String::as_str).collect();
+    let mut lost: Vec<String> = then
+        .iter()
+        .filter(|id| !have.contains(id.as_str()))
+        .map(|id| format!("`{id}`"))
+        .collect();
+    if lost.is_empty() && now.len() < then.len() {
+        lost.push(format!(
+            "{} of {} goals",
+            then.len() - now.len(),
+            then.len()
+        ));
+    }
+    lost
+}
+
+/// The goals done in `now` that are not done in `then`: `plan complete` writes
+/// `status: done` with its sign-off, a write of its own that the journal replays,
+/// so a version that has one `then` lacks is not to be taken on the journal's
+/// word alone.
+pub fn newly_done(then: &str, now: &str) -> Vec<String> {
+    use super::status::Status;
+    let then = parse(then);
+    parse(now)
+        .goals
+        .iter()
+        .filter(|g| g.status() == Status::Done)
+        .filter(|g| {
+            then.goals
+                .iter()
+                .all(|t| t.id != g.id || t.status() != Status::Done)
+        })
+        .map(|g| g.id.to_string())
+        .collect()
+}
+
 /// `base` with `changes` made on it in order, and what became of each. A write
-/// whose edits cannot all be placed, or that would leave more format errors than
-/// the file had (a goal added twice), is skipped whole: a replay never makes up a
-/// line the write did not make.
+/// whose edits cannot all be placed, that would leave more format errors than
+/// the file had (a goal added twice), or that would remove a goal (no write of
+/// plan's does: a journal line that says so was not written by plan) is skipped
+/// whole: a replay never makes up a line the write did not make, nor drops one.
 pub fn replay(base: &str, changes: &[Change]) -> (String, Vec<Outcome>) {
     let mut text = base.to_string();
-    let mut errors = parse(&text).errors.len();
+    let (mut errors, mut ids) = {
+        let parsed = parse(&text);
+        (parsed.errors.len(), goal_ids(&parsed))
+    };
     let mut outcomes = Vec::with_capacity(changes.len());
     for change in changes {
         let made = match change {
@@ -189,16 +245,25 @@ pub fn replay(base: &str, changes: &[Change]) -> (String, Vec<Outcome>) {
                 .and_then(|edits| patch::apply(&text, &edits).map_err(|c| c.to_string())),
         };
         let made = made.and_then(|out| {
-            let now = parse(&out).errors.len();
-            match now > errors && !matches!(change, Change::Whole(_)) {
-                true => Err("it would make the file invalid here".to_string()),
-                false => Ok((out, now)),
+            let (now, now_ids) = {
+                let parsed = parse(&out);
+                (parsed.errors.len(), goal_ids(&parsed))
+            };
+            if now > errors && !matches!(change, Change::Whole(_)) {
+                return Err("it would make the file invalid here".to_string());
+            }
+            match missing(&ids, &now_ids).first() {
+                Some(lost) => Err(format!(
+                    "it would remove a goal ({lost}), which no write of plan's does"
+                )),
+                None => Ok((out, now, now_ids)),
             }
         });
         outcomes.push(match made {
-            Ok((out, now)) => {
+            Ok((out, now, now_ids)) => {
                 text = out;
                 errors = now;
+                ids = now_ids;
                 Outcome::Replayed
             }
             Err(why) => Outcome::Skipped(why),
@@ -338,6 +403,40 @@ mod tests {
             with_log_of(rebuilt, "# Plan: x\n\n## Go"),
             (rebuilt.to_string(), 0)
         );
+    }
+
+    #[test]
+    fn a_write_that_removes_a_goal_is_skipped_and_a_done_one_is_named() {
+        // B's whole block, line by line: a file as valid as before, one goal short.
+        let lines = PLAN.lines().collect::<Vec<_>>();
+        let at = lines.iter().position(|l| *l == "## Goal: B").unwrap();
+        let drop_b = Change::Steps(
+            (at..at + 5)
+                .map(|i| Step {
+                    edit: Edit::Delete {
+                        line: i + 1,
+                        expect: lines[i].to_string(),
+                    },
+                    block: None,
+                    nth: 0,
+                })
+                .collect(),
+        );
+        let (out, outcomes) = replay(PLAN, &[drop_b]);
+        assert_eq!(out, PLAN);
+        assert!(
+            matches!(&outcomes[0], Outcome::Skipped(why) if why.contains("remove a goal")),
+            "{outcomes:?}"
+        );
+        let without_b = PLAN.replace(
+            "## Goal: B\n<!-- id: b -->\nstatus: open\n- [ ] one\n\n",
+            "",
+        );
+        assert_eq!(lost_goals(PLAN, &without_b), ["`b`"]);
+        assert!(lost_goals(&without_b, PLAN).is_empty());
+        let a_done = PLAN.replacen("status: open", "status: done", 1);
+        assert_eq!(newly_done(PLAN, &a_done), ["a"]);
+        assert!(newly_done(&a_done, &a_done).is_empty());
     }
 
     #[test]

@@ -197,3 +197,30 @@ fn a_commit_with_conflict_markers_is_not_what_a_cut_file_is_rebuilt_from() {
     );
     assert_eq!(md, ours, "{}{}", fix.stdout, fix.stderr);
 }
+
+/// Attack (the six-writer soak, `--mend doctor`): a merge resolved by keeping both
+/// sides left two whole plans in one file, no markers, and it was committed; it
+/// ends its last line and has a `## Log`, so the rebuild of a later cut took it for
+/// the last whole version and wrote 4,000 goal headings of 2,000, two `# Plan:`
+/// lines, which every write then refused. Failed before. Now a version with a
+/// second `# Plan:` line is not whole: the rebuild starts from the commit before it.
+#[test]
+fn a_commit_of_two_plans_in_one_is_not_what_a_cut_file_is_rebuilt_from() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("whole");
+    t.ok(&["log", "one"]);
+    let ours = t.plan_md();
+    t.write("plan.md", format!("{ours}{ours}"));
+    t.commit_all("both sides kept");
+    t.write("plan.md", &ours[..ours.find("## Goal: Beta").unwrap() - 3]);
+    let fix = t.run(&["doctor", "--fix"]);
+    let md = t.plan_md();
+    assert_eq!(
+        md.matches("# Plan:").count(),
+        1,
+        "{md}\n{}{}",
+        fix.stdout,
+        fix.stderr
+    );
+    assert_eq!(md, ours, "{}{}", fix.stdout, fix.stderr);
+}
