@@ -109,17 +109,23 @@ pub(super) fn land(git: &Git, m: &Merge) -> Result<Outcome> {
                 .take_while(|l| !l.is_empty())
                 .map(str::to_string)
                 .collect();
-            return Ok(Outcome::Person {
-                files,
-                why: format!(
-                    "plan's driver left a conflict (both sides changed one part of one goal): {}",
-                    built
-                        .stderr
-                        .lines()
-                        .find(|l| l.starts_with("plan:"))
-                        .unwrap_or(&built.stderr)
+            // The driver says why it left the conflict (a side cut mid-save, one
+            // goal's part changed on both sides); only without its word is the
+            // cause assumed.
+            let why = match built.stderr.lines().find(|l| l.starts_with("plan:")) {
+                Some(said) => format!(
+                    "plan's driver left a conflict: {}",
+                    said.trim_start_matches("plan: ")
                 ),
-            });
+                None => format!(
+                    "plan's driver left a conflict (both sides changed one part of one goal){}",
+                    match built.stderr.trim() {
+                        "" => String::new(),
+                        said => format!(": {said}"),
+                    }
+                ),
+            };
+            return Ok(Outcome::Person { files, why });
         }
         _ => {
             return Err(Exit::env(format!(

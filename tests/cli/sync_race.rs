@@ -316,3 +316,30 @@ fn a_signal_while_the_merge_lands_lets_it_finish_and_says_so() {
     settled(&t);
     assert!(merged_or_untouched(&t, &pr, &main), "{}", run.stderr);
 }
+
+/// The soak of issue 70: a sync refused for a side git took cut mid-save said
+/// "plan's driver left a conflict (both sides changed one part of one goal)", a
+/// cause the driver never gave. Now the driver's own reason is the message.
+#[test]
+fn a_conflict_the_driver_leaves_for_a_cut_side_is_said_as_the_driver_says_it() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("plan");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write(
+        "plan.md",
+        t.plan_md().replace("status: open", "status: cancelled"),
+    );
+    t.commit_all("pr");
+    t.git(&["checkout", "-q", "main"]);
+    let md = t.plan_md();
+    let cut = &md[..md.find("status: open").unwrap() + "status: op".len()];
+    t.write("plan.md", cut);
+    t.commit_all("an editor's save, taken mid-way");
+    t.git(&["checkout", "-q", "pr"]);
+    let run = t.run(&["sync", "--base", "main"]).code(1);
+    assert!(
+        run.stdout.contains("a cut file") && !run.stdout.contains("both sides changed"),
+        "{}",
+        run.stdout
+    );
+}
