@@ -38,6 +38,7 @@ mod forge;
 mod forge_day;
 mod gate;
 mod gate_key;
+mod gate_owners;
 mod gate_reach;
 mod goal_budget;
 mod goal_id_completion;

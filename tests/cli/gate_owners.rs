@@ -1,0 +1,170 @@
+//! The red team's attacks on the gate's owners of unclaimed lines (git's blame of
+//! the lines a pull request changes, charged to the goals in flight where their
+//! writer landed): a rebase-merged pull request whose own commit had no plan file,
+//! a no-op edit that makes the lines no goal's, and many writers on a long line.
+
+use crate::gate::{rev, user_judge};
+use crate::util::{Test, fixture_path};
+
+/// One goal, `a`, verified by the unittest run (which rests on every file).
+const ONE_GOAL: &str = "# Plan: Gate
+
+## Goal: A
+<!-- id: a -->
+status: open
+done_when: add adds its two arguments
+verify: python3 -m unittest -q
+failure_modes:
+- add ignores its arguments
+- [x] do it
+
+## Log
+";
+
+const TEST_CALC: &str = "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n";
+
+/// A repository that took plan up (the plan file and the test committed), the
+/// agent's judge a fake `claude` that accepts.
+fn adopted() -> Test {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin().plan(ONE_GOAL);
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("test_calc.py", TEST_CALC);
+    t.commit_all("plan");
+    t
+}
+
+/// `a` started and signed off on `main`, then `pr` branched, CI's judge set to
+/// reject, and `calc.py` gutted (the weak test still passes). Returns the base.
+fn sign_off_a_then_gut(t: &Test) -> String {
+    t.ok(&["start", "a", "--no-verify"]);
+    t.commit_all("start");
+    t.ok(&["complete", "a", "--evidence", "add works"]);
+    t.commit_all("done");
+    let base = rev(t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    user_judge(t, "reject");
+    t.write("calc.py", "def add(a, b):\n    return 5\n");
+    t.commit_all("simplify");
+    base
+}
+
+// "Rebase and merge" (docs/src/team.md says it works for a branch the base did not
+// move under) puts a pull request's own commits on the base's first-parent line,
+// and its gate compared only its base and head. One commit of it dropping plan.md
+// and the next adding calc.py made calc.py read as code older than the plan file,
+// charged to no goal: a later pull request gutting it was verified again only.
+#[test]
+fn code_landed_after_a_rebased_commit_without_the_plan_file_is_still_owned() {
+    let t = adopted();
+    t.git(&["rm", "-q", "plan.md"]);
+    t.commit_all("tidy");
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("add");
+    t.git(&["checkout", "HEAD~2", "--", "plan.md"]);
+    t.commit_all("plan back");
+    let base = sign_off_a_then_gut(&t);
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("rejudge: verify passed; judge reject"),
+        "{}",
+        run.stdout
+    );
+}
+
+// Blame names a line's last writer. A pull request that only touches the lines a
+// goal owns (a trailing comment) is judged through that goal, and passes: it
+// changes nothing. Landed after every goal was done, it then wrote those lines,
+// and with no goal in flight there nor started after, they are no goal's: the next
+// pull request guts them and is verified again only.
+#[test]
+#[ignore = "open attack: a no-op edit landed after the goal (its gate judged it and passed) makes blame charge the lines to a commit no goal owns, so a later pull request gutting them is verified again only"]
+fn a_no_op_edit_after_the_goal_does_not_free_its_lines() {
+    let t = adopted();
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("add, by hand");
+    t.ok(&["start", "a", "--no-verify"]);
+    t.commit_all("start");
+    t.ok(&["complete", "a", "--evidence", "add works"]);
+    t.commit_all("done");
+    // Its own gate charged these lines to `a` and the judge saw a comment added.
+    t.write(
+        "calc.py",
+        "def add(a, b):  # the sum\n    return a + b  # of both\n",
+    );
+    t.commit_all("comments");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    user_judge(&t, "reject");
+    t.write("calc.py", "def add(a, b):  # the sum\n    return 5\n");
+    t.commit_all("simplify");
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+}
+
+// Each writer landed after every goal was done walked the base's whole line back
+// to its tip again, opening the repository for each commit: writers times commits.
+// A pull request reformatting lines of many people's commits, on a repository with
+// a long line since its goals, took minutes where one walk takes a moment (here
+// 300 writers on a line of 2,400 commits: half a minute before, a second now).
+#[test]
+fn many_writers_on_a_long_line_are_read_once_each_commit() {
+    let t = adopted();
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("add, by hand");
+    t.ok(&["start", "a", "--no-verify"]);
+    t.commit_all("start");
+    t.ok(&["complete", "a", "--evidence", "add works"]);
+    t.commit_all("done");
+    // People's commits after it, one in eight writing a line of notes.txt, the
+    // rest other files: fast-import, as thousands of `git commit` are slow.
+    const COMMITS: usize = 2400;
+    let mut stream = String::new();
+    let mut notes = String::new();
+    for i in 0..COMMITS {
+        let (path, text) = if i % 8 == 0 {
+            notes.push_str(&format!("note {i}\n"));
+            ("notes.txt", notes.clone())
+        } else {
+            ("other.txt", format!("{i}\n"))
+        };
+        let msg = format!("change {i}");
+        stream.push_str(&format!(
+            "commit refs/heads/main\ncommitter P <p@example.com> {} +0000\ndata {}\n{msg}\n",
+            1_800_000_000 + i,
+            msg.len()
+        ));
+        if i == 0 {
+            stream.push_str("from refs/heads/main^0\n");
+        }
+        stream.push_str(&format!(
+            "M 100644 inline {path}\ndata {}\n{text}\n",
+            text.len()
+        ));
+    }
+    let mut import = std::process::Command::new("git")
+        .args(["fast-import", "--quiet", "--force"])
+        .current_dir(t.root())
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(import.stdin.as_mut().unwrap(), stream.as_bytes()).unwrap();
+    assert!(import.wait().unwrap().success());
+    t.git(&["reset", "-q", "--hard", "main"]);
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    user_judge(&t, "accept");
+    t.write("notes.txt", notes.to_uppercase());
+    t.commit_all("shout");
+    let started = std::time::Instant::now();
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    let took = started.elapsed();
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        took < std::time::Duration::from_secs(12),
+        "the gate took {took:?}"
+    );
+}
