@@ -168,3 +168,65 @@ fn many_writers_on_a_long_line_are_read_once_each_commit() {
         "the gate took {took:?}"
     );
 }
+
+// A pull request may turn a file into a link. Blame read the working tree's file
+// through it before asking whether it was a file: a link to a FIFO (or to
+// /dev/zero, filling memory) held the gate there until CI's timeout.
+#[test]
+fn a_file_turned_into_a_link_to_a_fifo_is_not_read() {
+    let t = adopted();
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("add, by hand");
+    let base = sign_off_a_then_gut(&t);
+    let fifo = t.dir.path().join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    std::fs::remove_file(t.path("calc.py")).unwrap();
+    std::os::unix::fs::symlink(&fifo, t.path("calc.py")).unwrap();
+    let mut child = t
+        .cmd(&["audit", "--base", &base, "--strict", "--rejudge"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if started.elapsed() > std::time::Duration::from_secs(30) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert!(
+        status.is_some(),
+        "the gate was still reading the FIFO after 30s"
+    );
+}
+
+// The cost: a verify that runs a program rests on every file, so every line a
+// person wrote after the repository took plan up is charged to the first such
+// goal started after it. A pull request fixing a typo in README.md asks CI's
+// judge about `a`, whose work never touched it (before 86b5d3e: verified only).
+#[test]
+#[ignore = "open cost: a typo fixed in a file no goal's work touched asks CI's judge about the first goal with a program verify started after the line was written"]
+fn a_typo_fixed_in_a_persons_readme_asks_no_judge() {
+    let t = adopted();
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.write("README.md", "# Calc\n\nAdds two numbres.\n");
+    t.commit_all("readme, by hand");
+    let base = sign_off_a_then_gut(&t);
+    // Not the gutting: the typo alone.
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.write("README.md", "# Calc\n\nAdds two numbers.\n");
+    t.commit_all("typo");
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(!run.stdout.contains("rejudge"), "{}", run.stdout);
+}
