@@ -1,7 +1,9 @@
 //! The red team's attacks on the gate's owners of unclaimed lines (git's blame of
 //! the lines a pull request changes, charged to the goals in flight where their
 //! writer landed): a rebase-merged pull request whose own commit had no plan file,
-//! a no-op edit that makes the lines no goal's, and many writers on a long line.
+//! a no-op edit that makes the lines no goal's, many writers on a long line, a
+//! file turned into a link to a FIFO, a new package shadowing the code, and the
+//! judge asked about a typo in a person's README.
 
 use crate::gate::{rev, user_judge};
 use crate::util::{Test, fixture_path};
@@ -229,4 +231,27 @@ fn a_typo_fixed_in_a_persons_readme_asks_no_judge() {
     let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
     assert!(!run.stdout.contains("rejudge"), "{}", run.stdout);
+}
+
+// Blame charges only lines the base had: a pull request that guts the code by
+// adding a file changes none. A package `calc/` beside `calc.py` is what
+// `from calc import add` imports (a package wins over a module of the same name
+// on one path entry); no goal is judged again for it, but --strict's
+// code-shadowed finding fails the gate (the attack held).
+#[test]
+fn a_new_package_shadowing_the_code_fails_the_gate() {
+    let t = adopted();
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("add, by hand");
+    let base = sign_off_a_then_gut(&t);
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.write("calc/__init__.py", "def add(a, b):\n    return 5\n");
+    t.commit_all("speed up");
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("[code-shadowed, high]"),
+        "{}",
+        run.stdout
+    );
 }
