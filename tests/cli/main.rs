@@ -36,6 +36,7 @@ mod first_steps;
 mod foreign_plans;
 mod forge;
 mod forge_day;
+mod forge_token;
 mod gate;
 mod gate_key;
 mod gate_owners;
