@@ -2,8 +2,9 @@
 //! the lines a pull request changes, charged to the goals in flight where their
 //! writer landed): a rebase-merged pull request whose own commit had no plan file,
 //! a no-op edit that makes the lines no goal's, many writers on a long line, a
-//! file turned into a link to a FIFO, a new package shadowing the code, and the
-//! judge asked about a typo in a person's README.
+//! file turned into a link to a FIFO, a new package shadowing the code, an old
+//! goal made the decoy by a rebased commit, and the judge asked about a typo in a
+//! person's README.
 
 use crate::gate::{rev, user_judge};
 use crate::util::{Test, fixture_path};
@@ -253,5 +254,86 @@ fn a_new_package_shadowing_the_code_fails_the_gate() {
         run.stdout.contains("[code-shadowed, high]"),
         "{}",
         run.stdout
+    );
+}
+
+/// Two goals, `d` (a decoy: its contract is about the notes) and `a`, both
+/// verified by the unittest run.
+const DECOY_AND_A: &str = "# Plan: Gate
+
+## Goal: D
+<!-- id: d -->
+status: open
+done_when: the notes say what calc is
+verify: python3 -m unittest -q
+failure_modes:
+- the notes are empty
+- [x] do it
+
+## Goal: A
+<!-- id: a -->
+status: open
+done_when: add adds its two arguments
+verify: python3 -m unittest -q
+failure_modes:
+- add ignores its arguments
+- [x] do it
+
+## Log
+";
+
+// The documented limit is a decoy goal done in between. Under "Rebase and merge"
+// no goal need be: a pull request's own commit marks `d`, done long before, active
+// again in plan.md, the next lands calc.py, the last puts plan.md back (its gate
+// compared only base and head). The states read from those commits put `d` in
+// flight where calc.py landed, so a later pull request gutting it has `d` judged
+// again, about its notes, and `a`, whose work it is, verified again only.
+#[test]
+#[ignore = "open attack: a rebase-merged pull request's own commit can mark an old done goal active in plan.md, which then owns the code its next commit lands (a decoy with no goal in between)"]
+fn a_rebased_commit_cannot_make_an_old_goal_the_decoy() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin().plan(DECOY_AND_A);
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write(
+        "test_notes.py",
+        "import unittest\n\nclass N(unittest.TestCase):\n    def test_notes(self):\n        self.assertTrue(open('NOTES.md').read())\n",
+    );
+    t.write("NOTES.md", "calc adds\n");
+    t.commit_all("plan");
+    t.ok(&["start", "d", "--no-verify"]);
+    t.commit_all("start d");
+    t.ok(&["complete", "d", "--evidence", "notes written"]);
+    t.commit_all("done d");
+    // The rebase-merged pull request's three commits.
+    let plan = t.read("plan.md");
+    let at = plan.find("<!-- id: d -->").unwrap();
+    let faked = format!(
+        "{}{}",
+        &plan[..at],
+        plan[at..].replacen("status: done", "status: active", 1)
+    );
+    assert_ne!(faked, plan);
+    t.write("plan.md", &faked);
+    t.commit_all("wip");
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.write("test_calc.py", TEST_CALC);
+    t.commit_all("add");
+    t.write("plan.md", &plan);
+    t.commit_all("tidy");
+    let base = sign_off_a_then_gut(&t);
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    let said: Vec<&str> = run.stdout.lines().collect();
+    let a = said.iter().position(|l| l.starts_with("✓ a ")).unwrap();
+    let rest = said[a + 1..]
+        .iter()
+        .position(|l| l.starts_with('✓'))
+        .map_or(said.len(), |n| a + 1 + n);
+    assert!(
+        said[a..rest].iter().any(|l| l.contains("rejudge:")),
+        "{}\n{}",
+        run.stdout,
+        run.stderr
     );
 }
