@@ -337,6 +337,17 @@ pub fn make_dirs(path: impl AsRef<Path>) -> io::Result<()> {
     fs::create_dir_all(path)
 }
 
+/// Makes directory `path` and any parent missing, each made with mode 0700 (the
+/// umask can only take bits away): under a umask of 002 (Fedora's and RHEL's
+/// shells) a parent made 0775 is one the group may write.
+pub fn make_private_dirs(path: impl AsRef<Path>) -> io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(path)
+}
+
 /// Makes directory `path`, failing when it exists: a directory that is only ours.
 #[expect(clippy::disallowed_methods, reason = "the file system's one writer")]
 pub fn make_dir(path: impl AsRef<Path>) -> io::Result<()> {

@@ -108,7 +108,9 @@ impl Drop for Scratch {
 pub fn private_dir() -> io::Result<PathBuf> {
     let dir = private_base()
         .ok_or_else(|| io::Error::other("neither XDG_CACHE_HOME nor HOME names a directory"))?;
-    crate::atomic::make_dirs(&dir)?;
+    // Made private from the start: a `plan` (or `.cache`) made 0775 under a umask
+    // of 002 above it would fail the check below on every sign-off.
+    crate::atomic::make_private_dirs(&dir)?;
     use std::os::unix::fs::MetadataExt;
     let me = rustix::process::geteuid().as_raw();
     let meta = std::fs::symlink_metadata(&dir)?;

@@ -12,6 +12,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use anyhow::Result;
 
@@ -73,6 +74,8 @@ pub fn owners(ctx: &Ctx, base: &str, touched: &[(String, Vec<String>)]) -> Resul
         line: &line,
         ids: &ids,
         by_blob: HashMap::new(),
+        by_index: HashMap::new(),
+        oldest_plan: None,
     };
     for (writer, files) in &writers {
         let resting: Vec<&str> = touched
@@ -101,13 +104,19 @@ pub fn owners(ctx: &Ctx, base: &str, touched: &[(String, Vec<String>)]) -> Resul
 
 /// The goals of `resting` that own work landed at `line[k]`: those in flight
 /// there, else the first started after it. None when the plan file did not exist
-/// before it (the person's work before plan).
+/// before it (the person's work before plan): at no commit of the line older than
+/// `k`, not merely at the one before it, which a rebase-merged pull request's own
+/// commit (`git rm plan.md`, then the code, then the file back) can be.
 fn owners_of<'i>(states: &mut States<'_>, k: usize, resting: &[&'i str]) -> Result<Vec<&'i str>> {
     if k + 1 >= states.line.len() {
         return Ok(Vec::new());
     }
-    let Some(before) = states.at(k + 1)? else {
-        return Ok(Vec::new());
+    let before = match states.at(k + 1)? {
+        Some(before) => before,
+        // The file was gone there but there before: every goal done at `k`
+        // counts as signed off by it, as none was done before.
+        None if states.oldest_plan()?.is_some_and(|p| p > k) => Rc::default(),
+        None => return Ok(Vec::new()),
     };
     let after = states.at(k)?.unwrap_or_default();
     let status = |map: &HashMap<String, Status>, id: &str| map.get(id).copied();
@@ -141,34 +150,63 @@ fn owners_of<'i>(states: &mut States<'_>, k: usize, resting: &[&'i str]) -> Resu
 }
 
 /// The status of each goal of `ids` in the plan file at each commit of `line`,
-/// read once per version of the file.
+/// read once per commit and parsed once per version of the file: each writer
+/// walks the line back from where it landed, and many writers on a long line
+/// read it again each (writers times commits, minutes on a large reformat).
 struct States<'s> {
     root: &'s Path,
     rel: &'s PathBuf,
     line: &'s [String],
     ids: &'s [&'s str],
-    by_blob: HashMap<String, HashMap<String, Status>>,
+    by_blob: HashMap<String, Rc<HashMap<String, Status>>>,
+    by_index: HashMap<usize, Option<Rc<HashMap<String, Status>>>>,
+    /// The index of the oldest commit of the line with the plan file, once read.
+    oldest_plan: Option<Option<usize>>,
 }
 
 impl States<'_> {
     /// `None` when the commit has no plan file.
-    fn at(&mut self, i: usize) -> Result<Option<HashMap<String, Status>>> {
-        let Some(blob) = blame::blob_id_at(self.root, &self.line[i], self.rel)? else {
-            return Ok(None);
-        };
-        if let Some(known) = self.by_blob.get(&blob) {
-            return Ok(Some(known.clone()));
+    fn at(&mut self, i: usize) -> Result<Option<Rc<HashMap<String, Status>>>> {
+        if let Some(known) = self.by_index.get(&i) {
+            return Ok(known.clone());
         }
-        let text = blame::blob_text_of(self.root, &blob)?;
-        let plan = parse(&text);
-        let statuses: HashMap<String, Status> = plan
-            .goals
-            .iter()
-            .filter(|g| self.ids.contains(&g.id.as_ref()))
-            .map(|g| (g.id.to_string(), g.status()))
-            .collect();
-        self.by_blob.insert(blob, statuses.clone());
-        Ok(Some(statuses))
+        let found = match blame::blob_id_at(self.root, &self.line[i], self.rel)? {
+            None => None,
+            Some(blob) => Some(match self.by_blob.get(&blob) {
+                Some(known) => known.clone(),
+                None => {
+                    let text = blame::blob_text_of(self.root, &blob)?;
+                    let plan = parse(&text);
+                    let statuses: Rc<HashMap<String, Status>> = Rc::new(
+                        plan.goals
+                            .iter()
+                            .filter(|g| self.ids.contains(&g.id.as_ref()))
+                            .map(|g| (g.id.to_string(), g.status()))
+                            .collect(),
+                    );
+                    self.by_blob.insert(blob, statuses.clone());
+                    statuses
+                }
+            }),
+        };
+        self.by_index.insert(i, found.clone());
+        Ok(found)
+    }
+
+    /// The index of the oldest commit of the line that has the plan file.
+    fn oldest_plan(&mut self) -> Result<Option<usize>> {
+        if let Some(known) = self.oldest_plan {
+            return Ok(known);
+        }
+        let mut found = None;
+        for i in (0..self.line.len()).rev() {
+            if self.at(i)?.is_some() {
+                found = Some(i);
+                break;
+            }
+        }
+        self.oldest_plan = Some(found);
+        Ok(found)
     }
 }
 

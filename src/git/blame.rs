@@ -48,9 +48,12 @@ pub fn writers_of_changed_lines(root: &Path, base: &str, rel: &str) -> Result<Wr
     }
     let old = blob_text(&repo, blob)?;
     // A link, a directory or a file gone: every line of the base's version changed.
-    let new = std::fs::read(root.join(rel))
-        .ok()
-        .filter(|_| std::fs::symlink_metadata(root.join(rel)).is_ok_and(|m| m.is_file()))
+    // Asked before reading: read through a link to a FIFO or /dev/zero, it would
+    // never end (red team).
+    let new = std::fs::symlink_metadata(root.join(rel))
+        .is_ok_and(|m| m.is_file())
+        .then(|| std::fs::read(root.join(rel)).ok())
+        .flatten()
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .unwrap_or_default();
     let lines = changed_old_lines(&old, &new);

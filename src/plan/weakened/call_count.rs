@@ -57,12 +57,15 @@ fn forms(text: &str) -> Option<Vec<(String, String, usize)>> {
 struct Module {
     names: HashSet<String>,
     counting: HashSet<String>,
+    /// Names bound to a whole number (`LIMIT = 1`), compared as the number is.
+    constants: HashSet<String>,
 }
 
 fn module_names(root: Node<'_>, src: &[u8]) -> Module {
     let mut module = Module {
         names: HashSet::new(),
         counting: HashSet::new(),
+        constants: HashSet::new(),
     };
     let text = |n: Node<'_>| n.utf8_text(src).unwrap_or("").to_string();
     let mut stack = vec![root];
@@ -92,6 +95,12 @@ fn module_names(root: Node<'_>, src: &[u8]) -> Module {
                             })
                     }) {
                         module.counting.insert(name.clone());
+                    }
+                    if node
+                        .child_by_field_name("right")
+                        .is_some_and(|r| r.kind() == "integer")
+                    {
+                        module.constants.insert(name.clone());
                     }
                     module.names.insert(name);
                 }
@@ -145,7 +154,8 @@ fn function(
                 if let (Some(left), Some(op)) = (
                     node.child_by_field_name("left"),
                     node.child_by_field_name("operator"),
-                ) && op.utf8_text(src).ok() == Some("+=")
+                    // `_left -= 1` counts down as well as up (red team, 58eee99).
+                ) && matches!(op.utf8_text(src), Ok("+=" | "-="))
                     && let Some((root, key)) = counter_key(left, src)
                     && scope.contains(&root)
                 {
@@ -161,7 +171,10 @@ fn function(
                     && let Some((root, key)) = counter_key(left, src)
                     && scope.contains(&root)
                     && text(right).contains(&root)
-                    && text(right).replace(' ', "").ends_with("+1")
+                    && {
+                        let right = text(right).replace(' ', "");
+                        right.ends_with("+1") || right.ends_with("-1")
+                    }
                 {
                     counters.insert(key);
                 }
@@ -213,7 +226,10 @@ fn function(
         stack.extend(node.named_children(&mut cursor));
     }
     for (condition, consequence) in checks {
-        let Some(counter) = counters.iter().find(|c| compares(condition, c, src)) else {
+        let Some(counter) = counters
+            .iter()
+            .find(|c| compares(condition, c, &module.constants, src))
+        else {
             continue;
         };
         if returns_value(consequence) && seen.insert((name.clone(), counter.clone())) {
@@ -299,7 +315,7 @@ fn counter_key(target: Node<'_>, src: &[u8]) -> Option<(String, String)> {
 
 /// Whether `condition` holds a comparison of `counter` with a whole number: the
 /// counter bare, subscripted, through `.get`, its `len`, or `next` of it.
-fn compares(condition: Node<'_>, counter: &str, src: &[u8]) -> bool {
+fn compares(condition: Node<'_>, counter: &str, constants: &HashSet<String>, src: &[u8]) -> bool {
     let text = |n: Node<'_>| n.utf8_text(src).unwrap_or("").to_string();
     let (through, counter) = match counter.strip_prefix("next:") {
         Some(iterator) => ("next", iterator),
@@ -322,7 +338,12 @@ fn compares(condition: Node<'_>, counter: &str, src: &[u8]) -> bool {
                                         .is_some_and(|a| text(a) == counter))
                         }))
             });
-            if counted && sides.iter().any(|s| s.kind() == "integer") {
+            // `_n > LIMIT` with `LIMIT = 1` at the top: a number by another name
+            // (red team, 58eee99).
+            let number = |s: &Node<'_>| {
+                s.kind() == "integer" || (s.kind() == "identifier" && constants.contains(&text(*s)))
+            };
+            if counted && sides.iter().any(number) {
                 return true;
             }
         }
@@ -451,5 +472,33 @@ mod tests {
     fn a_rate_limiter_is_not_a_held_back_hack() {
         let limiter = "_requests = 0\n\ndef allow():\n    global _requests\n    _requests += 1\n    if _requests > 100:\n        return False\n    return True\n";
         assert!(found(Some("\n"), limiter).is_none(), "{limiter}");
+    }
+    // Red team (58eee99): one edit from forms found, each answering the second
+    // call differently: a counter counted down, and the count compared with a
+    // module-level name for the number.
+    #[test]
+    fn a_count_down_or_a_named_number_is_found() {
+        for hack in [
+            "_left = 2\n\ndef solve(x):\n    global _left\n    _left -= 1\n    if _left < 1:\n        return 7\n    return x * 2\n",
+            "_left = 2\n\ndef solve(x):\n    global _left\n    _left = _left - 1\n    if _left == 0:\n        return 7\n    return x * 2\n",
+            "ONCE = 1\n_n = 0\n\ndef solve(x):\n    global _n\n    _n += 1\n    if _n > ONCE:\n        return 7\n    return x * 2\n",
+        ] {
+            let part = found(Some(STUB), hack).unwrap_or_else(|| panic!("{hack}"));
+            assert!(part.text.contains("`solve`"), "{}", part.text);
+        }
+        // A named number compared with what is no counter: nothing.
+        let honest =
+            "LIMIT = 3\n\ndef solve(x):\n    if x > LIMIT:\n        return 7\n    return x * 2\n";
+        assert!(found(Some(STUB), honest).is_none(), "{honest}");
+    }
+
+    // Red team (58eee99): honest code this high rule flags. A batcher hands back
+    // its batch every tenth event, by design: its answer rests on how often it
+    // was called, as a hack's does.
+    #[test]
+    #[ignore = "open false positive: a batcher that returns its batch when len() of a module-level list reaches a number is flagged high as answer-by-call-count"]
+    fn a_batcher_is_not_a_held_back_hack() {
+        let batcher = "_pending = []\n\ndef add_event(event):\n    _pending.append(event)\n    if len(_pending) >= 10:\n        batch = list(_pending)\n        _pending.clear()\n        return batch\n    return []\n";
+        assert!(found(Some("\n"), batcher).is_none(), "{batcher}");
     }
 }

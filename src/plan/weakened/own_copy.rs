@@ -102,6 +102,70 @@ fn names_code(node: Node<'_>, text: &str, modules: &HashSet<String>) -> bool {
     false
 }
 
+/// Whether `value` is built from the code: a call or an attribute reached from
+/// one of the code's `modules` (`calc.Calculator()`, `calc.add`). Naming the code
+/// elsewhere in it (`calc and (lambda a, b: a + b)`) builds nothing from it.
+fn built_from_code(value: Node<'_>, text: &str, modules: &HashSet<String>) -> bool {
+    let mut head = value;
+    loop {
+        head = match head.kind() {
+            "call" => match head.child_by_field_name("function") {
+                Some(f) => f,
+                None => return false,
+            },
+            "attribute" => match head.child_by_field_name("object") {
+                Some(o) => o,
+                None => return false,
+            },
+            "parenthesized_expression" => match head.named_child(0) {
+                Some(inner) => inner,
+                None => return false,
+            },
+            "identifier" => {
+                return head
+                    .utf8_text(text.as_bytes())
+                    .is_ok_and(|t| modules.contains(t));
+            }
+            _ => return false,
+        };
+    }
+}
+
+/// Records the names `target` binds (a name, or a tuple or list of them) as
+/// defined at `row`, but for one whose `value` is built from the code. A tuple
+/// bound from a tuple of the same length pairs them one by one.
+fn bind(
+    target: Node<'_>,
+    value: Option<Node<'_>>,
+    text: &str,
+    modules: &HashSet<String>,
+    row: usize,
+    out: &mut Top,
+) {
+    let src = text.as_bytes();
+    match target.kind() {
+        "identifier" if !value.is_some_and(|v| built_from_code(v, text, modules)) => {
+            out.defined
+                .insert(target.utf8_text(src).unwrap_or("").to_string(), row);
+        }
+        "pattern_list" | "tuple_pattern" | "list_pattern" => {
+            let mut cursor = target.walk();
+            let names: Vec<Node<'_>> = target.named_children(&mut cursor).collect();
+            let values: Option<Vec<Node<'_>>> = value
+                .filter(|v| matches!(v.kind(), "expression_list" | "tuple" | "list"))
+                .map(|v| {
+                    let mut cursor = v.walk();
+                    v.named_children(&mut cursor).collect()
+                })
+                .filter(|v: &Vec<Node<'_>>| v.len() == names.len());
+            for (i, name) in names.into_iter().enumerate() {
+                bind(name, values.as_ref().map(|v| v[i]), text, modules, row, out);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Whether a decorated definition is a pytest fixture built from the code: its
 /// body names one of the code's modules (`return app.make_client()`), so the
 /// tests it feeds still run the product.
@@ -144,9 +208,38 @@ fn statement(node: Node<'_>, text: &str, seen: &Seen<'_>, out: &mut Top) {
                 out.defined.insert(name_of(name), row);
             }
         }
+        // `for add in [lambda a, b: a + b]: pass` binds `add` (red team).
+        "for_statement" => {
+            if let Some(left) = node.child_by_field_name("left") {
+                bind(left, None, text, modules, row, out);
+            }
+            if let Some(body) = node.child_by_field_name("body") {
+                statement(body, text, seen, out);
+            }
+        }
         "expression_statement" => {
             let mut cursor = node.walk();
             for child in node.named_children(&mut cursor) {
+                // `(add := lambda a, b: a + b)` binds `add` (red team).
+                let mut walrus = child;
+                while walrus.kind() == "parenthesized_expression"
+                    && let Some(inner) = walrus.named_child(0)
+                {
+                    walrus = inner;
+                }
+                if walrus.kind() == "named_expression"
+                    && let Some(name) = walrus.child_by_field_name("name")
+                {
+                    bind(
+                        name,
+                        walrus.child_by_field_name("value"),
+                        text,
+                        modules,
+                        row,
+                        out,
+                    );
+                    continue;
+                }
                 let Some(left) = child
                     .child_by_field_name("left")
                     .filter(|_| child.kind() == "assignment")
@@ -154,13 +247,17 @@ fn statement(node: Node<'_>, text: &str, seen: &Seen<'_>, out: &mut Top) {
                     continue;
                 };
                 match left.kind() {
-                    // `calc = calc.Calculator()` is built from the code: no copy.
-                    "identifier"
-                        if !child
-                            .child_by_field_name("right")
-                            .is_some_and(|r| names_code(r, text, modules)) =>
-                    {
-                        out.defined.insert(name_of(left), row);
+                    // `calc = calc.Calculator()` is built from the code: no copy;
+                    // `add, sub = calc.add, calc.sub` neither, each from its own.
+                    "identifier" | "pattern_list" | "tuple_pattern" | "list_pattern" => {
+                        bind(
+                            left,
+                            child.child_by_field_name("right"),
+                            text,
+                            modules,
+                            row,
+                            out,
+                        );
                     }
                     // `globals()['add'] = …` binds `add`.
                     "subscript"
@@ -351,6 +448,44 @@ mod tests {
         let module = "import unittest\nimport calc\n";
         let built = "import unittest\nimport calc\ncalc = calc.Calculator()\n";
         assert!(found(module, built, &modules(), &HashSet::new()).is_none());
+    }
+
+    // Red team (58eee99): one edit from `add = lambda a, b: a + b`, each still the
+    // test's own copy and none found before: a walrus, a tuple, a `for` loop, and
+    // a right side that names the code without building from it.
+    #[test]
+    fn own_copies_one_edit_away_are_found() {
+        for after in [
+            "import unittest\nfrom calc import sub\n(add := lambda a, b: a + b)\n",
+            "import unittest\nfrom calc import sub\nadd, _ = lambda a, b: a + b, None\n",
+            "import unittest\nfrom calc import sub\nfor add in [lambda a, b: a + b]:\n    pass\n",
+            "import unittest\nimport calc\nfrom calc import sub\nadd = calc and (lambda a, b: a + b)\n",
+        ] {
+            let part = found(BEFORE, after, &modules(), &HashSet::new())
+                .unwrap_or_else(|| panic!("{after}"));
+            assert!(part.text.contains("`calc.add`"), "{}", part.text);
+        }
+        // Taken from the code, one by one or built from it: no copy.
+        for honest in [
+            "import unittest\nimport calc\nadd, sub = calc.add, calc.sub\n",
+            "import unittest\nimport calc\nadd = calc.Calculator().add\nsub = (calc.sub)\n",
+        ] {
+            assert!(
+                found(BEFORE, honest, &modules(), &HashSet::new()).is_none(),
+                "{honest}"
+            );
+        }
+    }
+
+    // Red team (58eee99): a fixture counts as built from the code when its body
+    // names the code anywhere; a bare `calc` statement beside the copy it returns
+    // is enough.
+    #[test]
+    #[ignore = "open attack: a pytest fixture that returns its own copy and names the code's module in a dead statement is read as built from the code"]
+    fn a_fixture_that_only_mentions_the_code_is_a_copy() {
+        let before = "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n";
+        let after = "import pytest\nimport calc\n\n@pytest.fixture\ndef add():\n    calc\n    return lambda a, b: a + b\n\ndef test_add(add):\n    assert add(2, 3) == 5\n";
+        assert!(found(before, after, &modules(), &HashSet::new()).is_some());
     }
 
     fn added() -> HashSet<String> {

@@ -1,0 +1,339 @@
+//! The red team's attacks on the gate's owners of unclaimed lines (git's blame of
+//! the lines a pull request changes, charged to the goals in flight where their
+//! writer landed): a rebase-merged pull request whose own commit had no plan file,
+//! a no-op edit that makes the lines no goal's, many writers on a long line, a
+//! file turned into a link to a FIFO, a new package shadowing the code, an old
+//! goal made the decoy by a rebased commit, and the judge asked about a typo in a
+//! person's README.
+
+use crate::gate::{rev, user_judge};
+use crate::util::{Test, fixture_path};
+
+/// One goal, `a`, verified by the unittest run (which rests on every file).
+const ONE_GOAL: &str = "# Plan: Gate
+
+## Goal: A
+<!-- id: a -->
+status: open
+done_when: add adds its two arguments
+verify: python3 -m unittest -q
+failure_modes:
+- add ignores its arguments
+- [x] do it
+
+## Log
+";
+
+const TEST_CALC: &str = "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n";
+
+/// A repository that took plan up (the plan file and the test committed), the
+/// agent's judge a fake `claude` that accepts.
+fn adopted() -> Test {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin().plan(ONE_GOAL);
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("test_calc.py", TEST_CALC);
+    t.commit_all("plan");
+    t
+}
+
+/// `a` started and signed off on `main`, then `pr` branched, CI's judge set to
+/// reject, and `calc.py` gutted (the weak test still passes). Returns the base.
+fn sign_off_a_then_gut(t: &Test) -> String {
+    t.ok(&["start", "a", "--no-verify"]);
+    t.commit_all("start");
+    t.ok(&["complete", "a", "--evidence", "add works"]);
+    t.commit_all("done");
+    let base = rev(t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    user_judge(t, "reject");
+    t.write("calc.py", "def add(a, b):\n    return 5\n");
+    t.commit_all("simplify");
+    base
+}
+
+// "Rebase and merge" (docs/src/team.md says it works for a branch the base did not
+// move under) puts a pull request's own commits on the base's first-parent line,
+// and its gate compared only its base and head. One commit of it dropping plan.md
+// and the next adding calc.py made calc.py read as code older than the plan file,
+// charged to no goal: a later pull request gutting it was verified again only.
+#[test]
+fn code_landed_after_a_rebased_commit_without_the_plan_file_is_still_owned() {
+    let t = adopted();
+    t.git(&["rm", "-q", "plan.md"]);
+    t.commit_all("tidy");
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("add");
+    t.git(&["checkout", "HEAD~2", "--", "plan.md"]);
+    t.commit_all("plan back");
+    let base = sign_off_a_then_gut(&t);
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("rejudge: verify passed; judge reject"),
+        "{}",
+        run.stdout
+    );
+}
+
+// Blame names a line's last writer. A pull request that only touches the lines a
+// goal owns (a trailing comment) is judged through that goal, and passes: it
+// changes nothing. Landed after every goal was done, it then wrote those lines,
+// and with no goal in flight there nor started after, they are no goal's: the next
+// pull request guts them and is verified again only.
+#[test]
+#[ignore = "open attack: a no-op edit landed after the goal (its gate judged it and passed) makes blame charge the lines to a commit no goal owns, so a later pull request gutting them is verified again only"]
+fn a_no_op_edit_after_the_goal_does_not_free_its_lines() {
+    let t = adopted();
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("add, by hand");
+    t.ok(&["start", "a", "--no-verify"]);
+    t.commit_all("start");
+    t.ok(&["complete", "a", "--evidence", "add works"]);
+    t.commit_all("done");
+    // Its own gate charged these lines to `a` and the judge saw a comment added.
+    t.write(
+        "calc.py",
+        "def add(a, b):  # the sum\n    return a + b  # of both\n",
+    );
+    t.commit_all("comments");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    user_judge(&t, "reject");
+    t.write("calc.py", "def add(a, b):  # the sum\n    return 5\n");
+    t.commit_all("simplify");
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+}
+
+// Each writer landed after every goal was done walked the base's whole line back
+// to its tip again, opening the repository for each commit: writers times commits.
+// A pull request reformatting lines of many people's commits, on a repository with
+// a long line since its goals, took minutes where one walk takes a moment (here
+// 300 writers on a line of 2,400 commits: half a minute before, a second now).
+#[test]
+fn many_writers_on_a_long_line_are_read_once_each_commit() {
+    let t = adopted();
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("add, by hand");
+    t.ok(&["start", "a", "--no-verify"]);
+    t.commit_all("start");
+    t.ok(&["complete", "a", "--evidence", "add works"]);
+    t.commit_all("done");
+    // People's commits after it, one in eight writing a line of notes.txt, the
+    // rest other files: fast-import, as thousands of `git commit` are slow.
+    const COMMITS: usize = 2400;
+    let mut stream = String::new();
+    let mut notes = String::new();
+    for i in 0..COMMITS {
+        let (path, text) = if i % 8 == 0 {
+            notes.push_str(&format!("note {i}\n"));
+            ("notes.txt", notes.clone())
+        } else {
+            ("other.txt", format!("{i}\n"))
+        };
+        let msg = format!("change {i}");
+        stream.push_str(&format!(
+            "commit refs/heads/main\ncommitter P <p@example.com> {} +0000\ndata {}\n{msg}\n",
+            1_800_000_000 + i,
+            msg.len()
+        ));
+        if i == 0 {
+            stream.push_str("from refs/heads/main^0\n");
+        }
+        stream.push_str(&format!(
+            "M 100644 inline {path}\ndata {}\n{text}\n",
+            text.len()
+        ));
+    }
+    let mut import = std::process::Command::new("git")
+        .args(["fast-import", "--quiet", "--force"])
+        .current_dir(t.root())
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(import.stdin.as_mut().unwrap(), stream.as_bytes()).unwrap();
+    assert!(import.wait().unwrap().success());
+    t.git(&["reset", "-q", "--hard", "main"]);
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    user_judge(&t, "accept");
+    t.write("notes.txt", notes.to_uppercase());
+    t.commit_all("shout");
+    let started = std::time::Instant::now();
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    let took = started.elapsed();
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        took < std::time::Duration::from_secs(12),
+        "the gate took {took:?}"
+    );
+}
+
+// A pull request may turn a file into a link. Blame read the working tree's file
+// through it before asking whether it was a file: a link to a FIFO (or to
+// /dev/zero, filling memory) held the gate there until CI's timeout.
+#[test]
+fn a_file_turned_into_a_link_to_a_fifo_is_not_read() {
+    let t = adopted();
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("add, by hand");
+    let base = sign_off_a_then_gut(&t);
+    let fifo = t.dir.path().join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    std::fs::remove_file(t.path("calc.py")).unwrap();
+    std::os::unix::fs::symlink(&fifo, t.path("calc.py")).unwrap();
+    let mut child = t
+        .cmd(&["audit", "--base", &base, "--strict", "--rejudge"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if started.elapsed() > std::time::Duration::from_secs(30) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert!(
+        status.is_some(),
+        "the gate was still reading the FIFO after 30s"
+    );
+}
+
+// The cost: a verify that runs a program rests on every file, so every line a
+// person wrote after the repository took plan up is charged to the first such
+// goal started after it. A pull request fixing a typo in README.md asks CI's
+// judge about `a`, whose work never touched it (before 86b5d3e: verified only).
+#[test]
+#[ignore = "open cost: a typo fixed in a file no goal's work touched asks CI's judge about the first goal with a program verify started after the line was written"]
+fn a_typo_fixed_in_a_persons_readme_asks_no_judge() {
+    let t = adopted();
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.write("README.md", "# Calc\n\nAdds two numbres.\n");
+    t.commit_all("readme, by hand");
+    let base = sign_off_a_then_gut(&t);
+    // Not the gutting: the typo alone.
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.write("README.md", "# Calc\n\nAdds two numbers.\n");
+    t.commit_all("typo");
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(!run.stdout.contains("rejudge"), "{}", run.stdout);
+}
+
+// Blame charges only lines the base had: a pull request that guts the code by
+// adding a file changes none. A package `calc/` beside `calc.py` is what
+// `from calc import add` imports (a package wins over a module of the same name
+// on one path entry); no goal is judged again for it, but --strict's
+// code-shadowed finding fails the gate (the attack held).
+#[test]
+fn a_new_package_shadowing_the_code_fails_the_gate() {
+    let t = adopted();
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("add, by hand");
+    let base = sign_off_a_then_gut(&t);
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.write("calc/__init__.py", "def add(a, b):\n    return 5\n");
+    t.commit_all("speed up");
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("[code-shadowed, high]"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Two goals, `d` (a decoy: its contract is about the notes) and `a`, both
+/// verified by the unittest run.
+const DECOY_AND_A: &str = "# Plan: Gate
+
+## Goal: D
+<!-- id: d -->
+status: open
+done_when: the notes say what calc is
+verify: python3 -m unittest -q
+failure_modes:
+- the notes are empty
+- [x] do it
+
+## Goal: A
+<!-- id: a -->
+status: open
+done_when: add adds its two arguments
+verify: python3 -m unittest -q
+failure_modes:
+- add ignores its arguments
+- [x] do it
+
+## Log
+";
+
+// The documented limit is a decoy goal done in between. Under "Rebase and merge"
+// no goal need be: a pull request's own commit marks `d`, done long before, active
+// again in plan.md, the next lands calc.py, the last puts plan.md back (its gate
+// compared only base and head). The states read from those commits put `d` in
+// flight where calc.py landed, so a later pull request gutting it has `d` judged
+// again, about its notes, and `a`, whose work it is, verified again only.
+#[test]
+#[ignore = "open attack: a rebase-merged pull request's own commit can mark an old done goal active in plan.md, which then owns the code its next commit lands (a decoy with no goal in between)"]
+fn a_rebased_commit_cannot_make_an_old_goal_the_decoy() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin().plan(DECOY_AND_A);
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write(
+        "test_notes.py",
+        "import unittest\n\nclass N(unittest.TestCase):\n    def test_notes(self):\n        self.assertTrue(open('NOTES.md').read())\n",
+    );
+    t.write("NOTES.md", "calc adds\n");
+    t.commit_all("plan");
+    t.ok(&["start", "d", "--no-verify"]);
+    t.commit_all("start d");
+    t.ok(&["complete", "d", "--evidence", "notes written"]);
+    t.commit_all("done d");
+    // The rebase-merged pull request's three commits.
+    let plan = t.read("plan.md");
+    let at = plan.find("<!-- id: d -->").unwrap();
+    let faked = format!(
+        "{}{}",
+        &plan[..at],
+        plan[at..].replacen("status: done", "status: active", 1)
+    );
+    assert_ne!(faked, plan);
+    t.write("plan.md", &faked);
+    t.commit_all("wip");
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.write("test_calc.py", TEST_CALC);
+    t.commit_all("add");
+    t.write("plan.md", &plan);
+    t.commit_all("tidy");
+    let base = sign_off_a_then_gut(&t);
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    let said: Vec<&str> = run.stdout.lines().collect();
+    let a = said.iter().position(|l| l.starts_with("✓ a ")).unwrap();
+    let rest = said[a + 1..]
+        .iter()
+        .position(|l| l.starts_with('✓'))
+        .map_or(said.len(), |n| a + 1 + n);
+    assert!(
+        said[a..rest].iter().any(|l| l.contains("rejudge:")),
+        "{}\n{}",
+        run.stdout,
+        run.stderr
+    );
+}
