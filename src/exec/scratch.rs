@@ -104,7 +104,8 @@ impl Drop for Scratch {
 /// absolute) or `~/.cache`, made with mode 0700. Checked, or an error naming it:
 /// the directory is the user's, a directory and not a link, and no one else may
 /// write it; every directory above it is the user's or root's, and one others may
-/// write (`/tmp`, when HOME lies under it) must be root's and sticky.
+/// write (`/tmp`, when HOME lies under it; a group's other than the user's own)
+/// must be root's and sticky.
 pub fn private_dir() -> io::Result<PathBuf> {
     let dir = private_base()
         .ok_or_else(|| io::Error::other("neither XDG_CACHE_HOME nor HOME names a directory"))?;
@@ -139,7 +140,10 @@ pub fn private_dir() -> io::Result<PathBuf> {
     let real = std::fs::canonicalize(&dir)?;
     for above in real.ancestors().skip(1) {
         let meta = std::fs::metadata(above)?;
-        let others_write = meta.mode() & 0o022 != 0;
+        // A group that may write is the user's own group (a umask of 002 with a
+        // group per user made it so) or another's; only another's is others.
+        let others_write = meta.mode() & 0o002 != 0
+            || (meta.mode() & 0o020 != 0 && meta.gid() != rustix::process::getegid().as_raw());
         let sticky_root = meta.uid() == 0 && meta.mode() & 0o1000 != 0;
         if (meta.uid() != me && meta.uid() != 0) || (others_write && !sticky_root) {
             return Err(unsafe_dir(format!(

@@ -537,10 +537,9 @@ fn the_judges_directory_made_under_a_umask_of_002_is_private() {
 }
 
 // Red team (1365d5e): a ~/.cache another tool made 0775 under such a umask (the
-// group the user's own) fails every judged sign-off closed, naming ~/.cache; the
-// user must chmod it or set XDG_CACHE_HOME.
+// group the user's own) failed every judged sign-off closed. A group that may
+// write is others only when it is not the user's own.
 #[test]
-#[ignore = "open: a ~/.cache made group-writable by another tool under a umask of 002 fails every judged sign-off closed, though the group is the user's own"]
 fn a_group_writable_cache_of_the_users_own_group_does_not_fail_sign_offs() {
     let t = repo();
     t.commit_all("start");
