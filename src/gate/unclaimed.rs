@@ -93,7 +93,37 @@ pub fn owners(ctx: &Ctx, base: &str, touched: &[(String, Vec<String>)]) -> Resul
             }
             continue;
         };
-        for id in owners_of(&mut states, k, &resting)? {
+        // In flight where it landed; else the first goals started after it and
+        // the last done before it: blame names a line's last writer only, and a
+        // harmless rewrite (a trailing comment, judged through its goal and passed)
+        // landed after every goal would leave the lines no goal's, for the next
+        // pull request to gut with no judge asked (the red team's).
+        let mut found = match in_flight(&mut states, k, &resting)? {
+            Flight::Person => continue,
+            Flight::Goals(goals) => goals,
+        };
+        if found.is_empty() {
+            // Prose no goal's work wrote (a README's typo) is no goal's either.
+            let code: Vec<&str> = resting
+                .iter()
+                .copied()
+                .filter(|id| {
+                    touched.iter().any(|(t, rests)| {
+                        t == id
+                            && rests
+                                .iter()
+                                .any(|r| files.contains(&r.as_str()) && !prose(r))
+                    })
+                })
+                .collect();
+            found = first_started(&mut states, k, &code)?;
+            for id in last_done(&mut states, k, &code)? {
+                if !found.contains(&id) {
+                    found.push(id);
+                }
+            }
+        }
+        for id in found {
             if !out.ids.iter().any(|o| o == id) {
                 out.ids.push(id.to_string());
             }
@@ -102,36 +132,81 @@ pub fn owners(ctx: &Ctx, base: &str, touched: &[(String, Vec<String>)]) -> Resul
     Ok(out)
 }
 
-/// The goals of `resting` that own work landed at `line[k]`: those in flight
-/// there, else the first started after it. None when the plan file did not exist
-/// before it (the person's work before plan): at no commit of the line older than
-/// `k`, not merely at the one before it, which a rebase-merged pull request's own
-/// commit (`git rm plan.md`, then the code, then the file back) can be.
-fn owners_of<'i>(states: &mut States<'_>, k: usize, resting: &[&'i str]) -> Result<Vec<&'i str>> {
+/// Whether `path` is prose, which a program reads as data if at all.
+fn prose(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    [".md", ".markdown", ".rst", ".txt", ".adoc"]
+        .iter()
+        .any(|ext| lower.ends_with(ext))
+}
+
+/// The goals of `resting` done last before `line[k]`: the nearest older commit of
+/// the line where any of them became done.
+fn last_done<'i>(states: &mut States<'_>, k: usize, resting: &[&'i str]) -> Result<Vec<&'i str>> {
+    let status = |map: &HashMap<String, Status>, id: &str| map.get(id).copied();
+    for j in k + 1..states.line.len().saturating_sub(1) {
+        let (Some(at), older) = (states.at(j)?, states.at(j + 1)?.unwrap_or_default()) else {
+            return Ok(Vec::new());
+        };
+        let became: Vec<&str> = resting
+            .iter()
+            .copied()
+            .filter(|id| {
+                status(&at, id) == Some(Status::Done) && status(&older, id) != Some(Status::Done)
+            })
+            .collect();
+        if !became.is_empty() {
+            return Ok(became);
+        }
+    }
+    Ok(Vec::new())
+}
+
+/// Who owns work landed at `line[k]`: the person, when the plan file did not
+/// exist before it (at no commit of the line older than `k`, not merely at the
+/// one before it, which a rebase-merged pull request's own commit, `git rm
+/// plan.md`, then the code, then the file back, can be); else the goals of
+/// `resting` in flight there (none, maybe).
+enum Flight<'i> {
+    Person,
+    Goals(Vec<&'i str>),
+}
+
+fn in_flight<'i>(states: &mut States<'_>, k: usize, resting: &[&'i str]) -> Result<Flight<'i>> {
     if k + 1 >= states.line.len() {
-        return Ok(Vec::new());
+        return Ok(Flight::Person);
     }
     let before = match states.at(k + 1)? {
         Some(before) => before,
         // The file was gone there but there before: every goal done at `k`
         // counts as signed off by it, as none was done before.
         None if states.oldest_plan()?.is_some_and(|p| p > k) => Rc::default(),
-        None => return Ok(Vec::new()),
+        None => return Ok(Flight::Person),
     };
     let after = states.at(k)?.unwrap_or_default();
     let status = |map: &HashMap<String, Status>, id: &str| map.get(id).copied();
-    let in_flight: Vec<&str> = resting
-        .iter()
-        .copied()
-        .filter(|id| match status(&after, id) {
-            Some(Status::Active) => true,
-            Some(Status::Done) => status(&before, id) != Some(Status::Done),
-            _ => false,
-        })
-        .collect();
-    if !in_flight.is_empty() {
-        return Ok(in_flight);
-    }
+    Ok(Flight::Goals(
+        resting
+            .iter()
+            .copied()
+            .filter(|id| match status(&after, id) {
+                Some(Status::Active) => true,
+                Some(Status::Done) => status(&before, id) != Some(Status::Done),
+                _ => false,
+            })
+            .collect(),
+    ))
+}
+
+/// The goals of `resting` first started after `line[k]`: the first commit of the
+/// line after it where any of them is active or done anew.
+fn first_started<'i>(
+    states: &mut States<'_>,
+    k: usize,
+    resting: &[&'i str],
+) -> Result<Vec<&'i str>> {
+    let after = states.at(k)?.unwrap_or_default();
+    let status = |map: &HashMap<String, Status>, id: &str| map.get(id).copied();
     for i in (0..k).rev() {
         let now = states.at(i)?.unwrap_or_default();
         let first: Vec<&str> = resting

@@ -56,18 +56,30 @@ pub fn writers_of_changed_lines(root: &Path, base: &str, rel: &str) -> Result<Wr
         .flatten()
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .unwrap_or_default();
-    let lines = changed_old_lines(&old, &new);
+    blamed(&repo, &commit, rel, &old, &new)
+}
+
+/// The commits of `at`'s history that last wrote the lines of `rel` (`old` there)
+/// that going to `new` changes or removes, each once, in the order of the lines.
+fn blamed(
+    repo: &git2::Repository,
+    at: &git2::Commit<'_>,
+    rel: &str,
+    old: &str,
+    new: &str,
+) -> Result<Writers> {
+    let lines = changed_old_lines(old, new);
     let (Some(&first), Some(&last)) = (lines.first(), lines.last()) else {
         return Ok(Writers::Commits(Vec::new()));
     };
     let mut options = BlameOptions::new();
     options
-        .newest_commit(commit.id())
+        .newest_commit(at.id())
         .min_line(first)
         .max_line(last);
     let blame = repo
         .blame_file(Path::new(rel), Some(&mut options))
-        .with_context(|| format!("reading who wrote the lines of {rel} at {base}"))?;
+        .with_context(|| format!("reading who wrote the lines of {rel} at {}", at.id()))?;
     let mut out: Vec<String> = Vec::new();
     for line in lines {
         if let Some(hunk) = blame.get_line(line) {

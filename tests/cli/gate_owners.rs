@@ -84,7 +84,6 @@ fn code_landed_after_a_rebased_commit_without_the_plan_file_is_still_owned() {
 // and with no goal in flight there nor started after, they are no goal's: the next
 // pull request guts them and is verified again only.
 #[test]
-#[ignore = "open attack: a no-op edit landed after the goal (its gate judged it and passed) makes blame charge the lines to a commit no goal owns, so a later pull request gutting them is verified again only"]
 fn a_no_op_edit_after_the_goal_does_not_free_its_lines() {
     let t = adopted();
     t.write("calc.py", "def add(a, b):\n    return a + b\n");
@@ -214,11 +213,11 @@ fn a_file_turned_into_a_link_to_a_fifo_is_not_read() {
 }
 
 // The cost: a verify that runs a program rests on every file, so every line a
-// person wrote after the repository took plan up is charged to the first such
-// goal started after it. A pull request fixing a typo in README.md asks CI's
+// person wrote after the repository took plan up was charged to the first such
+// goal started after it. A pull request fixing a typo in README.md asked CI's
 // judge about `a`, whose work never touched it (before 86b5d3e: verified only).
+// Prose no goal's work wrote is now no goal's.
 #[test]
-#[ignore = "open cost: a typo fixed in a file no goal's work touched asks CI's judge about the first goal with a program verify started after the line was written"]
 fn a_typo_fixed_in_a_persons_readme_asks_no_judge() {
     let t = adopted();
     t.write("calc.py", "def add(a, b):\n    return a + b\n");
