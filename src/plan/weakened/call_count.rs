@@ -139,6 +139,7 @@ fn function(
     let mut scope: HashSet<String> = module.names.clone();
     scope.extend(declared(body, "nonlocal_statement", src));
     // An iterator that counts is compared through `next` alone.
+    let mut emptied: HashSet<String> = HashSet::new();
     let mut counters: HashSet<String> = module
         .counting
         .iter()
@@ -188,10 +189,19 @@ fn function(
                         f.child_by_field_name("attribute"),
                     )
                     && object.kind() == "identifier"
-                    && matches!(attr.utf8_text(src), Ok("append" | "add"))
                     && scope.contains(&text(object))
                 {
-                    counters.insert(text(object));
+                    match attr.utf8_text(src) {
+                        Ok("append" | "add") => {
+                            counters.insert(text(object));
+                        }
+                        // A list emptied again is a batch handed on, not a log
+                        // of calls (the red team's batcher).
+                        Ok("clear") => {
+                            emptied.insert(text(object));
+                        }
+                        _ => {}
+                    }
                 }
             }
             "if_statement" | "elif_clause" => {
@@ -225,6 +235,7 @@ fn function(
         let mut cursor = node.walk();
         stack.extend(node.named_children(&mut cursor));
     }
+    counters.retain(|c| !emptied.contains(c));
     for (condition, consequence) in checks {
         let Some(counter) = counters
             .iter()
@@ -496,7 +507,6 @@ mod tests {
     // its batch every tenth event, by design: its answer rests on how often it
     // was called, as a hack's does.
     #[test]
-    #[ignore = "open false positive: a batcher that returns its batch when len() of a module-level list reaches a number is flagged high as answer-by-call-count"]
     fn a_batcher_is_not_a_held_back_hack() {
         let batcher = "_pending = []\n\ndef add_event(event):\n    _pending.append(event)\n    if len(_pending) >= 10:\n        batch = list(_pending)\n        _pending.clear()\n        return batch\n    return []\n";
         assert!(found(Some("\n"), batcher).is_none(), "{batcher}");

@@ -175,11 +175,47 @@ fn fixture_from_code(node: Node<'_>, text: &str, modules: &HashSet<String>) -> b
     let fixture = node
         .named_children(&mut cursor)
         .any(|d| d.kind() == "decorator" && d.utf8_text(src).is_ok_and(|t| t.contains("fixture")));
-    fixture
-        && node
-            .child_by_field_name("definition")
-            .and_then(|d| d.child_by_field_name("body"))
-            .is_some_and(|body| names_code(body, text, modules))
+    let Some(body) = node
+        .child_by_field_name("definition")
+        .and_then(|d| d.child_by_field_name("body"))
+    else {
+        return false;
+    };
+    fixture && hands_on_code(body, text, modules)
+}
+
+/// Whether a fixture's `body` returns or yields what the code built: a value
+/// naming one of `modules`, or a name assigned one. A mention alone (a bare
+/// `calc` beside the copy it returns) is no such value (the red team's).
+fn hands_on_code(body: Node<'_>, text: &str, modules: &HashSet<String>) -> bool {
+    let src = text.as_bytes();
+    let mut built: HashSet<&str> = HashSet::new();
+    let mut handed: Vec<Node<'_>> = Vec::new();
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "function_definition" | "lambda" | "class_definition" => continue,
+            "assignment" => {
+                if let (Some(left), Some(right)) = (
+                    n.child_by_field_name("left"),
+                    n.child_by_field_name("right"),
+                ) && left.kind() == "identifier"
+                    && names_code(right, text, modules)
+                {
+                    built.insert(left.utf8_text(src).unwrap_or(""));
+                }
+            }
+            "return_statement" | "yield" => handed.extend(n.named_child(0)),
+            _ => {}
+        }
+        let mut cursor = n.walk();
+        stack.extend(n.named_children(&mut cursor));
+    }
+    handed.iter().any(|value| {
+        names_code(*value, text, modules)
+            || (value.kind() == "identifier"
+                && value.utf8_text(src).is_ok_and(|v| built.contains(v)))
+    })
 }
 
 fn statement(node: Node<'_>, text: &str, seen: &Seen<'_>, out: &mut Top) {
@@ -481,11 +517,20 @@ mod tests {
     // names the code anywhere; a bare `calc` statement beside the copy it returns
     // is enough.
     #[test]
-    #[ignore = "open attack: a pytest fixture that returns its own copy and names the code's module in a dead statement is read as built from the code"]
     fn a_fixture_that_only_mentions_the_code_is_a_copy() {
         let before = "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n";
         let after = "import pytest\nimport calc\n\n@pytest.fixture\ndef add():\n    calc\n    return lambda a, b: a + b\n\ndef test_add(add):\n    assert add(2, 3) == 5\n";
         assert!(found(before, after, &modules(), &HashSet::new()).is_some());
+        // Built from the code through a name, or yielded: no copy.
+        for honest in [
+            "import pytest\nimport calc\n\n@pytest.fixture\ndef add():\n    made = calc.add\n    return made\n\ndef test_add(add):\n    assert add(2, 3) == 5\n",
+            "import pytest\nimport calc\n\n@pytest.fixture\ndef add():\n    yield calc.add\n\ndef test_add(add):\n    assert add(2, 3) == 5\n",
+        ] {
+            assert!(
+                found(before, honest, &modules(), &HashSet::new()).is_none(),
+                "{honest}"
+            );
+        }
     }
 
     fn added() -> HashSet<String> {
