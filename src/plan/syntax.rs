@@ -124,6 +124,9 @@ pub struct Test {
     /// Rust: the `#[cfg(…)]` conditions on statements inside it, squeezed of
     /// whitespace: part of it already ran only under each.
     pub gates: Vec<String>,
+    /// The first `return` among its own statements (not in a branch, loop or
+    /// nested function) has assertions after it: no run reaches them.
+    pub returns_early: bool,
 }
 
 /// One assertion in a test.
@@ -201,6 +204,12 @@ pub struct Macro {
     pub invoked: bool,
     /// The tests its expansion defines by a literal name.
     pub tests: Vec<String>,
+    /// It has arms and none expands to a call (no macro, no function): nothing
+    /// it is given can panic or be checked.
+    pub hollow: bool,
+    /// The tests its expansion writes (`#[test] $v fn $n() { … }`) whose first
+    /// `return` at their top has an assertion after it.
+    pub returns_early: usize,
 }
 
 /// The syntax tree of `text` as `grammar`, for a rule that reads the tree itself;

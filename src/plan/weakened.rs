@@ -134,6 +134,23 @@ pub struct Counts {
     pub switches: usize,
 }
 
+impl Counts {
+    /// What the syntax view of the file knows: its tests that return before their
+    /// assertions, and Rust's assertion-named macros that check nothing.
+    fn read_view(&mut self, view: &syntax::View) {
+        if self.tests > 0 && self.assertions > 0 {
+            let written = view.macros.iter().map(|m| m.returns_early);
+            self.early_returns =
+                view.tests.iter().filter(|t| t.returns_early).count() + written.sum::<usize>();
+        }
+        self.hollow_asserts = view
+            .macros
+            .iter()
+            .filter(|m| m.hollow && m.name.contains("assert"))
+            .count();
+    }
+}
+
 /// A changed file: its text at the goal's start (`None`: it did not exist) and now
 /// (`None`: deleted). `was` is its path at the start when git saw a rename.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -221,10 +238,7 @@ pub fn find_given(
 ) -> Vec<Finding> {
     let declared = [true, false].map(|before| rust_modules(changes, before, given));
     let mut rows: Vec<Row<'_>> = changes.iter().map(|c| Row::of(c, &declared)).collect();
-    let pairs: Vec<Option<syntactic::Pair>> = changes
-        .iter()
-        .map(|c| syntactic::Pair::of(&c.path, c.before.as_deref(), c.after.as_deref()))
-        .collect();
+    let pairs: Vec<Option<syntactic::Pair>> = rows.iter_mut().map(Row::pair).collect();
     for (row, pair) in rows.iter_mut().zip(&pairs) {
         if let Some(pair) = pair {
             row.leave_out(&pair.unchanged_tests());
@@ -1898,6 +1912,8 @@ fn is_test(path: &str, text: Option<&str>) -> bool {
 struct Side {
     lang: Lang,
     read: Read,
+    /// Its syntax view, until the row's [`syntactic::Pair`] takes it.
+    view: Option<syntax::View>,
 }
 
 impl Side {
@@ -1922,6 +1938,10 @@ impl<'c> Row<'c> {
         let side = |path: &str, text: &str, anyway: bool, declared: &HashSet<String>| {
             let lang = Lang::of(path)?;
             let mut read = analyse(lang, text);
+            let view = syntax::Grammar::of(path).and_then(|g| syntax::view(g, text));
+            if let Some(view) = &view {
+                read.counts.read_view(view);
+            }
             // A test function in a file pytest does not collect by its name never
             // runs: a test moved to `tests/zero_cases.py` is a test removed. Its
             // assertions still count, as a helper's do.
@@ -1935,7 +1955,7 @@ impl<'c> Row<'c> {
             }
             let test =
                 anyway || is_test_path(path) || (lang == Lang::Rust && read.counts.tests > 0);
-            test.then_some(Side { lang, read })
+            test.then_some(Side { lang, read, view })
         };
         let old = change
             .before
@@ -1952,6 +1972,19 @@ impl<'c> Row<'c> {
             old_path,
             old,
             new,
+        }
+    }
+
+    /// The syntax views of both versions, those its sides read taken, not read
+    /// again.
+    fn pair(&mut self) -> Option<syntactic::Pair> {
+        let c = self.change;
+        let same = syntax::Grammar::of(self.old_path) == syntax::Grammar::of(&c.path);
+        let old = self.old.as_mut().and_then(|s| s.view.take());
+        let new = self.new.as_mut().and_then(|s| s.view.take());
+        match (old, new) {
+            (Some(old), Some(new)) if same => Some(syntactic::Pair::new(old, new)),
+            _ => syntactic::Pair::of(&c.path, c.before.as_deref(), c.after.as_deref()),
         }
     }
 
@@ -3299,12 +3332,6 @@ fn analyse(lang: Lang, text: &str) -> Read {
             false => forms::skip_owner(lang, &toks, &layout, i, &tests),
         })
         .collect();
-    if counts.tests > 0 && counts.assertions > 0 {
-        counts.early_returns = reach::early_returns(lang, &toks, &layout);
-    }
-    if lang == Lang::Rust {
-        counts.hollow_asserts = reach::hollow_asserts(&toks);
-    }
     let skipped = skipped_tests(
         lang,
         &toks,
@@ -4930,8 +4957,21 @@ func (s *Suite) TestMethod() {
         assert!(found("pkg/add.go", GO, &weaker).is_empty());
     }
 
+    /// The counts of `text` with what its syntax view adds.
+    fn viewed(lang: Lang, text: &str) -> Counts {
+        let grammar = match lang {
+            Lang::Python => syntax::Grammar::Python,
+            Lang::Js => syntax::Grammar::JavaScript,
+            Lang::Rust => syntax::Grammar::Rust,
+            Lang::Go => syntax::Grammar::Go,
+        };
+        let mut counts = count(lang, text);
+        counts.read_view(&syntax::view(grammar, text).unwrap());
+        counts
+    }
+
     fn early(lang: Lang, text: &str) -> usize {
-        count(lang, text).early_returns
+        viewed(lang, text).early_returns
     }
 
     #[test]
@@ -4970,7 +5010,7 @@ func (s *Suite) TestMethod() {
 
     #[test]
     fn an_assert_named_macro_that_calls_nothing_is_counted() {
-        let hollow = |text: &str| count(Lang::Rust, text).hollow_asserts;
+        let hollow = |text: &str| viewed(Lang::Rust, text).hollow_asserts;
         assert_eq!(hollow("macro_rules! assert_same { ($($t:tt)*) => {}; }"), 1);
         assert_eq!(
             hollow(
