@@ -92,6 +92,10 @@ pub struct View {
     pub redefinitions: Vec<Redefinition>,
     /// Rust `macro_rules!` definitions.
     pub macros: Vec<Macro>,
+    /// Python: statements of the module itself that end the process
+    /// (`sys.exit(0)`, `os._exit(0)`, `raise SystemExit`): importing the module
+    /// ends the run, passing. One under `if __name__ == "__main__":` is none.
+    pub exits: usize,
     /// The text of each string literal, as the program sees it.
     pub strings: Vec<String>,
     /// The file's syntax with comments, layout, quote style, trailing commas,
@@ -127,6 +131,9 @@ pub struct Test {
     /// The first `return` among its own statements (not in a branch, loop or
     /// nested function) has assertions after it: no run reaches them.
     pub returns_early: bool,
+    /// Python: its own body yields (a function nested in it yields for itself):
+    /// a generator, of which pytest runs nothing and unittest drops unrun.
+    pub yields: bool,
 }
 
 /// One assertion in a test.

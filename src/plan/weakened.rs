@@ -136,9 +136,10 @@ pub struct Counts {
 
 impl Counts {
     /// What the syntax view of the file knows: its tests that return before their
-    /// assertions, and Rust's assertion-named macros that check nothing.
-    fn read_view(&mut self, view: &syntax::View) {
-        if self.tests > 0 && self.assertions > 0 {
+    /// assertions (`reaches`: the tokens found tests and assertions), and Rust's
+    /// assertion-named macros that check nothing.
+    fn read_view(&mut self, view: &syntax::View, reaches: bool) {
+        if reaches {
             let written = view.macros.iter().map(|m| m.returns_early);
             self.early_returns =
                 view.tests.iter().filter(|t| t.returns_early).count() + written.sum::<usize>();
@@ -1905,7 +1906,7 @@ fn named_test(path: &str) -> bool {
 fn is_test(path: &str, text: Option<&str>) -> bool {
     is_test_path(path)
         || (Lang::of(path) == Some(Lang::Rust)
-            && text.is_some_and(|t| count(Lang::Rust, t).tests > 0))
+            && text.is_some_and(|t| analyse(Lang::Rust, t, None).counts.tests > 0))
 }
 
 /// One side of a changed test file: its language and what was read of it.
@@ -1937,11 +1938,13 @@ impl<'c> Row<'c> {
         let old_path = change.was.as_deref().unwrap_or(&change.path);
         let side = |path: &str, text: &str, anyway: bool, declared: &HashSet<String>| {
             let lang = Lang::of(path)?;
-            let mut read = analyse(lang, text);
-            let view = syntax::Grammar::of(path).and_then(|g| syntax::view(g, text));
-            if let Some(view) = &view {
-                read.counts.read_view(view);
-            }
+            let view = |path: &str| syntax::Grammar::of(path).and_then(|g| syntax::view(g, text));
+            // Python's counts need the view (its exits and generators); the other
+            // languages' test files are known before it is read.
+            let python_test = lang == Lang::Python && (anyway || is_test_path(path));
+            let mut viewed = python_test.then(|| view(path)).flatten();
+            let mut read = analyse(lang, text, viewed.as_ref());
+            let reaches = read.counts.tests > 0 && read.counts.assertions > 0;
             // A test function in a file pytest does not collect by its name never
             // runs: a test moved to `tests/zero_cases.py` is a test removed. Its
             // assertions still count, as a helper's do.
@@ -1955,7 +1958,20 @@ impl<'c> Row<'c> {
             }
             let test =
                 anyway || is_test_path(path) || (lang == Lang::Rust && read.counts.tests > 0);
-            test.then_some(Side { lang, read, view })
+            if !test {
+                return None;
+            }
+            if viewed.is_none() {
+                viewed = view(path);
+            }
+            if let Some(v) = &viewed {
+                read.counts.read_view(v, reaches);
+            }
+            Some(Side {
+                lang,
+                read,
+                view: viewed,
+            })
         };
         let old = change
             .before
@@ -3241,7 +3257,19 @@ enum Tok<'a> {
 
 /// The counts of `text` read as `lang`.
 pub fn count(lang: Lang, text: &str) -> Counts {
-    analyse(lang, text).counts
+    let grammar = match lang {
+        Lang::Python => syntax::Grammar::Python,
+        Lang::Js => syntax::Grammar::JavaScript,
+        Lang::Rust => syntax::Grammar::Rust,
+        Lang::Go => syntax::Grammar::Go,
+    };
+    let view = syntax::view(grammar, text);
+    let mut read = analyse(lang, text, view.as_ref());
+    let reaches = read.counts.tests > 0 && read.counts.assertions > 0;
+    if let Some(view) = &view {
+        read.counts.read_view(view, reaches);
+    }
+    read.counts
 }
 
 /// `text` cut to at most [`MAX_TEXT`] bytes, at a character's boundary.
@@ -3284,8 +3312,8 @@ struct Read {
     bound: checks::Bound,
 }
 
-/// `text` read as `lang`.
-fn analyse(lang: Lang, text: &str) -> Read {
+/// `text` read as `lang`, with its syntax `view` where it adds to the tokens.
+fn analyse(lang: Lang, text: &str, view: Option<&syntax::View>) -> Read {
     let text = bounded(text);
     let (mut toks, mut spans) = spanned(lang, text);
     if lang == Lang::Rust {
@@ -3381,15 +3409,11 @@ fn analyse(lang: Lang, text: &str) -> Read {
             counts.switches += 1;
         }
     }
-    if lang == Lang::Python {
-        let exits = forms::exits(&toks, &layout);
-        skip_owners.extend((0..exits).map(|_| String::new()));
-        counts.switches += exits;
-        let at: Vec<usize> = tests.iter().map(|(i, _)| *i).collect();
-        for yields in reach::generators(&toks, &layout, &at) {
-            let name = tests.iter().find(|(i, _)| *i == yields);
-            skip_owners.extend(name.map(|(_, name)| name.clone()));
-        }
+    if let Some(view) = view.filter(|_| lang == Lang::Python) {
+        skip_owners.extend((0..view.exits).map(|_| String::new()));
+        counts.switches += view.exits;
+        let generators = view.tests.iter().filter(|t| t.yields);
+        skip_owners.extend(generators.map(|t| t.name.clone()));
     }
     counts.skips = skip_owners.len();
     let bodies = reach::uncalled_bodies(lang, &toks, &layout);
@@ -4957,21 +4981,8 @@ func (s *Suite) TestMethod() {
         assert!(found("pkg/add.go", GO, &weaker).is_empty());
     }
 
-    /// The counts of `text` with what its syntax view adds.
-    fn viewed(lang: Lang, text: &str) -> Counts {
-        let grammar = match lang {
-            Lang::Python => syntax::Grammar::Python,
-            Lang::Js => syntax::Grammar::JavaScript,
-            Lang::Rust => syntax::Grammar::Rust,
-            Lang::Go => syntax::Grammar::Go,
-        };
-        let mut counts = count(lang, text);
-        counts.read_view(&syntax::view(grammar, text).unwrap());
-        counts
-    }
-
     fn early(lang: Lang, text: &str) -> usize {
-        viewed(lang, text).early_returns
+        count(lang, text).early_returns
     }
 
     #[test]
@@ -5010,7 +5021,7 @@ func (s *Suite) TestMethod() {
 
     #[test]
     fn an_assert_named_macro_that_calls_nothing_is_counted() {
-        let hollow = |text: &str| viewed(Lang::Rust, text).hollow_asserts;
+        let hollow = |text: &str| count(Lang::Rust, text).hollow_asserts;
         assert_eq!(hollow("macro_rules! assert_same { ($($t:tt)*) => {}; }"), 1);
         assert_eq!(
             hollow(

@@ -157,6 +157,7 @@ impl<'s> Reader<'s> {
             in_macro: None,
             gates: Vec::new(),
             returns_early: false,
+            yields: false,
         }
     }
 
@@ -256,6 +257,13 @@ impl<'s> Reader<'s> {
                 "function_definition" | "class_definition" => (item, None),
                 "expression_statement" if scope.is_empty() => {
                     self.python_module_mark(item);
+                    self.view.exits += usize::from(python_exit(self.src, item));
+                    continue;
+                }
+                "raise_statement" if scope.is_empty() => {
+                    let raised = item.named_child(0).map(|r| self.text(r));
+                    let name = raised.map(|r| r.split('(').next().unwrap_or(r).trim());
+                    self.view.exits += usize::from(name == Some("SystemExit"));
                     continue;
                 }
                 _ => continue,
@@ -299,6 +307,7 @@ impl<'s> Reader<'s> {
                 self.guard_returns(body, name);
                 let mut test = self.test(name, scope, whole, found);
                 test.returns_early = returns_early(body, &test.assertions);
+                test.yields = yields(body);
                 self.view.tests.push(test);
             } else {
                 self.view.helpers.push(Def {
@@ -813,6 +822,57 @@ fn test_macros<'s>(src: &'s str, root: Node<'_>) -> HashSet<&'s str> {
         }
     }
     out
+}
+
+/// Whether a statement of a Python module calls an exit: `sys.exit(…)`,
+/// `os._exit(…)` under any name the module was imported as, `__import__('os')
+/// ._exit(…)`, `pytest.exit(…)`, or a bare `exit(…)`, `quit(…)`, `_exit(…)`.
+fn python_exit(src: &str, statement: Node<'_>) -> bool {
+    let Some(f) = statement
+        .named_child(0)
+        .filter(|c| c.kind() == "call")
+        .and_then(|c| c.child_by_field_name("function"))
+    else {
+        return false;
+    };
+    let text = |n: Node<'_>| &src[n.byte_range()];
+    match f.kind() {
+        "identifier" => matches!(text(f), "exit" | "quit" | "_exit"),
+        "attribute" => {
+            let (Some(object), Some(name)) = (
+                f.child_by_field_name("object"),
+                f.child_by_field_name("attribute"),
+            ) else {
+                return false;
+            };
+            let imported = object.kind() == "call"
+                && object
+                    .child_by_field_name("function")
+                    .is_some_and(|g| text(g) == "__import__");
+            let exit = matches!(text(name), "exit" | "_exit");
+            (exit && (object.kind() == "identifier" || imported))
+                || (text(object) == "pytest" && text(name) == "exit")
+        }
+        _ => false,
+    }
+}
+
+/// Whether a Python body yields for itself: a `yield` not inside a function,
+/// class or lambda nested in it.
+fn yields(body: Node<'_>) -> bool {
+    preorder(body).filter(|n| n.kind() == "yield").any(|y| {
+        let mut at = y.parent();
+        while let Some(n) = at.filter(|n| n.id() != body.id()) {
+            if matches!(
+                n.kind(),
+                "function_definition" | "class_definition" | "lambda"
+            ) {
+                return false;
+            }
+            at = n.parent();
+        }
+        true
+    })
 }
 
 /// The callbacks passed to a JavaScript test case (`it('a', () => { … })`).

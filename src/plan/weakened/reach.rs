@@ -68,11 +68,6 @@ impl<'t> Layout<'t> {
         }
     }
 
-    /// Whether token `k` is the first of its line (there is no token `k`: no).
-    fn first_on_line(&self, k: usize) -> bool {
-        self.indents.get(k).is_some_and(|&n| n != u32::MAX)
-    }
-
     /// Token `k`'s indent, when it is the first of its line.
     pub(super) fn indent(&self, k: usize) -> Option<usize> {
         match *self.indents.get(k)? {
@@ -628,46 +623,6 @@ fn python_body(toks: &Toks<'_, '_>, layout: &Layout<'_>, name: usize) -> Option<
         from,
         end: block_end(toks, layout, from, |n| n < indent),
     })
-}
-
-/// The Python tests (by their name's token) whose own body yields: a generator,
-/// of which pytest runs nothing (an xfail before 8.4, an error since) and which
-/// unittest calls and drops unrun. A function nested in the test yields for itself.
-pub(super) fn generators(toks: &Toks<'_, '_>, layout: &Layout<'_>, tests: &[usize]) -> Vec<usize> {
-    let line_end = |k: usize| {
-        (k + 1..toks.len())
-            .find(|&j| layout.first_on_line(j))
-            .unwrap_or(toks.len())
-    };
-    tests
-        .iter()
-        .copied()
-        .filter(|&name| {
-            // A test on one line (`def test_a(): yield`) is that line.
-            let (from, end) = match python_body(toks, layout, name) {
-                Some(body) => (body.from, body.end),
-                None => match toks.colon(name) {
-                    Some(colon) => (colon + 1, line_end(colon)),
-                    None => return false,
-                },
-            };
-            let mut k = from;
-            while k < end {
-                match toks[k] {
-                    Tok::Ident("yield") => return true,
-                    // A function nested in the test yields for itself, on its
-                    // lines or its one line.
-                    Tok::Ident("def" | "class") => {
-                        k = python_body(toks, layout, k + 1)
-                            .map_or_else(|| line_end(k), |b| b.end.max(k + 1));
-                    }
-                    Tok::Ident("lambda") => k = line_end(k),
-                    _ => k += 1,
-                }
-            }
-            false
-        })
-        .collect()
 }
 
 /// Where the statement that the `return` before `from` opens ends: after its `;`,
