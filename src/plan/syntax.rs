@@ -243,14 +243,3 @@ pub fn view(grammar: Grammar, text: &str) -> Option<View> {
     let tree = parser.parse(text, None)?;
     Some(view::read(grammar, text, &tree))
 }
-
-/// Whether two versions of a file hold the same test-relevant syntax: both parsed
-/// clean and read the same once formatting, comments, import order and the order
-/// of top-level definitions are taken out.
-#[cfg(test)]
-pub fn same_meaning(grammar: Grammar, before: &str, after: &str) -> bool {
-    let (Some(a), Some(b)) = (view(grammar, before), view(grammar, after)) else {
-        return false;
-    };
-    a.clean && b.clean && a.unordered == b.unordered
-}

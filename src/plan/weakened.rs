@@ -380,7 +380,7 @@ pub fn find_given(
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
     #[cfg(test)]
-    legacy_agrees(&out);
+    tests::legacy_agrees(&out);
     out
 }
 
@@ -399,47 +399,6 @@ fn new_tests_only(change: &Change, changes: &[Change], given: &hacks::Given) -> 
         && !changes
             .iter()
             .any(|c| c.before.is_some() && is_test_path(&c.path) && under(&c.path))
-}
-
-/// In tests, every finding's typed rules are those the legacy reader gives its
-/// words, and it is as high: each finding plan made before rules were typed keeps
-/// its ids and severity, and a line recorded before reads back the same. Where
-/// the words read a part wrong (`weakened-test`: a ", " or a backtick inside
-/// quoted code split or hid its words, or words no rule listed, as the import
-/// hook's), the typed rules may name more; they are the right ones.
-#[cfg(test)]
-fn legacy_agrees(found: &[Finding]) {
-    let distinct = |rules: Vec<RuleId>| {
-        let mut out: Vec<RuleId> = Vec::new();
-        for rule in rules {
-            if !out.contains(&rule) {
-                out.push(rule);
-            }
-        }
-        out
-    };
-    for finding in found {
-        // Quoted code with a backtick of its own (random text, a template
-        // literal) moves where the words see quotes: nothing to compare with.
-        if finding
-            .parts
-            .iter()
-            .any(|p| p.text.matches('`').count() % 2 == 1)
-        {
-            continue;
-        }
-        let typed = distinct(finding.parts.iter().map(|p| p.rule).collect());
-        let read = kinds::legacy_parts(&finding.what);
-        let legacy = distinct(read.iter().map(|p| p.rule).collect());
-        let misread = legacy.contains(&RuleId::WeakenedTest);
-        let named = legacy.iter().filter(|r| **r != RuleId::WeakenedTest);
-        let same = typed == legacy || (misread && named.clone().all(|r| typed.contains(r)));
-        let high = |rules: &[RuleId]| rules.iter().any(|r| r.severity() == rules::Severity::High);
-        assert!(
-            same && high(&typed) == high(&legacy),
-            "{finding}: typed {typed:?}, read from its words {legacy:?}"
-        );
-    }
 }
 
 /// The name an `import` takes for a module of the code's own tree at `path`: a
@@ -4113,6 +4072,47 @@ fn char_literal_end(text: &str, from: usize) -> Option<usize> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// In tests, every finding's typed rules are those the legacy reader gives its
+    /// words, and it is as high: each finding plan made before rules were typed keeps
+    /// its ids and severity, and a line recorded before reads back the same. Where
+    /// the words read a part wrong (`weakened-test`: a ", " or a backtick inside
+    /// quoted code split or hid its words, or words no rule listed, as the import
+    /// hook's), the typed rules may name more; they are the right ones.
+    pub(super) fn legacy_agrees(found: &[Finding]) {
+        let distinct = |rules: Vec<RuleId>| {
+            let mut out: Vec<RuleId> = Vec::new();
+            for rule in rules {
+                if !out.contains(&rule) {
+                    out.push(rule);
+                }
+            }
+            out
+        };
+        for finding in found {
+            // Quoted code with a backtick of its own (random text, a template
+            // literal) moves where the words see quotes: nothing to compare with.
+            if finding
+                .parts
+                .iter()
+                .any(|p| p.text.matches('`').count() % 2 == 1)
+            {
+                continue;
+            }
+            let typed = distinct(finding.parts.iter().map(|p| p.rule).collect());
+            let read = kinds::legacy_parts(&finding.what);
+            let legacy = distinct(read.iter().map(|p| p.rule).collect());
+            let misread = legacy.contains(&RuleId::WeakenedTest);
+            let named = legacy.iter().filter(|r| **r != RuleId::WeakenedTest);
+            let same = typed == legacy || (misread && named.clone().all(|r| typed.contains(r)));
+            let high =
+                |rules: &[RuleId]| rules.iter().any(|r| r.severity() == rules::Severity::High);
+            assert!(
+                same && high(&typed) == high(&legacy),
+                "{finding}: typed {typed:?}, read from its words {legacy:?}"
+            );
+        }
+    }
 
     fn change(path: &str, before: Option<&str>, after: Option<&str>) -> Change {
         Change {
