@@ -96,6 +96,10 @@ pub struct View {
     /// (`sys.exit(0)`, `os._exit(0)`, `raise SystemExit`): importing the module
     /// ends the run, passing. One under `if __name__ == "__main__":` is none.
     pub exits: usize,
+    /// Python and JavaScript: assertions inside a `try` whose first handler
+    /// catches their failure (a bare `except`, `Exception`, `BaseException`,
+    /// `AssertionError`; any `catch`) and neither raises again nor checks.
+    pub swallowed: usize,
     /// The text of each string literal, as the program sees it.
     pub strings: Vec<String>,
     /// The file's syntax with comments, layout, quote style, trailing commas,

@@ -135,10 +135,11 @@ pub struct Counts {
 }
 
 impl Counts {
-    /// What the syntax view of the file knows: its tests that return before their
-    /// assertions (`reaches`: the tokens found tests and assertions), and Rust's
-    /// assertion-named macros that check nothing.
+    /// What the syntax view of the file knows: its assertions a `try` swallows,
+    /// its tests that return before their assertions (`reaches`: the tokens found
+    /// tests and assertions), and Rust's assertion-named macros that check nothing.
     fn read_view(&mut self, view: &syntax::View, reaches: bool) {
+        self.swallowed = view.swallowed;
         if reaches {
             let written = view.macros.iter().map(|m| m.returns_early);
             self.early_returns =
@@ -3426,7 +3427,6 @@ fn analyse(lang: Lang, text: &str, view: Option<&syntax::View>) -> Read {
         .map(|(_, s)| s)
         .collect();
     counts.trivial = statements.iter().filter(|s| cannot_fail(lang, s)).count();
-    counts.swallowed = forms::swallowed(lang, &toks, &layout);
     counts.patched = forms::patched(lang, &toks, &layout, &statements);
     (counts.cases, counts.tables) = forms::cases(lang, &toks);
     Read {

@@ -45,7 +45,91 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
         Grammar::Go => r.go(root),
         _ => r.js(root, &mut Vec::new(), 0),
     }
+    if g == Grammar::Python || g.is_js() {
+        let tries = preorder(root).filter(|n| n.kind() == "try_statement");
+        r.view.swallowed = tries.map(|t| swallowed(g, src, t)).sum();
+    }
     r.view
+}
+
+/// How many assertions the `try` statement `t` swallows ([`View::swallowed`]).
+fn swallowed(g: Grammar, src: &str, t: Node<'_>) -> usize {
+    let text = |n: Node<'_>| &src[n.byte_range()];
+    let Some(body) = t.child_by_field_name("body") else {
+        return 0;
+    };
+    if g == Grammar::Python {
+        let mut cursor = t.walk();
+        let first = t
+            .named_children(&mut cursor)
+            .find(|c| c.id() != body.id() && c.kind() != "comment");
+        let Some(handler) = first.filter(|c| c.kind() == "except_clause") else {
+            return 0;
+        };
+        let mut cursor = handler.walk();
+        let block = handler
+            .named_children(&mut cursor)
+            .find(|c| c.kind() == "block");
+        let caught =
+            &src[handler.start_byte()..block.map_or(handler.end_byte(), |b| b.start_byte())];
+        let words: Vec<&str> = caught
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty() && *w != "except")
+            .collect();
+        let catches = words.is_empty()
+            || words
+                .iter()
+                .any(|w| matches!(*w, "Exception" | "BaseException" | "AssertionError"));
+        let rechecks = block.is_some_and(|b| {
+            preorder(b).any(|n| n.kind() == "raise_statement")
+                || !python_assertions(src, b).is_empty()
+        });
+        return match catches && !rechecks {
+            true => python_assertions(src, body).len(),
+            false => 0,
+        };
+    }
+    let Some(handler) = t
+        .child_by_field_name("handler")
+        .and_then(|h| h.child_by_field_name("body"))
+    else {
+        return 0;
+    };
+    let checks = |n: Node<'_>| js_checks(src, n);
+    let rechecks = checks(handler) > 0
+        || preorder(handler).any(|n| {
+            n.kind() == "throw_statement"
+                || (n.kind().ends_with("identifier") && matches!(text(n), "fail" | "done"))
+        });
+    match rechecks {
+        true => 0,
+        false => checks(body),
+    }
+}
+
+/// JavaScript's checks in `node` as a swallowing `catch` sees them: assertions
+/// rooted at `expect` or `assert`, and waits for a condition (`waitFor(…)`,
+/// `vi.waitFor(…)`, `untilReady(…)`), which fail when it never comes.
+fn js_checks(src: &str, node: Node<'_>) -> usize {
+    let asserts = js_assertions(src, node)
+        .into_iter()
+        .filter(|c| callee_root(src, *c).is_some_and(|r| matches!(r, "expect" | "assert")))
+        .count();
+    let waits = preorder(node)
+        .filter(|n| n.kind() == "call_expression")
+        .filter_map(|n| n.child_by_field_name("function"))
+        .filter(|f| {
+            let name = match f.kind() {
+                "member_expression" => f.child_by_field_name("property"),
+                _ => Some(*f),
+            };
+            name.is_some_and(|n| {
+                let t = &src[n.byte_range()];
+                t.starts_with("until") || t.starts_with("waitFor")
+            })
+        })
+        .count();
+    asserts + waits
 }
 
 /// Every node under `node`, itself first, in source order; no recursion, so no
