@@ -92,6 +92,14 @@ pub struct View {
     pub redefinitions: Vec<Redefinition>,
     /// Rust `macro_rules!` definitions.
     pub macros: Vec<Macro>,
+    /// Python: statements of the module itself that end the process
+    /// (`sys.exit(0)`, `os._exit(0)`, `raise SystemExit`): importing the module
+    /// ends the run, passing. One under `if __name__ == "__main__":` is none.
+    pub exits: usize,
+    /// Python and JavaScript: assertions inside a `try` whose first handler
+    /// catches their failure (a bare `except`, `Exception`, `BaseException`,
+    /// `AssertionError`; any `catch`) and neither raises again nor checks.
+    pub swallowed: usize,
     /// The text of each string literal, as the program sees it.
     pub strings: Vec<String>,
     /// The file's syntax with comments, layout, quote style, trailing commas,
@@ -124,6 +132,12 @@ pub struct Test {
     /// Rust: the `#[cfg(…)]` conditions on statements inside it, squeezed of
     /// whitespace: part of it already ran only under each.
     pub gates: Vec<String>,
+    /// The first `return` among its own statements (not in a branch, loop or
+    /// nested function) has assertions after it: no run reaches them.
+    pub returns_early: bool,
+    /// Python: its own body yields (a function nested in it yields for itself):
+    /// a generator, of which pytest runs nothing and unittest drops unrun.
+    pub yields: bool,
 }
 
 /// One assertion in a test.
@@ -201,6 +215,12 @@ pub struct Macro {
     pub invoked: bool,
     /// The tests its expansion defines by a literal name.
     pub tests: Vec<String>,
+    /// It has arms and none expands to a call (no macro, no function): nothing
+    /// it is given can panic or be checked.
+    pub hollow: bool,
+    /// The tests its expansion writes (`#[test] $v fn $n() { … }`) whose first
+    /// `return` at their top has an assertion after it.
+    pub returns_early: usize,
 }
 
 /// The syntax tree of `text` as `grammar`, for a rule that reads the tree itself;
@@ -226,15 +246,4 @@ pub fn view(grammar: Grammar, text: &str) -> Option<View> {
     parser.set_language(&grammar.language()).ok()?;
     let tree = parser.parse(text, None)?;
     Some(view::read(grammar, text, &tree))
-}
-
-/// Whether two versions of a file hold the same test-relevant syntax: both parsed
-/// clean and read the same once formatting, comments, import order and the order
-/// of top-level definitions are taken out.
-#[cfg(test)]
-pub fn same_meaning(grammar: Grammar, before: &str, after: &str) -> bool {
-    let (Some(a), Some(b)) = (view(grammar, before), view(grammar, after)) else {
-        return false;
-    };
-    a.clean && b.clean && a.unordered == b.unordered
 }

@@ -134,6 +134,25 @@ pub struct Counts {
     pub switches: usize,
 }
 
+impl Counts {
+    /// What the syntax view of the file knows: its assertions a `try` swallows,
+    /// its tests that return before their assertions (`reaches`: the tokens found
+    /// tests and assertions), and Rust's assertion-named macros that check nothing.
+    fn read_view(&mut self, view: &syntax::View, reaches: bool) {
+        self.swallowed = view.swallowed;
+        if reaches {
+            let written = view.macros.iter().map(|m| m.returns_early);
+            self.early_returns =
+                view.tests.iter().filter(|t| t.returns_early).count() + written.sum::<usize>();
+        }
+        self.hollow_asserts = view
+            .macros
+            .iter()
+            .filter(|m| m.hollow && m.name.contains("assert"))
+            .count();
+    }
+}
+
 /// A changed file: its text at the goal's start (`None`: it did not exist) and now
 /// (`None`: deleted). `was` is its path at the start when git saw a rename.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -221,10 +240,7 @@ pub fn find_given(
 ) -> Vec<Finding> {
     let declared = [true, false].map(|before| rust_modules(changes, before, given));
     let mut rows: Vec<Row<'_>> = changes.iter().map(|c| Row::of(c, &declared)).collect();
-    let pairs: Vec<Option<syntactic::Pair>> = changes
-        .iter()
-        .map(|c| syntactic::Pair::of(&c.path, c.before.as_deref(), c.after.as_deref()))
-        .collect();
+    let pairs: Vec<Option<syntactic::Pair>> = rows.iter_mut().map(Row::pair).collect();
     for (row, pair) in rows.iter_mut().zip(&pairs) {
         if let Some(pair) = pair {
             row.leave_out(&pair.unchanged_tests());
@@ -376,7 +392,7 @@ pub fn find_given(
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
     #[cfg(test)]
-    legacy_agrees(&out);
+    tests::legacy_agrees(&out);
     out
 }
 
@@ -395,47 +411,6 @@ fn new_tests_only(change: &Change, changes: &[Change], given: &hacks::Given) -> 
         && !changes
             .iter()
             .any(|c| c.before.is_some() && is_test_path(&c.path) && under(&c.path))
-}
-
-/// In tests, every finding's typed rules are those the legacy reader gives its
-/// words, and it is as high: each finding plan made before rules were typed keeps
-/// its ids and severity, and a line recorded before reads back the same. Where
-/// the words read a part wrong (`weakened-test`: a ", " or a backtick inside
-/// quoted code split or hid its words, or words no rule listed, as the import
-/// hook's), the typed rules may name more; they are the right ones.
-#[cfg(test)]
-fn legacy_agrees(found: &[Finding]) {
-    let distinct = |rules: Vec<RuleId>| {
-        let mut out: Vec<RuleId> = Vec::new();
-        for rule in rules {
-            if !out.contains(&rule) {
-                out.push(rule);
-            }
-        }
-        out
-    };
-    for finding in found {
-        // Quoted code with a backtick of its own (random text, a template
-        // literal) moves where the words see quotes: nothing to compare with.
-        if finding
-            .parts
-            .iter()
-            .any(|p| p.text.matches('`').count() % 2 == 1)
-        {
-            continue;
-        }
-        let typed = distinct(finding.parts.iter().map(|p| p.rule).collect());
-        let read = kinds::legacy_parts(&finding.what);
-        let legacy = distinct(read.iter().map(|p| p.rule).collect());
-        let misread = legacy.contains(&RuleId::WeakenedTest);
-        let named = legacy.iter().filter(|r| **r != RuleId::WeakenedTest);
-        let same = typed == legacy || (misread && named.clone().all(|r| typed.contains(r)));
-        let high = |rules: &[RuleId]| rules.iter().any(|r| r.severity() == rules::Severity::High);
-        assert!(
-            same && high(&typed) == high(&legacy),
-            "{finding}: typed {typed:?}, read from its words {legacy:?}"
-        );
-    }
 }
 
 /// The name an `import` takes for a module of the code's own tree at `path`: a
@@ -1902,13 +1877,15 @@ fn named_test(path: &str) -> bool {
 fn is_test(path: &str, text: Option<&str>) -> bool {
     is_test_path(path)
         || (Lang::of(path) == Some(Lang::Rust)
-            && text.is_some_and(|t| count(Lang::Rust, t).tests > 0))
+            && text.is_some_and(|t| analyse(Lang::Rust, t, None).counts.tests > 0))
 }
 
 /// One side of a changed test file: its language and what was read of it.
 struct Side {
     lang: Lang,
     read: Read,
+    /// Its syntax view, until the row's [`syntactic::Pair`] takes it.
+    view: Option<syntax::View>,
 }
 
 impl Side {
@@ -1932,7 +1909,13 @@ impl<'c> Row<'c> {
         let old_path = change.was.as_deref().unwrap_or(&change.path);
         let side = |path: &str, text: &str, anyway: bool, declared: &HashSet<String>| {
             let lang = Lang::of(path)?;
-            let mut read = analyse(lang, text);
+            let view = |path: &str| syntax::Grammar::of(path).and_then(|g| syntax::view(g, text));
+            // Python's counts need the view (its exits and generators); the other
+            // languages' test files are known before it is read.
+            let python_test = lang == Lang::Python && (anyway || is_test_path(path));
+            let mut viewed = python_test.then(|| view(path)).flatten();
+            let mut read = analyse(lang, text, viewed.as_ref());
+            let reaches = read.counts.tests > 0 && read.counts.assertions > 0;
             // A test function in a file pytest does not collect by its name never
             // runs: a test moved to `tests/zero_cases.py` is a test removed. Its
             // assertions still count, as a helper's do.
@@ -1946,7 +1929,20 @@ impl<'c> Row<'c> {
             }
             let test =
                 anyway || is_test_path(path) || (lang == Lang::Rust && read.counts.tests > 0);
-            test.then_some(Side { lang, read })
+            if !test {
+                return None;
+            }
+            if viewed.is_none() {
+                viewed = view(path);
+            }
+            if let Some(v) = &viewed {
+                read.counts.read_view(v, reaches);
+            }
+            Some(Side {
+                lang,
+                read,
+                view: viewed,
+            })
         };
         let old = change
             .before
@@ -1963,6 +1959,19 @@ impl<'c> Row<'c> {
             old_path,
             old,
             new,
+        }
+    }
+
+    /// The syntax views of both versions, those its sides read taken, not read
+    /// again.
+    fn pair(&mut self) -> Option<syntactic::Pair> {
+        let c = self.change;
+        let same = syntax::Grammar::of(self.old_path) == syntax::Grammar::of(&c.path);
+        let old = self.old.as_mut().and_then(|s| s.view.take());
+        let new = self.new.as_mut().and_then(|s| s.view.take());
+        match (old, new) {
+            (Some(old), Some(new)) if same => Some(syntactic::Pair::new(old, new)),
+            _ => syntactic::Pair::of(&c.path, c.before.as_deref(), c.after.as_deref()),
         }
     }
 
@@ -3219,7 +3228,19 @@ enum Tok<'a> {
 
 /// The counts of `text` read as `lang`.
 pub fn count(lang: Lang, text: &str) -> Counts {
-    analyse(lang, text).counts
+    let grammar = match lang {
+        Lang::Python => syntax::Grammar::Python,
+        Lang::Js => syntax::Grammar::JavaScript,
+        Lang::Rust => syntax::Grammar::Rust,
+        Lang::Go => syntax::Grammar::Go,
+    };
+    let view = syntax::view(grammar, text);
+    let mut read = analyse(lang, text, view.as_ref());
+    let reaches = read.counts.tests > 0 && read.counts.assertions > 0;
+    if let Some(view) = &view {
+        read.counts.read_view(view, reaches);
+    }
+    read.counts
 }
 
 /// `text` cut to at most [`MAX_TEXT`] bytes, at a character's boundary.
@@ -3262,8 +3283,8 @@ struct Read {
     bound: checks::Bound,
 }
 
-/// `text` read as `lang`.
-fn analyse(lang: Lang, text: &str) -> Read {
+/// `text` read as `lang`, with its syntax `view` where it adds to the tokens.
+fn analyse(lang: Lang, text: &str, view: Option<&syntax::View>) -> Read {
     let text = bounded(text);
     let (mut toks, mut spans) = spanned(lang, text);
     if lang == Lang::Rust {
@@ -3310,12 +3331,6 @@ fn analyse(lang: Lang, text: &str) -> Read {
             false => forms::skip_owner(lang, &toks, &layout, i, &tests),
         })
         .collect();
-    if counts.tests > 0 && counts.assertions > 0 {
-        counts.early_returns = reach::early_returns(lang, &toks, &layout);
-    }
-    if lang == Lang::Rust {
-        counts.hollow_asserts = reach::hollow_asserts(&toks);
-    }
     let skipped = skipped_tests(
         lang,
         &toks,
@@ -3365,15 +3380,11 @@ fn analyse(lang: Lang, text: &str) -> Read {
             counts.switches += 1;
         }
     }
-    if lang == Lang::Python {
-        let exits = forms::exits(&toks, &layout);
-        skip_owners.extend((0..exits).map(|_| String::new()));
-        counts.switches += exits;
-        let at: Vec<usize> = tests.iter().map(|(i, _)| *i).collect();
-        for yields in reach::generators(&toks, &layout, &at) {
-            let name = tests.iter().find(|(i, _)| *i == yields);
-            skip_owners.extend(name.map(|(_, name)| name.clone()));
-        }
+    if let Some(view) = view.filter(|_| lang == Lang::Python) {
+        skip_owners.extend((0..view.exits).map(|_| String::new()));
+        counts.switches += view.exits;
+        let generators = view.tests.iter().filter(|t| t.yields);
+        skip_owners.extend(generators.map(|t| t.name.clone()));
     }
     counts.skips = skip_owners.len();
     let bodies = reach::uncalled_bodies(lang, &toks, &layout);
@@ -3427,7 +3438,6 @@ fn analyse(lang: Lang, text: &str) -> Read {
         .map(|(_, s)| s)
         .collect();
     counts.trivial = statements.iter().filter(|s| cannot_fail(lang, s)).count();
-    counts.swallowed = forms::swallowed(lang, &toks, &layout);
     counts.patched = forms::patched(lang, &toks, &layout, &statements);
     (counts.cases, counts.tables) = forms::cases(lang, &toks);
     Read {
@@ -4073,6 +4083,47 @@ fn char_literal_end(text: &str, from: usize) -> Option<usize> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// In tests, every finding's typed rules are those the legacy reader gives its
+    /// words, and it is as high: each finding plan made before rules were typed keeps
+    /// its ids and severity, and a line recorded before reads back the same. Where
+    /// the words read a part wrong (`weakened-test`: a ", " or a backtick inside
+    /// quoted code split or hid its words, or words no rule listed, as the import
+    /// hook's), the typed rules may name more; they are the right ones.
+    pub(super) fn legacy_agrees(found: &[Finding]) {
+        let distinct = |rules: Vec<RuleId>| {
+            let mut out: Vec<RuleId> = Vec::new();
+            for rule in rules {
+                if !out.contains(&rule) {
+                    out.push(rule);
+                }
+            }
+            out
+        };
+        for finding in found {
+            // Quoted code with a backtick of its own (random text, a template
+            // literal) moves where the words see quotes: nothing to compare with.
+            if finding
+                .parts
+                .iter()
+                .any(|p| p.text.matches('`').count() % 2 == 1)
+            {
+                continue;
+            }
+            let typed = distinct(finding.parts.iter().map(|p| p.rule).collect());
+            let read = kinds::legacy_parts(&finding.what);
+            let legacy = distinct(read.iter().map(|p| p.rule).collect());
+            let misread = legacy.contains(&RuleId::WeakenedTest);
+            let named = legacy.iter().filter(|r| **r != RuleId::WeakenedTest);
+            let same = typed == legacy || (misread && named.clone().all(|r| typed.contains(r)));
+            let high =
+                |rules: &[RuleId]| rules.iter().any(|r| r.severity() == rules::Severity::High);
+            assert!(
+                same && high(&typed) == high(&legacy),
+                "{finding}: typed {typed:?}, read from its words {legacy:?}"
+            );
+        }
+    }
 
     fn change(path: &str, before: Option<&str>, after: Option<&str>) -> Change {
         Change {

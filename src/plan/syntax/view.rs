@@ -45,7 +45,91 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
         Grammar::Go => r.go(root),
         _ => r.js(root, &mut Vec::new(), 0),
     }
+    if g == Grammar::Python || g.is_js() {
+        let tries = preorder(root).filter(|n| n.kind() == "try_statement");
+        r.view.swallowed = tries.map(|t| swallowed(g, src, t)).sum();
+    }
     r.view
+}
+
+/// How many assertions the `try` statement `t` swallows ([`View::swallowed`]).
+fn swallowed(g: Grammar, src: &str, t: Node<'_>) -> usize {
+    let text = |n: Node<'_>| &src[n.byte_range()];
+    let Some(body) = t.child_by_field_name("body") else {
+        return 0;
+    };
+    if g == Grammar::Python {
+        let mut cursor = t.walk();
+        let first = t
+            .named_children(&mut cursor)
+            .find(|c| c.id() != body.id() && c.kind() != "comment");
+        let Some(handler) = first.filter(|c| c.kind() == "except_clause") else {
+            return 0;
+        };
+        let mut cursor = handler.walk();
+        let block = handler
+            .named_children(&mut cursor)
+            .find(|c| c.kind() == "block");
+        let caught =
+            &src[handler.start_byte()..block.map_or(handler.end_byte(), |b| b.start_byte())];
+        let words: Vec<&str> = caught
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty() && *w != "except")
+            .collect();
+        let catches = words.is_empty()
+            || words
+                .iter()
+                .any(|w| matches!(*w, "Exception" | "BaseException" | "AssertionError"));
+        let rechecks = block.is_some_and(|b| {
+            preorder(b).any(|n| n.kind() == "raise_statement")
+                || !python_assertions(src, b).is_empty()
+        });
+        return match catches && !rechecks {
+            true => python_assertions(src, body).len(),
+            false => 0,
+        };
+    }
+    let Some(handler) = t
+        .child_by_field_name("handler")
+        .and_then(|h| h.child_by_field_name("body"))
+    else {
+        return 0;
+    };
+    let checks = |n: Node<'_>| js_checks(src, n);
+    let rechecks = checks(handler) > 0
+        || preorder(handler).any(|n| {
+            n.kind() == "throw_statement"
+                || (n.kind().ends_with("identifier") && matches!(text(n), "fail" | "done"))
+        });
+    match rechecks {
+        true => 0,
+        false => checks(body),
+    }
+}
+
+/// JavaScript's checks in `node` as a swallowing `catch` sees them: assertions
+/// rooted at `expect` or `assert`, and waits for a condition (`waitFor(…)`,
+/// `vi.waitFor(…)`, `untilReady(…)`), which fail when it never comes.
+fn js_checks(src: &str, node: Node<'_>) -> usize {
+    let asserts = js_assertions(src, node)
+        .into_iter()
+        .filter(|c| callee_root(src, *c).is_some_and(|r| matches!(r, "expect" | "assert")))
+        .count();
+    let waits = preorder(node)
+        .filter(|n| n.kind() == "call_expression")
+        .filter_map(|n| n.child_by_field_name("function"))
+        .filter(|f| {
+            let name = match f.kind() {
+                "member_expression" => f.child_by_field_name("property"),
+                _ => Some(*f),
+            };
+            name.is_some_and(|n| {
+                let t = &src[n.byte_range()];
+                t.starts_with("until") || t.starts_with("waitFor")
+            })
+        })
+        .count();
+    asserts + waits
 }
 
 /// Every node under `node`, itself first, in source order; no recursion, so no
@@ -156,6 +240,8 @@ impl<'s> Reader<'s> {
             shadowed: Vec::new(),
             in_macro: None,
             gates: Vec::new(),
+            returns_early: false,
+            yields: false,
         }
     }
 
@@ -255,6 +341,13 @@ impl<'s> Reader<'s> {
                 "function_definition" | "class_definition" => (item, None),
                 "expression_statement" if scope.is_empty() => {
                     self.python_module_mark(item);
+                    self.view.exits += usize::from(python_exit(self.src, item));
+                    continue;
+                }
+                "raise_statement" if scope.is_empty() => {
+                    let raised = item.named_child(0).map(|r| self.text(r));
+                    let name = raised.map(|r| r.split('(').next().unwrap_or(r).trim());
+                    self.view.exits += usize::from(name == Some("SystemExit"));
                     continue;
                 }
                 _ => continue,
@@ -296,7 +389,9 @@ impl<'s> Reader<'s> {
                     }
                 }
                 self.guard_returns(body, name);
-                let test = self.test(name, scope, whole, found);
+                let mut test = self.test(name, scope, whole, found);
+                test.returns_early = returns_early(body, &test.assertions);
+                test.yields = yields(body);
                 self.view.tests.push(test);
             } else {
                 self.view.helpers.push(Def {
@@ -434,7 +529,11 @@ impl<'s> Reader<'s> {
             } else {
                 let found = js_assertions(self.src, child);
                 self.js_inner_skips(child, &name);
-                let test = self.test(&name, &scope.join("::"), child, found);
+                let mut test = self.test(&name, &scope.join("::"), child, found);
+                test.returns_early = js_callbacks(child)
+                    .iter()
+                    .filter_map(|c| c.child_by_field_name("body"))
+                    .any(|body| returns_early(body, &test.assertions));
                 self.view.tests.push(test);
             }
         }
@@ -460,15 +559,7 @@ impl<'s> Reader<'s> {
     /// called with a condition (`testInfo.skip(!ok, why)`, `test.skip(cond)`,
     /// `ctx.skip(cond)`): the test stops whenever it holds.
     fn js_inner_skips(&mut self, case: Node<'_>, name: &str) {
-        let Some(args) = case.child_by_field_name("arguments") else {
-            return;
-        };
-        let mut cursor = args.walk();
-        let callbacks: Vec<Node<'_>> = args
-            .named_children(&mut cursor)
-            .filter(|a| matches!(a.kind(), "arrow_function" | "function_expression"))
-            .collect();
-        for callback in callbacks {
+        for callback in js_callbacks(case) {
             let Some(body) = callback.child_by_field_name("body") else {
                 continue;
             };
@@ -586,6 +677,7 @@ impl<'s> Reader<'s> {
             .collect();
         if let Some(body) = item.child_by_field_name("body") {
             self.guard_returns(body, name);
+            test.returns_early = returns_early(body, &test.assertions);
         }
         self.view.tests.push(test);
     }
@@ -666,6 +758,8 @@ impl<'s> Reader<'s> {
                 span,
                 invoked,
                 tests: tests_in_tokens(&inside),
+                hollow: hollow(self.src, def),
+                returns_early: macro_tests_returning(self.src, def),
             });
         }
     }
@@ -750,6 +844,7 @@ impl<'s> Reader<'s> {
             }
             self.guard_returns(body, name);
             let mut test = self.test(name, "", item, found);
+            test.returns_early = returns_early(body, &test.assertions);
             test.shadowed = shadowed;
             self.view.tests.push(test);
         }
@@ -811,6 +906,183 @@ fn test_macros<'s>(src: &'s str, root: Node<'_>) -> HashSet<&'s str> {
         }
     }
     out
+}
+
+/// Whether a statement of a Python module calls an exit: `sys.exit(…)`,
+/// `os._exit(…)` under any name the module was imported as, `__import__('os')
+/// ._exit(…)`, `pytest.exit(…)`, or a bare `exit(…)`, `quit(…)`, `_exit(…)`.
+fn python_exit(src: &str, statement: Node<'_>) -> bool {
+    let Some(f) = statement
+        .named_child(0)
+        .filter(|c| c.kind() == "call")
+        .and_then(|c| c.child_by_field_name("function"))
+    else {
+        return false;
+    };
+    let text = |n: Node<'_>| &src[n.byte_range()];
+    match f.kind() {
+        "identifier" => matches!(text(f), "exit" | "quit" | "_exit"),
+        "attribute" => {
+            let (Some(object), Some(name)) = (
+                f.child_by_field_name("object"),
+                f.child_by_field_name("attribute"),
+            ) else {
+                return false;
+            };
+            let imported = object.kind() == "call"
+                && object
+                    .child_by_field_name("function")
+                    .is_some_and(|g| text(g) == "__import__");
+            let exit = matches!(text(name), "exit" | "_exit");
+            (exit && (object.kind() == "identifier" || imported))
+                || (text(object) == "pytest" && text(name) == "exit")
+        }
+        _ => false,
+    }
+}
+
+/// Whether a Python body yields for itself: a `yield` not inside a function,
+/// class or lambda nested in it.
+fn yields(body: Node<'_>) -> bool {
+    preorder(body).filter(|n| n.kind() == "yield").any(|y| {
+        let mut at = y.parent();
+        while let Some(n) = at.filter(|n| n.id() != body.id()) {
+            if matches!(
+                n.kind(),
+                "function_definition" | "class_definition" | "lambda"
+            ) {
+                return false;
+            }
+            at = n.parent();
+        }
+        true
+    })
+}
+
+/// The callbacks passed to a JavaScript test case (`it('a', () => { … })`).
+fn js_callbacks(case: Node<'_>) -> Vec<Node<'_>> {
+    let Some(args) = case.child_by_field_name("arguments") else {
+        return Vec::new();
+    };
+    let mut cursor = args.walk();
+    args.named_children(&mut cursor)
+        .filter(|a| matches!(a.kind(), "arrow_function" | "function_expression"))
+        .collect()
+}
+
+/// Whether the first `return` among the statements of `body` itself has one of
+/// `assertions` after it. What the `return` gives back (a promise whose `then`
+/// asserts) is not after it; a `return` in a branch, loop or nested function is
+/// no statement of the body.
+fn returns_early(body: Node<'_>, assertions: &[Assertion]) -> bool {
+    // Go's grammar puts a block's statements in a list of their own.
+    let body = match body.named_child(0) {
+        Some(list) if list.kind() == "statement_list" => list,
+        _ => body,
+    };
+    let mut cursor = body.walk();
+    let first = body.named_children(&mut cursor).find(|s| {
+        let node = match s.kind() {
+            "expression_statement" => s.named_child(0),
+            _ => Some(*s),
+        };
+        node.is_some_and(|n| matches!(n.kind(), "return_statement" | "return_expression"))
+    });
+    first.is_some_and(|r| assertions.iter().any(|a| a.span.start >= r.end_byte()))
+}
+
+/// Whether a `macro_rules!` has arms and each expands to code that calls nothing:
+/// no word before a `!` or a `(` (`($($t:tt)*) => {}`, `($a:expr) => { $a }`).
+fn hollow(src: &str, def: Node<'_>) -> bool {
+    let mut arms = 0;
+    let mut cursor = def.walk();
+    for rule in def.named_children(&mut cursor) {
+        if rule.kind() != "macro_rule" {
+            continue;
+        }
+        let Some(expansion) = rule.child_by_field_name("right") else {
+            return false;
+        };
+        let leaves: Vec<&str> = preorder(expansion)
+            .filter(|n| n.child_count() == 0 && !n.kind().contains("comment"))
+            .map(|n| &src[n.byte_range()])
+            .collect();
+        // A metavariable (`$f(…)`) is a word; a repetition's `$(` is not.
+        let word = |t: &str| {
+            t.trim_start_matches('$')
+                .starts_with(|c: char| c.is_alphabetic() || c == '_')
+        };
+        if leaves
+            .windows(2)
+            .any(|w| word(w[0]) && matches!(w[1], "!" | "("))
+        {
+            return false;
+        }
+        arms += 1;
+    }
+    arms > 0
+}
+
+/// How many tests a `macro_rules!` writes (`#[test]`, then `fn` with anything
+/// between, then the body in braces) return before an assertion: a macro's
+/// expansion is tokens to the grammar, so its tests are read by their tokens.
+fn macro_tests_returning(src: &str, def: Node<'_>) -> usize {
+    let mut count = 0;
+    for tree in preorder(def).filter(|n| n.kind() == "token_tree") {
+        let kids = token_children(tree);
+        let (mut test, mut in_fn) = (false, false);
+        for (k, kid) in kids.iter().enumerate() {
+            let t = &src[kid.byte_range()];
+            if t == "#" {
+                test = test
+                    || kids.get(k + 1).is_some_and(|a| {
+                        let a = &src[a.byte_range()];
+                        let a = a.trim_start_matches('[').trim_end_matches(']').trim();
+                        a == "test" || a.ends_with("::test")
+                    });
+            } else if t == "fn" {
+                (in_fn, test) = (test, false);
+            } else if in_fn && kid.kind() == "token_tree" && t.starts_with('{') {
+                count += usize::from(tokens_return_early(src, *kid));
+                in_fn = false;
+            }
+        }
+    }
+    count
+}
+
+/// A token tree's own tokens and trees, comments left out.
+fn token_children(tree: Node<'_>) -> Vec<Node<'_>> {
+    let mut cursor = tree.walk();
+    tree.children(&mut cursor)
+        .filter(|n| !n.kind().contains("comment"))
+        .collect()
+}
+
+/// Whether the body `{ … }` of a test in a macro's tokens has a `return` starting
+/// a statement of its own and an assertion macro after that statement's `;`.
+fn tokens_return_early(src: &str, body: Node<'_>) -> bool {
+    let kids = token_children(body);
+    let text = |n: &Node<'_>| &src[n.byte_range()];
+    let mut start = true;
+    let Some(at) = kids.iter().position(|kid| {
+        let t = text(kid);
+        let found = start && t == "return";
+        start = t == ";" || t.starts_with('{');
+        found
+    }) else {
+        return false;
+    };
+    let Some(end) = kids[at..].iter().find(|k| text(k) == ";") else {
+        return false;
+    };
+    let leaves: Vec<&str> = preorder(body)
+        .filter(|n| n.child_count() == 0 && n.start_byte() >= end.end_byte())
+        .map(|n| &src[n.byte_range()])
+        .collect();
+    leaves
+        .windows(2)
+        .any(|w| (w[0].starts_with("assert") || w[0].starts_with("debug_assert")) && w[1] == "!")
 }
 
 /// Whether `then` holds a bare `return` and nothing else.

@@ -1,12 +1,12 @@
-//! What counting tokens misses in a test file: assertions no run can reach (after
-//! an unconditional `return` at a test's top level, under a condition that never
-//! holds, in a function or class nothing calls), and Rust assertion macros whose
-//! expansion calls nothing, so every use of one checks nothing.
+//! What counting tokens misses in a test file: assertions no run can reach (under
+//! a condition that never holds, in a closure thrown away, in a function or class
+//! nothing calls). A `return` before a test's assertions and an assertion macro
+//! that calls nothing are the syntax view's to see.
 
 use std::collections::HashMap;
 
 use super::brackets::Toks;
-use super::{Lang, Tally, Tok, at, ident, punct};
+use super::{Lang, Tok, ident, punct};
 
 /// Where each token sits in the text, for the rules that read lines: Python's
 /// blocks, and the statements Go and JavaScript end at a line break. Each token's
@@ -68,11 +68,6 @@ impl<'t> Layout<'t> {
         }
     }
 
-    /// Whether token `k` is the first of its line (there is no token `k`: no).
-    fn first_on_line(&self, k: usize) -> bool {
-        self.indents.get(k).is_some_and(|&n| n != u32::MAX)
-    }
-
     /// Token `k`'s indent, when it is the first of its line.
     pub(super) fn indent(&self, k: usize) -> Option<usize> {
         match *self.indents.get(k)? {
@@ -93,50 +88,6 @@ impl<'t> Layout<'t> {
             m => Some(m as usize),
         }
     }
-}
-
-/// The tests in `toks` that return before assertions of their own: an
-/// unconditional `return` at the test's top level with assertions after the
-/// statement it ends. A `return` inside an `if`, a loop or a nested function is
-/// not at the top level, and what a `return` gives back (a promise whose `then`
-/// asserts) is not after it.
-pub(super) fn early_returns(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>) -> usize {
-    let bodies: Vec<Body> = (0..toks.len())
-        .filter(|&i| at(lang, toks, i).2)
-        .filter_map(|i| body(lang, toks, layout, i))
-        .collect();
-    if bodies.is_empty() {
-        return 0;
-    }
-    // Read once, not once per body: nested tests made each body's scan quadratic.
-    let asserts = Tally::asserts(lang, toks);
-    let returns = returns_in(toks);
-    bodies
-        .iter()
-        .filter(|b| returns_early(lang, toks, layout, &asserts, &returns, b))
-        .count()
-}
-
-/// The `return`s of `toks` by the bracket they sit directly in (brackets of any
-/// kind close any, as [`Toks::group_end`] matches them), in order.
-fn returns_in(toks: &Toks<'_, '_>) -> HashMap<usize, Vec<usize>> {
-    let mut out: HashMap<usize, Vec<usize>> = HashMap::new();
-    let mut open = Vec::new();
-    for (k, tok) in toks.iter().enumerate() {
-        match tok {
-            Tok::Punct('(' | '[' | '{') => open.push(k),
-            Tok::Punct(')' | ']' | '}') => {
-                open.pop();
-            }
-            Tok::Ident("return") => {
-                if let Some(&o) = open.last() {
-                    out.entry(o).or_default().push(k);
-                }
-            }
-            _ => {}
-        }
-    }
-    out
 }
 
 /// The tokens no run reaches, `true` at each: the block under a condition that is
@@ -612,11 +563,10 @@ pub(super) fn test_body(
     body(lang, toks, layout, k).map(|b| (b.from, b.end))
 }
 
-/// A test's body: its tokens `from..end` and, in Python, the indent of its lines.
+/// A test's body: its tokens `from..end`.
 struct Body {
     from: usize,
     end: usize,
-    indent: Option<usize>,
 }
 
 /// The body of the test whose marker is token `i` (`#` of `#[test]`, Go's and
@@ -631,7 +581,6 @@ fn body(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> Optio
     Some(Body {
         from: open + 1,
         end: toks.group_end(open)?,
-        indent: None,
     })
 }
 
@@ -673,119 +622,7 @@ fn python_body(toks: &Toks<'_, '_>, layout: &Layout<'_>, name: usize) -> Option<
     Some(Body {
         from,
         end: block_end(toks, layout, from, |n| n < indent),
-        indent: Some(indent),
     })
-}
-
-/// The Python tests (by their name's token) whose own body yields: a generator,
-/// of which pytest runs nothing (an xfail before 8.4, an error since) and which
-/// unittest calls and drops unrun. A function nested in the test yields for itself.
-pub(super) fn generators(toks: &Toks<'_, '_>, layout: &Layout<'_>, tests: &[usize]) -> Vec<usize> {
-    let line_end = |k: usize| {
-        (k + 1..toks.len())
-            .find(|&j| layout.first_on_line(j))
-            .unwrap_or(toks.len())
-    };
-    tests
-        .iter()
-        .copied()
-        .filter(|&name| {
-            // A test on one line (`def test_a(): yield`) is that line.
-            let (from, end) = match python_body(toks, layout, name) {
-                Some(body) => (body.from, body.end),
-                None => match toks.colon(name) {
-                    Some(colon) => (colon + 1, line_end(colon)),
-                    None => return false,
-                },
-            };
-            let mut k = from;
-            while k < end {
-                match toks[k] {
-                    Tok::Ident("yield") => return true,
-                    // A function nested in the test yields for itself, on its
-                    // lines or its one line.
-                    Tok::Ident("def" | "class") => {
-                        k = python_body(toks, layout, k + 1)
-                            .map_or_else(|| line_end(k), |b| b.end.max(k + 1));
-                    }
-                    Tok::Ident("lambda") => k = line_end(k),
-                    _ => k += 1,
-                }
-            }
-            false
-        })
-        .collect()
-}
-
-/// Whether the body's first top-level `return` has assertions after its statement.
-/// `returns` is [`returns_in`] of `toks`; `asserts` their assertions.
-fn returns_early(
-    lang: Lang,
-    toks: &Toks<'_, '_>,
-    layout: &Layout<'_>,
-    asserts: &Tally,
-    returns: &HashMap<usize, Vec<usize>>,
-    body: &Body,
-) -> bool {
-    let after = |k: usize| {
-        let after = statement_end(lang, toks, layout, k + 1, body.end);
-        asserts.count(after, body.end) > 0
-    };
-    if body.indent.is_none() {
-        // A body in braces, all of whose brackets close inside it: its top depth is
-        // what sits directly in its `{`.
-        return returns
-            .get(&(body.from - 1))
-            .and_then(|at| at.iter().find(|&&k| statement(toks, layout, body, k)))
-            .is_some_and(|&k| after(k));
-    }
-    let mut depth = 0usize;
-    for k in body.from..body.end {
-        match toks[k] {
-            Tok::Punct('(' | '[' | '{') => depth += 1,
-            Tok::Punct(')' | ']' | '}') => depth = depth.saturating_sub(1),
-            Tok::Ident("return") if depth == 0 && statement(toks, layout, body, k) => {
-                return after(k);
-            }
-            _ => {}
-        }
-    }
-    false
-}
-
-/// Whether the `return` at `k`, at the body's top depth, starts a statement of the
-/// body itself, not the branch of a brace-less `if (…)` or `else` (JavaScript).
-fn statement(toks: &Toks<'_, '_>, layout: &Layout<'_>, body: &Body, k: usize) -> bool {
-    if let Some(indent) = body.indent {
-        return layout.indent(k) == Some(indent);
-    }
-    if k == body.from || punct(toks, k - 1, ';') || punct(toks, k - 1, '}') {
-        return true;
-    }
-    if !layout.first_on_line(k) || matches!(ident(toks, k - 1), Some("else" | "do")) {
-        return false;
-    }
-    if punct(toks, k - 1, ')') {
-        // `if (x)` / `while (x)` / `for (…)` on the line before.
-        let mut depth = 0usize;
-        for j in (body.from..k).rev() {
-            match toks[j] {
-                Tok::Punct(')') => depth += 1,
-                Tok::Punct('(') => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return !matches!(
-                            j.checked_sub(1).and_then(|p| ident(toks, p)),
-                            Some("if" | "while" | "for" | "with")
-                        );
-                    }
-                }
-                _ => {}
-            }
-        }
-        return false;
-    }
-    true
 }
 
 /// Where the statement that the `return` before `from` opens ends: after its `;`,
@@ -826,53 +663,6 @@ fn ends_at_break(lang: Lang, toks: &Toks<'_, '_>, j: usize) -> bool {
         Tok::Ident(_) | Tok::Str | Tok::Punct(')' | ']' | '}')
     );
     ends && matches!(toks[j], Tok::Ident(_) | Tok::Str)
-}
-
-/// The `macro_rules!` in Rust `toks` named like an assertion (`assert` in the name)
-/// whose every arm expands to code that calls nothing: no macro, no function, so
-/// neither a panic nor a check can come of it (`($($t:tt)*) => {}`). A helper that
-/// expands to `assert!(…)` or to a call of a checking function is not one.
-pub(super) fn hollow_asserts(toks: &Toks<'_, '_>) -> usize {
-    (0..toks.len())
-        .filter(|&i| {
-            ident(toks, i) == Some("macro_rules")
-                && punct(toks, i + 1, '!')
-                && ident(toks, i + 2).is_some_and(|name| name.contains("assert"))
-                && hollow(toks, i + 3)
-        })
-        .count()
-}
-
-/// Whether the macro body opening at `open` has arms, each expanding to no call.
-fn hollow(toks: &Toks<'_, '_>, open: usize) -> bool {
-    let Some(close) = toks.group_end(open) else {
-        return false;
-    };
-    let mut k = open + 1;
-    let mut arms = 0;
-    while k < close {
-        let Some(matcher) = toks.group_end(k) else {
-            return false;
-        };
-        if !(punct(toks, matcher + 1, '=') && punct(toks, matcher + 2, '>')) {
-            return false;
-        }
-        let Some(expansion) = toks.group_end(matcher + 3) else {
-            return false;
-        };
-        let calls = (matcher + 4..expansion).any(|j| {
-            ident(toks, j).is_some() && (punct(toks, j + 1, '!') || punct(toks, j + 1, '('))
-        });
-        if calls {
-            return false;
-        }
-        arms += 1;
-        k = expansion + 1;
-        if punct(toks, k, ';') {
-            k += 1;
-        }
-    }
-    arms > 0
 }
 
 #[cfg(test)]

@@ -289,26 +289,6 @@ impl From<RuleId> for &'static str {
     }
 }
 
-/// The docs' table of every rule, as docs/src/sign-off.md holds it between its
-/// `rules` markers (a test holds them equal).
-#[cfg(test)]
-fn docs_table() -> String {
-    let mut out = String::from("| rule | severity | reads | message fields | what it finds |\n");
-    out.push_str("|---|---|---|---|---|\n");
-    for rule in &RULES {
-        let fields: Vec<String> = rule.fields.iter().map(|f| format!("`{f}`")).collect();
-        out.push_str(&format!(
-            "| `{}` | {} | {} | {} | {} |\n",
-            rule.name,
-            rule.severity.name(),
-            rule.languages,
-            fields.join(", "),
-            rule.doc
-        ));
-    }
-    out
-}
-
 /// LEGACY: the rule of a part recorded by a plan from before rules were typed,
 /// read from its words (quoted code left out). Lines recorded since name their
 /// rule ([`super::kinds::tagged`]); this reader keeps older transcripts meaning
@@ -404,6 +384,26 @@ const LEGACY_WORDS: &[(RuleId, &[&str])] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The docs' table of every rule, as docs/src/sign-off.md holds it between its
+    /// `rules` markers (a test holds them equal).
+    fn docs_table() -> String {
+        let mut out =
+            String::from("| rule | severity | reads | message fields | what it finds |\n");
+        out.push_str("|---|---|---|---|---|\n");
+        for rule in &RULES {
+            let fields: Vec<String> = rule.fields.iter().map(|f| format!("`{f}`")).collect();
+            out.push_str(&format!(
+                "| `{}` | {} | {} | {} | {} |\n",
+                rule.name,
+                rule.severity.name(),
+                rule.languages,
+                fields.join(", "),
+                rule.doc
+            ));
+        }
+        out
+    }
 
     #[test]
     fn each_rule_is_listed_once_and_reads_back_by_its_name() {
