@@ -6,9 +6,10 @@
 //! line the pull request changes is charged, through git's blame, to the commit
 //! that wrote it, and that commit to where it landed on the base's own line: to
 //! the goals done on the base that were in flight there (started, or signed off by
-//! that very commit), or else to the first such goals started after it. Only goals
-//! whose verify rests on the file count, and work landed before the plan file
-//! existed is the person's own, charged to none.
+//! that very commit), or else to the first such goals started after it and the
+//! last done before it. Only goals whose verify rests on the file count; work
+//! landed before the plan file existed, and prose no goal's work wrote, are the
+//! person's own, charged to none.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
