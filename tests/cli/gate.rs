@@ -1454,10 +1454,31 @@ fn unittest_repo() -> Test {
 /// A repository whose goal `w` verifies with `verify`; the agent's judge is
 /// `claude` (the settings say so), a fake that accepts.
 fn pr_repo(verify: &str) -> Test {
+    claude_repo(&PR_PLAN.replace("VERIFY", verify))
+}
+
+/// A repository holding `plan` (not committed), the agent's judge a fake `claude`
+/// that accepts.
+pub(crate) fn claude_repo(plan: &str) -> Test {
     let t = Test::new();
     let claude = fixture_path("judges/claude-accept");
     t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
-    t.with_bin().plan(&PR_PLAN.replace("VERIFY", verify))
+    t.with_bin().plan(plan)
+}
+
+/// The test of `add` the unittest goals verify with.
+pub(crate) const TEST_CALC: &str = "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n";
+
+/// A repository that took plan up: `plan`, the settings naming the `claude` judge
+/// and `files`, committed.
+pub(crate) fn adopted_with(plan: &str, files: &[(&str, &str)]) -> Test {
+    let t = claude_repo(plan);
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    for (path, text) in files {
+        t.write(path, text);
+    }
+    t.commit_all("plan");
+    t
 }
 
 /// `w` (its test checking `add`) signed off and committed on `main`; `pr` branched
@@ -2672,19 +2693,9 @@ failure_modes:
 /// then had `calc.py` written with no goal in flight, then `a` started and signed
 /// off, then `b`; `pr` branched from there. Returns the base's commit.
 fn goals_after_unclaimed_work(plan: &str, adopted: &[(&str, &str)]) -> (Test, String) {
-    let t = Test::new();
-    let claude = fixture_path("judges/claude-accept");
-    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
-    let t = t.with_bin().plan(plan);
-    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
-    t.write(
-        "test_calc.py",
-        "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
-    );
-    for (path, text) in adopted {
-        t.write(path, text);
-    }
-    t.commit_all("plan");
+    let mut files = vec![("test_calc.py", TEST_CALC)];
+    files.extend_from_slice(adopted);
+    let t = adopted_with(plan, &files);
     if adopted.is_empty() {
         t.write("calc.py", "def add(a, b):\n    return a + b\n");
         t.commit_all("add, by hand");

@@ -6,8 +6,8 @@
 //! goal made the decoy by a rebased commit, and the judge asked about a typo in a
 //! person's README.
 
-use crate::gate::{rev, user_judge};
-use crate::util::{Test, fixture_path};
+use crate::gate::{TEST_CALC, adopted_with, rev, user_judge};
+use crate::util::Test;
 
 /// One goal, `a`, verified by the unittest run (which rests on every file).
 const ONE_GOAL: &str = "# Plan: Gate
@@ -24,19 +24,10 @@ failure_modes:
 ## Log
 ";
 
-const TEST_CALC: &str = "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n";
-
 /// A repository that took plan up (the plan file and the test committed), the
 /// agent's judge a fake `claude` that accepts.
 fn adopted() -> Test {
-    let t = Test::new();
-    let claude = fixture_path("judges/claude-accept");
-    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
-    let t = t.with_bin().plan(ONE_GOAL);
-    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
-    t.write("test_calc.py", TEST_CALC);
-    t.commit_all("plan");
-    t
+    adopted_with(ONE_GOAL, &[("test_calc.py", TEST_CALC)])
 }
 
 /// `a` started and signed off on `main`, then `pr` branched, CI's judge set to
@@ -290,17 +281,16 @@ failure_modes:
 #[test]
 #[ignore = "open attack: a rebase-merged pull request's own commit can mark an old done goal active in plan.md, which then owns the code its next commit lands (a decoy with no goal in between)"]
 fn a_rebased_commit_cannot_make_an_old_goal_the_decoy() {
-    let t = Test::new();
-    let claude = fixture_path("judges/claude-accept");
-    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
-    let t = t.with_bin().plan(DECOY_AND_A);
-    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
-    t.write(
-        "test_notes.py",
-        "import unittest\n\nclass N(unittest.TestCase):\n    def test_notes(self):\n        self.assertTrue(open('NOTES.md').read())\n",
+    let t = adopted_with(
+        DECOY_AND_A,
+        &[
+            (
+                "test_notes.py",
+                "import unittest\n\nclass N(unittest.TestCase):\n    def test_notes(self):\n        self.assertTrue(open('NOTES.md').read())\n",
+            ),
+            ("NOTES.md", "calc adds\n"),
+        ],
     );
-    t.write("NOTES.md", "calc adds\n");
-    t.commit_all("plan");
     t.ok(&["start", "d", "--no-verify"]);
     t.commit_all("start d");
     t.ok(&["complete", "d", "--evidence", "notes written"]);
