@@ -65,3 +65,47 @@ fn a_write_on_a_plan_cut_at_a_line_end_loses_no_goal() {
         assert!(after.contains(kept), "lost {kept}:\n{after}");
     }
 }
+
+/// The replay checks that a write removes no goal, but not what a kept version is
+/// checked for: that it marks none done. A forged journal line appended after
+/// plan's last write, a `whole` change (as `plan init` or a rebuild journals) of
+/// the same plan with every goal `status: done` and the person's notes gone,
+/// is replayed as it is when the file is next cut: `doctor --fix` signs off both
+/// goals with no judge and drops the person's notes.
+#[test]
+#[ignore = "open attack: a forged `whole` (or steps) journal line is replayed by doctor --fix, marking goals done with no judge"]
+fn a_forged_whole_journal_line_marks_no_goal_done() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("plan");
+    t.ok(&["log", "honest line"]);
+    let text = t.plan_md();
+    let fake = text
+        .replace("status: open", "status: done")
+        .replace("Notes only a person wrote.\n", "");
+    let journal = t.path(".git/plan/events.jsonl");
+    let lines = std::fs::read_to_string(&journal).unwrap();
+    let last = lines
+        .lines()
+        .rfind(|l| l.contains("\"event\":\"written\""))
+        .unwrap();
+    let mut written: serde_json::Value = serde_json::from_str(last).unwrap();
+    let obj = written.as_object_mut().unwrap();
+    obj.remove("steps");
+    obj.insert("before".into(), obj["after"].clone());
+    obj.insert("whole".into(), serde_json::Value::String(fake.clone()));
+    let blob = {
+        t.write("fake.md", &fake);
+        let b = t.git(&["hash-object", "fake.md"]).trim().to_string();
+        std::fs::remove_file(t.path("fake.md")).unwrap();
+        b
+    };
+    obj.insert("after".into(), serde_json::Value::String(blob));
+    let forged = serde_json::to_string(&written).unwrap();
+    std::fs::write(&journal, lines + &forged + "\n").unwrap();
+    t.write("plan.md", &text[..70]);
+    t.run(&["doctor", "--fix"]);
+    let after = t.plan_md();
+    assert!(after.contains("## Goal: Person"), "{after}");
+    assert!(after.contains("Notes only a person wrote."), "{after}");
+    assert!(!after.contains("status: done"), "{after}");
+}
