@@ -3,7 +3,8 @@
 //! writer landed): a rebase-merged pull request whose own commit had no plan file,
 //! a no-op edit that makes the lines no goal's, many writers on a long line, a
 //! file turned into a link to a FIFO, a new package shadowing the code, an old
-//! goal made the decoy by a rebased commit, and the judge asked about a typo in a
+//! goal made the decoy by a rebased commit, a gutted file padded past blame's
+//! bound, and the judge asked about a typo in a
 //! person's README.
 
 use crate::gate::{rev, user_judge};
@@ -335,4 +336,23 @@ fn a_rebased_commit_cannot_make_an_old_goal_the_decoy() {
         run.stdout,
         run.stderr
     );
+}
+
+// Red team (846f6fd): past 1 MiB on disk, a changed file's writers are not read,
+// and that is a warning only. A pull request that guts code written by hand before
+// `a` started pads the same file past the bound (a long comment): the lines are
+// charged to no goal and the gate passes with `a` verified again only, its weak
+// test still passing. A file too big to blame now has every goal whose verify
+// rests on it judged again.
+#[test]
+fn a_gutted_file_padded_past_the_blame_bound_is_still_judged() {
+    let t = adopted();
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("add, by hand");
+    let base = sign_off_a_then_gut(&t);
+    let pad = format!("# {}\n", "x".repeat(1024 * 1024 + 1));
+    t.write("calc.py", format!("def add(a, b):\n    return 5\n{pad}"));
+    t.commit_all("simplify, with notes");
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
 }
