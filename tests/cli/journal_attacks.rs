@@ -109,3 +109,41 @@ fn a_forged_whole_journal_line_marks_no_goal_done() {
     assert!(after.contains("Notes only a person wrote."), "{after}");
     assert!(!after.contains("status: done"), "{after}");
 }
+
+/// Where the rebuild starts is found by content: after the last journal line whose
+/// `after` is the whole version's blob. One forged line appended, a no-op whose
+/// `after` names the committed version, puts the start past every write plan
+/// acknowledged since the commit: `doctor --fix` rebuilds from the commit alone,
+/// and a goal `plan add` wrote (exit 0) and the log line after it are gone from
+/// plan.md.
+#[test]
+#[ignore = "open attack: a forged journal line whose `after` names the committed version moves the rebuild's start past every acknowledged write"]
+fn a_forged_journal_line_does_not_skip_acknowledged_writes() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("plan");
+    let committed = t.git(&["rev-parse", "HEAD:plan.md"]).trim().to_string();
+    t.ok(&["add", "Acknowledged", "--done-when", "it is there"]);
+    t.ok(&["log", "acknowledged line"]);
+    let text = t.plan_md();
+    let journal = t.path(".git/plan/events.jsonl");
+    let lines = std::fs::read_to_string(&journal).unwrap();
+    let last = lines
+        .lines()
+        .rfind(|l| l.contains("\"event\":\"written\""))
+        .unwrap();
+    let mut written: serde_json::Value = serde_json::from_str(last).unwrap();
+    let obj = written.as_object_mut().unwrap();
+    obj.insert(
+        "before".into(),
+        serde_json::Value::String(committed.clone()),
+    );
+    obj.insert("after".into(), serde_json::Value::String(committed));
+    obj.insert("steps".into(), serde_json::json!([]));
+    let forged = serde_json::to_string(&written).unwrap();
+    std::fs::write(&journal, lines + &forged + "\n").unwrap();
+    t.write("plan.md", &text[..70]);
+    t.run(&["doctor", "--fix"]);
+    let after = t.plan_md();
+    assert!(after.contains("## Goal: Acknowledged"), "{after}");
+    assert!(after.contains("acknowledged line"), "{after}");
+}
