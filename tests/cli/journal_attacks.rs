@@ -147,3 +147,29 @@ fn a_forged_journal_line_does_not_skip_acknowledged_writes() {
     assert!(after.contains("## Goal: Acknowledged"), "{after}");
     assert!(after.contains("acknowledged line"), "{after}");
 }
+
+/// A cut is found by the goals or the `## Log` it lost, not by log lines: an
+/// editor's in-place save paused at a line's end inside the log (everything but
+/// the last two lines there) looks whole by that measure. After a second of quiet
+/// `plan log` and `plan doctor --fix` still keep the two log lines plan
+/// acknowledged (red team on 6de07f5: held, kept as a guard).
+#[test]
+fn a_plan_cut_inside_its_log_loses_no_acknowledged_line() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("plan");
+    t.ok(&["log", "first acknowledged"]);
+    t.ok(&["log", "second acknowledged"]);
+    t.ok(&["log", "third acknowledged"]);
+    let text = t.plan_md();
+    let cut = text
+        .find("- ")
+        .map(|i| i + text[i..].find('\n').unwrap() + 1);
+    t.write("plan.md", &text[..cut.unwrap()]);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    t.run(&["log", "during the cut"]);
+    t.run(&["doctor", "--fix"]);
+    let after = t.plan_md();
+    for kept in ["second acknowledged", "third acknowledged"] {
+        assert!(after.contains(kept), "lost {kept}:\n{after}");
+    }
+}
