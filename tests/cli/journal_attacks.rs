@@ -148,9 +148,8 @@ fn a_forged_journal_line_does_not_skip_acknowledged_writes() {
     assert!(after.contains("acknowledged line"), "{after}");
 }
 
-/// A cut is found by the goals or the `## Log` it lost, not by log lines: an
-/// editor's in-place save paused at a line's end inside the log (everything but
-/// the last two lines there) looks whole by that measure. After a second of quiet
+/// An editor's in-place save paused at a line's end inside the log (everything
+/// but its last two lines there) loses no goal and keeps its `## Log`. After a second of quiet
 /// `plan log` and `plan doctor --fix` still keep the two log lines plan
 /// acknowledged (red team on 6de07f5: held, kept as a guard).
 #[test]
