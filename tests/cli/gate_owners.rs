@@ -4,7 +4,7 @@
 //! a no-op edit that makes the lines no goal's, many writers on a long line, a
 //! file turned into a link to a FIFO, a new package shadowing the code, an old
 //! goal made the decoy by a rebased commit, a gutted file padded past blame's
-//! bound, and the judge asked about a typo in a
+//! bound, code written past the line limit, and the judge asked about a typo in a
 //! person's README.
 
 use crate::gate::{rev, user_judge};
@@ -353,6 +353,51 @@ fn a_gutted_file_padded_past_the_blame_bound_is_still_judged() {
     let pad = format!("# {}\n", "x".repeat(1024 * 1024 + 1));
     t.write("calc.py", format!("def add(a, b):\n    return 5\n{pad}"));
     t.commit_all("simplify, with notes");
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+}
+
+// Red team (846f6fd): a writer landed more than LINE_LIMIT commits back on the
+// base's line is a warning only, as a file too big to blame was. The line is the
+// pull requests' to lengthen: one rebase-merged with ten thousand empty commits
+// (or a base's ordinary history) puts code written by hand before `a` started out
+// of reach, and the next pull request guts it with `a` verified again only.
+#[test]
+#[ignore = "open attack: code whose writer landed over LINE_LIMIT commits back is charged to no goal (a warning only), so gutting it asks no judge"]
+fn code_written_past_the_line_limit_is_still_judged() {
+    let t = adopted();
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("add, by hand");
+    t.ok(&["start", "a", "--no-verify"]);
+    t.commit_all("start");
+    t.ok(&["complete", "a", "--evidence", "add works"]);
+    t.commit_all("done");
+    let mut stream = String::new();
+    for i in 0..10_001 {
+        let msg = format!("empty {i}");
+        stream.push_str(&format!(
+            "commit refs/heads/main\ncommitter P <p@example.com> {} +0000\ndata {}\n{msg}\n",
+            1_800_000_000 + i,
+            msg.len()
+        ));
+        if i == 0 {
+            stream.push_str("from refs/heads/main^0\n");
+        }
+    }
+    let mut import = std::process::Command::new("git")
+        .args(["fast-import", "--quiet", "--force"])
+        .current_dir(t.root())
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(import.stdin.as_mut().unwrap(), stream.as_bytes()).unwrap();
+    assert!(import.wait().unwrap().success());
+    t.git(&["reset", "-q", "--hard", "main"]);
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    user_judge(&t, "reject");
+    t.write("calc.py", "def add(a, b):\n    return 5\n");
+    t.commit_all("simplify");
     let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
     assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
 }
