@@ -172,3 +172,44 @@ fn a_plan_cut_inside_its_log_loses_no_acknowledged_line() {
         assert!(after.contains(kept), "lost {kept}:\n{after}");
     }
 }
+
+/// A kept version a journal line names is vouched for by the goals it keeps and
+/// marks done, nothing else: one whose `before` is a blob of the agent's own, with
+/// every goal but the person's `done_when` made `true`, their notes gone and their
+/// goal cancelled, passes both checks. `doctor --fix` rebuilds from it and says it
+/// kept someone else's edit.
+#[test]
+#[ignore = "open attack: a forged kept version may cancel a person's goal, rewrite its done_when and drop its notes; only lost and newly done goals are checked"]
+fn a_forged_kept_version_does_not_rewrite_a_persons_goal() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("plan");
+    t.ok(&["log", "honest line"]);
+    let text = t.plan_md();
+    let fake = text
+        .replace(
+            "status: open\ndone_when: the person says so\nNotes only a person wrote.\n",
+            "status: cancelled\ndone_when: true\n",
+        )
+        .replace("done_when: alpha works", "done_when: true");
+    assert_ne!(fake, text);
+    t.write("fake.md", &fake);
+    let blob = t.git(&["hash-object", "-w", "fake.md"]).trim().to_string();
+    std::fs::remove_file(t.path("fake.md")).unwrap();
+    let journal = t.path(".git/plan/events.jsonl");
+    let lines = std::fs::read_to_string(&journal).unwrap();
+    let mut lines: Vec<String> = lines.lines().map(String::from).collect();
+    let last = lines
+        .iter()
+        .rposition(|l| l.contains("\"event\":\"written\""))
+        .unwrap();
+    let mut written: serde_json::Value = serde_json::from_str(&lines[last]).unwrap();
+    written["before"] = serde_json::Value::String(blob);
+    lines[last] = serde_json::to_string(&written).unwrap();
+    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+    t.write("plan.md", &text[..70]);
+    t.run(&["doctor", "--fix"]);
+    let after = t.plan_md();
+    assert!(after.contains("Notes only a person wrote."), "{after}");
+    assert!(after.contains("done_when: the person says so"), "{after}");
+    assert!(!after.contains("status: cancelled"), "{after}");
+}
