@@ -213,3 +213,34 @@ fn a_forged_kept_version_does_not_rewrite_a_persons_goal() {
     assert!(after.contains("done_when: the person says so"), "{after}");
     assert!(!after.contains("status: cancelled"), "{after}");
 }
+
+/// `plan log` paused after its first read while the file is cut in place at a
+/// line's end to its first goal (an editor's truncating save, or an agent's):
+/// resumed, the write neither takes the cut file as it is nor loses the person's
+/// goal once `doctor --fix` has run (red team on 6de07f5: held, kept as a guard).
+#[test]
+fn a_write_racing_an_in_place_cut_loses_no_goal() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("plan");
+    t.ok(&["log", "acknowledged"]);
+    let text = t.plan_md();
+    let (child, gate) = t.spawn_paused(t.cmd(&["log", "racing"]));
+    let cut = &text[..text.find("## Goal: Person").unwrap()];
+    std::fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(t.path("plan.md"))
+        .and_then(|mut f| std::io::Write::write_all(&mut f, cut.as_bytes()))
+        .unwrap();
+    std::fs::remove_file(&gate).unwrap();
+    let _ = child.wait_with_output().unwrap();
+    t.run(&["doctor", "--fix"]);
+    let after = t.plan_md();
+    for kept in [
+        "## Goal: Person",
+        "Notes only a person wrote.",
+        "acknowledged",
+    ] {
+        assert!(after.contains(kept), "lost {kept}:\n{after}");
+    }
+}
