@@ -244,3 +244,39 @@ fn a_write_racing_an_in_place_cut_loses_no_goal() {
         assert!(after.contains(kept), "lost {kept}:\n{after}");
     }
 }
+
+/// `plan log` paused after its read while a person's editor renames a new version
+/// over plan.md (their goal moved first, a goal of theirs added), then the file is
+/// cut: `doctor --fix` keeps the person's edit and plan's write (red team on
+/// 6de07f5: held, kept as a guard).
+#[test]
+fn a_write_racing_a_rename_keeps_the_persons_edit_through_a_rebuild() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("plan");
+    t.ok(&["log", "acknowledged"]);
+    let text = t.plan_md();
+    let (child, gate) = t.spawn_paused(t.cmd(&["log", "racing"]));
+    let (head, rest) = text.split_once("## Goal: Alpha").unwrap();
+    let (alpha, rest) = rest.split_once("## Goal: Person").unwrap();
+    let (person, log) = rest.split_once("## Log").unwrap();
+    let theirs = format!(
+        "{head}## Goal: Person{person}## Goal: Added\n<!-- id: added -->\nstatus: open\ndone_when: theirs\n\n## Goal: Alpha{alpha}## Log{log}"
+    );
+    t.write("plan.md.new", &theirs);
+    std::fs::rename(t.path("plan.md.new"), t.path("plan.md")).unwrap();
+    std::fs::remove_file(&gate).unwrap();
+    let _ = child.wait_with_output().unwrap();
+    let now = t.plan_md();
+    t.write("plan.md", &now[..70]);
+    t.run(&["doctor", "--fix"]);
+    let after = t.plan_md();
+    for kept in [
+        "## Goal: Person",
+        "## Goal: Added",
+        "Notes only a person wrote.",
+        "acknowledged",
+        "racing",
+    ] {
+        assert!(after.contains(kept), "lost {kept}:\n{after}");
+    }
+}
