@@ -18,8 +18,9 @@ use super::stop::{self, made};
 /// sign-off's (the judge's copy, Python's bytecode, the judge's answer) and the
 /// gate's (`plan-judged-`, the copy CI's judge reads; `plan-verify-`, where the
 /// pull request's verify runs), each made here, locked while in use.
-const PREFIXES: [&str; 5] = [
+const PREFIXES: [&str; 6] = [
     "plan-judge-",
+    "plan-judge-withheld-",
     "plan-pycache-",
     "plan-answer-",
     "plan-judged-",
@@ -169,6 +170,16 @@ fn private_base() -> Option<PathBuf> {
     Some(cache.join("plan").join("judges"))
 }
 
+/// Whether `name` is one this module makes: a prefix and the six random letters
+/// and digits after it, no more. A person's `plan-verify-notes` is not plan's
+/// (the red team's: the sweep removed it).
+fn ours(name: &str) -> bool {
+    PREFIXES.iter().any(|p| {
+        name.strip_prefix(p)
+            .is_some_and(|rest| rest.len() == 6 && rest.bytes().all(|b| b.is_ascii_alphanumeric()))
+    })
+}
+
 /// Removes what a plan killed without a chance to clean up left in the temporary
 /// directory and the judges' private one: each directory of plan's names that no
 /// live plan holds the lock of. Their processes go first ([`stop::end_orphans`]): a
@@ -186,9 +197,7 @@ pub fn sweep_left() -> usize {
         .filter(|e| {
             let name = e.file_name();
             let name = name.to_string_lossy();
-            PREFIXES.iter().any(|p| name.starts_with(p))
-                && e.file_type().is_ok_and(|t| t.is_dir())
-                && !e.path().join(KEPT).exists()
+            ours(&name) && e.file_type().is_ok_and(|t| t.is_dir()) && !e.path().join(KEPT).exists()
         })
         .map(|e| e.path())
         .filter(|dir| {

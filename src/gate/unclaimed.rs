@@ -50,10 +50,19 @@ pub fn owners(ctx: &Ctx, base: &str, touched: &[(String, Vec<String>)]) -> Resul
     let mut writers: Vec<(String, Vec<&str>)> = Vec::new();
     for file in files {
         match blame::writers_of_changed_lines(root, base, file)? {
-            Writers::TooLarge => out.notes.push(format!(
-                "{file}: over {} KiB, so who wrote its changed lines was not read",
-                blame::MAX_BLAMED / 1024
-            )),
+            // Not read is judged: padded past the bound, a gutted file would
+            // otherwise be charged to no goal (the red team's).
+            Writers::TooLarge => {
+                out.notes.push(format!(
+                    "{file}: over {} KiB, so who wrote its changed lines was not read; every goal whose verify rests on it is judged again",
+                    blame::MAX_BLAMED / 1024
+                ));
+                for (id, rests) in touched {
+                    if rests.iter().any(|r| r == file) && !out.ids.contains(id) {
+                        out.ids.push(id.clone());
+                    }
+                }
+            }
             Writers::Commits(commits) => {
                 for commit in commits {
                     match writers.iter_mut().find(|(c, _)| *c == commit) {

@@ -388,3 +388,18 @@ fn a_signal_during_the_gates_verify_leaves_no_temp_dir() {
     assert_eq!(out.status.code(), Some(143), "{said}");
     assert_eq!(temp_dirs(&t), Vec::<String>::new());
 }
+
+// Red team (d470601): the sweep takes any unlocked directory whose name starts with
+// one of plan's prefixes for one plan left, though plan's own are the prefix and
+// six random characters. A person's (or another tool's) `plan-verify-notes` in the
+// temporary directory was removed, with what is in it, by the next plan command;
+// the sweep now takes only a prefix and six letters or digits.
+#[test]
+fn the_sweep_leaves_a_directory_plan_did_not_name() {
+    let t = Test::new().plan("# Plan: p\n\n## Log\n");
+    let mine = t.dir.path().join("plan-verify-notes");
+    std::fs::create_dir_all(&mine).unwrap();
+    std::fs::write(mine.join("keep.txt"), "a person's notes\n").unwrap();
+    t.run(&["doctor"]);
+    assert!(mine.join("keep.txt").exists(), "{:?}", temp_dirs(&t));
+}
