@@ -9,7 +9,7 @@
 //! or leaving a process to rewrite the judge's copy.
 
 use crate::gate::{TEST_CALC, adopted_with, rev, user_judge};
-use crate::util::Test;
+use crate::util::{Test, fixture_path};
 
 /// One goal, `a`, verified by the unittest run (which rests on every file).
 const ONE_GOAL: &str = "# Plan: Gate
