@@ -141,6 +141,147 @@ pub fn find(ctx: &Ctx, src: &str) -> Option<Cut> {
     })
 }
 
+/// A whole plan.md that lacks writes plan acknowledged: a copy read before them
+/// saved over them (an editor, a `git stash pop`, a checkout of the file), and
+/// those writes made again on it as it is.
+pub struct Stale {
+    /// The writes found lost, and when the oldest of them was made.
+    pub lost: usize,
+    pub since: String,
+    pub replayed: usize,
+    /// Those that cannot be made again, with why and the log lines each wrote.
+    pub skipped: Vec<(String, Vec<String>)>,
+    pub text: String,
+}
+
+/// The writes `src`, a whole plan.md, lacks, made again on it. A write counts
+/// when none of the lines it put is where it put it (src/plan/replay.rs, `lost`),
+/// and the next thing that happened to the file was not plan's: the writes lost
+/// run up to a version someone else saved (the next write was made on another
+/// file than the one it left, or `src` is that version). A line a person took out
+/// by hand long after plan wrote it is a later edit, not a lost write. Only writes
+/// on the branch HEAD is on, since the last one made at a commit HEAD does not
+/// reach: a reset or a rebase drops writes on purpose. `None` outside a repository or
+/// when nothing is lacking.
+pub fn stale(ctx: &Ctx, src: &str) -> Option<Stale> {
+    if crate::store::looks_cut(src) {
+        return None;
+    }
+    let repo = ctx.repo.as_ref()?;
+    let rel = ctx.plan_in_repo()?;
+    let (branch, head) = crate::git::head_place(&repo.root).ok()?;
+    let (journaled, _) = events::writes(&repo.git_dir, &rel.to_string_lossy());
+    let mut reached: std::collections::HashMap<String, bool> = Default::default();
+    let mut reaches = |commit: &Option<String>| match (commit, &head) {
+        (None, _) => true,
+        (Some(_), None) => false,
+        (Some(c), Some(h)) => *reached.entry(c.clone()).or_insert_with(|| {
+            c == h || crate::git::is_ancestor(&repo.root, c, h).unwrap_or(false)
+        }),
+    };
+    // History moved back or aside past a write (a reset, a rebase): what was
+    // written before it is settled, dropped or not on purpose.
+    let journaled: Vec<Written> = journaled
+        .into_iter()
+        .filter(|w| w.branch == branch)
+        .collect();
+    let from = journaled
+        .iter()
+        .rposition(|w| !reaches(&w.commit))
+        .map_or(0, |x| x + 1);
+    let journaled = &journaled[from..];
+    let changes: Vec<Change> = journaled.iter().map(|w| w.change.clone()).collect();
+    let mut lost = replay::lost(src, &changes);
+    // Each run of lost writes must end where someone else's version came in.
+    let broken_after = |i: usize| match journaled.get(i + 1) {
+        Some(next) => next.before.as_deref() != Some(journaled[i].after.as_str()),
+        None => true,
+    };
+    let is_lost = {
+        let mut flags = vec![false; journaled.len()];
+        lost.iter().for_each(|&i| flags[i] = true);
+        flags
+    };
+    lost.retain(|&i| {
+        let end = (i..journaled.len())
+            .take_while(|&k| is_lost[k])
+            .last()
+            .unwrap_or(i);
+        broken_after(end)
+    });
+    let first = *lost.first()?;
+    // A sign-off is made again by `plan complete` alone: the journal is anyone's
+    // to write, and a line of it must not mark a goal done.
+    let (mut picked, mut skipped) = (Vec::new(), Vec::new());
+    for &i in &lost {
+        match marks_done(&journaled[i].change) {
+            true => skipped.push((
+                "it marks a goal done, which only `plan complete` does: run it again".to_string(),
+                logged_by(&journaled[i]),
+            )),
+            false => picked.push(i),
+        }
+    }
+    let made: Vec<Change> = picked.iter().map(|&i| changes[i].clone()).collect();
+    let (text, outcomes) = replay::replay(src, &made);
+    let mut replayed = Vec::new();
+    for (&i, outcome) in picked.iter().zip(&outcomes) {
+        match outcome {
+            Outcome::Replayed => replayed.push(i),
+            Outcome::Skipped(why) => skipped.push((why.clone(), logged_by(&journaled[i]))),
+        }
+    }
+    // Log lines go where their time puts them, as the merge driver puts them.
+    let without_log: Vec<Change> = replayed
+        .iter()
+        .map(|&i| without_log_lines(&changes[i]))
+        .collect();
+    let (rest, _) = replay::replay(src, &without_log);
+    let logged: Vec<String> = replayed
+        .iter()
+        .flat_map(|&i| logged_by(&journaled[i]))
+        .collect();
+    let text = match replay::with_log_lines_by_time(&rest, &logged) {
+        // Another way to the same lines; the replay's order where it is not.
+        by_time if by_time.len() == text.len() => by_time,
+        _ => text,
+    };
+    Some(Stale {
+        lost: lost.len(),
+        since: crate::clock::stamp_of(journaled[first].ts).unwrap_or_default(),
+        replayed: replayed.len(),
+        skipped,
+        text,
+    })
+}
+
+/// Whether a journaled write sets a goal's status to done.
+fn marks_done(change: &Change) -> bool {
+    use crate::plan::patch::Edit;
+    match change {
+        Change::Steps(steps) => steps.iter().any(|s| {
+            matches!(&s.edit, Edit::Replace { new, .. }
+                if new.trim_start().strip_prefix("status:").is_some_and(|v| v.trim() == "done"))
+        }),
+        Change::Whole(_) | Change::TooBig => false,
+    }
+}
+
+/// `change` without the log lines it appended.
+fn without_log_lines(change: &Change) -> Change {
+    use crate::plan::patch::Edit;
+    match change {
+        Change::Steps(steps) => Change::Steps(
+            steps
+                .iter()
+                .filter(|s| !matches!(s.edit, Edit::AppendLog { .. }))
+                .cloned()
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
 /// Whether `text` is a whole plan to rebuild from: not cut ([`crate::store::looks_cut`]),
 /// holding none of git's conflict markers (a commit taken mid-merge holds two
 /// plans between them) and one `# Plan:` line (two plans in one file, as a merge
@@ -270,37 +411,95 @@ impl Cut {
     /// The diff from the cut file `src` to the rebuilt one, and the writes that
     /// could not be made again, as `--fix` shows them.
     pub fn shown(&self, src: &str, name: &str, keep: &str) -> String {
-        let diff = similar::TextDiff::from_lines(src, &self.text);
-        let mut out = diff
-            .unified_diff()
-            .context_radius(2)
-            .header(&format!("{keep} (cut)"), &format!("{name} (rebuilt)"))
-            .to_string();
-        for (why, lines) in &self.skipped {
-            out.push_str(&format!("not made again ({why}):"));
-            match lines.is_empty() {
-                true => out.push_str(" a write without a log line\n"),
-                false => out.push_str(&format!("\n  {}\n", lines.join("\n  "))),
-            }
-        }
-        // plan.md text: escaped, line by line (the line ends are the diff's).
-        out.lines()
-            .map(|l| crate::plan::text::escape_controls(l).into_owned() + "\n")
-            .collect()
+        shown(
+            src,
+            &self.text,
+            &self.skipped,
+            &format!("{keep} (cut)"),
+            name,
+        )
     }
 }
 
-/// Where the cut file is kept, beside it: `plan.md.cut-YYYY-MM-DD-HHMM`, with `-2`,
-/// `-3`, … when that is taken. The path, and the name messages give it.
-pub fn keep_path(ctx: &Ctx) -> Result<(PathBuf, String)> {
+/// The diff from `src` (named `was`) to `text`, and the writes that could not be
+/// made again.
+fn shown(
+    src: &str,
+    text: &str,
+    skipped: &[(String, Vec<String>)],
+    was: &str,
+    name: &str,
+) -> String {
+    let diff = similar::TextDiff::from_lines(src, text);
+    let mut out = diff
+        .unified_diff()
+        .context_radius(2)
+        .header(was, &format!("{name} (rebuilt)"))
+        .to_string();
+    for (why, lines) in skipped {
+        out.push_str(&format!("not made again ({why}):"));
+        match lines.is_empty() {
+            true => out.push_str(" a write without a log line\n"),
+            false => out.push_str(&format!("\n  {}\n", lines.join("\n  "))),
+        }
+    }
+    // plan.md text: escaped, line by line (the line ends are the diff's).
+    out.lines()
+        .map(|l| crate::plan::text::escape_controls(l).into_owned() + "\n")
+        .collect()
+}
+
+impl Stale {
+    /// The finding `plan doctor` reports; `keep` is where `--fix` keeps the file.
+    pub fn finding(&self, name: &str, keep: &str) -> Finding {
+        let writes = crate::plan::text::count(self.lost, "write");
+        let mut message = format!(
+            "{name} lacks {writes} plan acknowledged since {}: someone saved a copy read before them over them (an editor, a `git stash pop`, a checkout of the file)",
+            self.since
+        );
+        if !self.skipped.is_empty() {
+            message.push_str(&format!(
+                "; {} of those cannot be made again and will be listed",
+                crate::plan::text::count(self.skipped.len(), "write")
+            ));
+        }
+        Finding {
+            rule: Rule::LostWrites,
+            severity: Severity::Warning,
+            line: 0,
+            message,
+            fix: format!(
+                "`plan doctor --fix` makes them again on the file as it is, shows the diff and keeps this version as {keep}"
+            ),
+            fixable: self.replayed > 0,
+            repair: Repair::Rebuild {
+                done: format!(
+                    "made {} again; the file as it was is kept as {keep}",
+                    crate::plan::text::count(self.replayed, "lost write")
+                ),
+            },
+        }
+    }
+
+    /// The diff from `src` to the file with the writes made again, and those that
+    /// could not be, as `--fix` shows them.
+    pub fn shown(&self, src: &str, name: &str, keep: &str) -> String {
+        shown(src, &self.text, &self.skipped, keep, name)
+    }
+}
+
+/// Where the file as it was is kept, beside it: `plan.md.cut-YYYY-MM-DD-HHMM`
+/// (`word` is `cut` or `stale`), with `-2`, `-3`, … when that is taken. The path,
+/// and the name messages give it.
+pub fn keep_path(ctx: &Ctx, word: &str) -> Result<(PathBuf, String)> {
     let now = crate::clock::now()?.stamp().replace([' ', ':'], "-");
     let now = now
         .rsplit_once('-')
         .map_or(now.clone(), |(d, m)| format!("{d}{m}"));
     for n in 1.. {
         let tail = match n {
-            1 => format!(".cut-{now}"),
-            n => format!(".cut-{now}-{n}"),
+            1 => format!(".{word}-{now}"),
+            n => format!(".{word}-{now}-{n}"),
         };
         let mut path = ctx.store.path.clone().into_os_string();
         path.push(&tail);

@@ -70,7 +70,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     // A cut file first: it is rebuilt before any line of it is repaired (a `## Log`
     // added to it would make it look whole), and its other findings are the cut's.
     if let Some(cut) = crate::rebuild::find(ctx, &src) {
-        let (keep, keep_name) = crate::rebuild::keep_path(ctx)?;
+        let (keep, keep_name) = crate::rebuild::keep_path(ctx, "cut")?;
         let finding = cut.finding(&ctx.store.name, &keep_name);
         if !args.fix {
             return report(ctx, &args, &src, proposal_file.as_ref(), &[], vec![finding]);
@@ -82,7 +82,24 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         fixed.push(finding);
         src = ctx.store.read()?;
     }
-    let findings = all_findings(
+    // A whole file that lacks writes plan acknowledged: made again on it as it is,
+    // what was saved over them kept beside it.
+    let mut stale = None;
+    if let Some(lacking) = crate::rebuild::stale(ctx, &src) {
+        let (keep, keep_name) = crate::rebuild::keep_path(ctx, "stale")?;
+        let finding = lacking.finding(&ctx.store.name, &keep_name);
+        if args.fix && finding.fixable {
+            ctx.store.restore(&src, &lacking.text, &keep)?;
+            if !args.json {
+                println(&lacking.shown(&src, &ctx.store.name, &keep_name))?;
+            }
+            fixed.push(finding);
+            src = ctx.store.read()?;
+        } else {
+            stale = Some(finding);
+        }
+    }
+    let mut findings = all_findings(
         ctx,
         &src,
         &read_proposal(proposal_file.as_ref())?,
@@ -90,6 +107,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         now,
         &stamp,
     );
+    findings.extend(stale.clone());
     // A merge left half done is the person's to finish: --fix writes nothing into it.
     if args.fix
         && model::parse(&src)
@@ -120,17 +138,23 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         {
             remove(&file.path, &file.name)?;
         }
-        fixed.extend(findings.into_iter().filter(|f| f.fixable));
+        fixed.extend(
+            findings
+                .into_iter()
+                .filter(|f| f.fixable && f.rule != Rule::LostWrites),
+        );
         // Judged afresh: the write re-read the file, and a person may have edited it.
         src = ctx.store.read()?;
-        all_findings(
+        let mut left = all_findings(
             ctx,
             &src,
             &read_proposal(proposal_file.as_ref())?,
             proposal_name,
             now,
             &stamp,
-        )
+        );
+        left.extend(stale);
+        left
     } else {
         findings
     };

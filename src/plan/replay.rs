@@ -272,6 +272,109 @@ pub fn replay(base: &str, changes: &[Change]) -> (String, Vec<Outcome>) {
     (text, outcomes)
 }
 
+/// Where a journaled step's line stands, and the line: the block's key (`None`:
+/// anywhere in the file) and the line's text.
+type Placed = (Option<String>, String);
+
+/// The lines `step` put in the file, each where it put it, and whether it must
+/// be there: a line anchored in a block the file no longer has (a goal taken
+/// out) is not looked for, since the write could not be made there again.
+fn put_by(step: &Step) -> Vec<(Placed, bool)> {
+    let at = |line: &String| ((step.block.clone(), line.clone()), step.block.is_some());
+    match &step.edit {
+        Edit::AppendLog { lines } => lines
+            .iter()
+            .map(|l| ((Some("## Log".to_string()), l.clone()), false))
+            .collect(),
+        Edit::InsertAfter { lines, .. } | Edit::InsertBefore { lines, .. } => {
+            lines.iter().map(at).collect()
+        }
+        Edit::Replace { new, .. } => vec![at(new)],
+        // A goal is there when its id comment is: the block it keys.
+        Edit::AppendGoal { lines } => lines
+            .iter()
+            .find(|l| l.trim_start().starts_with("<!-- id:"))
+            .map(|id| ((Some(id.trim().to_string()), id.clone()), false))
+            .into_iter()
+            .collect(),
+        Edit::AppendEnd { lines } => lines.iter().map(|l| ((None, l.clone()), false)).collect(),
+        Edit::Delete { .. } | Edit::CreateLog => Vec::new(),
+    }
+}
+
+/// The line `step` changed or removed, where it stood.
+fn taken_by(step: &Step) -> Option<Placed> {
+    match &step.edit {
+        Edit::Replace { expect, .. } | Edit::Delete { expect, .. } => {
+            Some((step.block.clone(), expect.clone()))
+        }
+        _ => None,
+    }
+}
+
+/// Takes one of `key` from `counts`, if it has one.
+fn take(counts: &mut std::collections::HashMap<Placed, usize>, key: &Placed) -> bool {
+    match counts.get_mut(key) {
+        Some(n) if *n > 0 => {
+            *n -= 1;
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Which of `changes` (journaled writes, oldest first) `src` lacks whole: none of
+/// the lines the write put in the file is where it put it, nor was changed or
+/// removed by a later write `src` holds (a tick replaces the line its subtask
+/// added). The indexes, oldest first. A write that put no line (a delete) or
+/// that replaced the whole file is never found lost. What an editor saving a copy
+/// it read before the write leaves, or a stash popped over it; also a line a
+/// person took out by hand, which bytes alone do not tell apart (the caller keeps
+/// the file as it was). Linear in `src` and the journal.
+pub fn lost(src: &str, changes: &[Change]) -> Vec<usize> {
+    use std::collections::{HashMap, HashSet};
+    let blocks = blocks(src);
+    let keys: HashSet<String> = blocks.iter().map(Block::key).collect();
+    let mut have: HashMap<Placed, usize> = HashMap::new();
+    let mut block = 0;
+    for (no, text) in patch::numbered_lines(src) {
+        while block + 1 < blocks.len() && blocks[block + 1].start <= no {
+            block += 1;
+        }
+        *have
+            .entry((Some(blocks[block].key()), text.to_string()))
+            .or_default() += 1;
+        *have.entry((None, text.to_string())).or_default() += 1;
+    }
+    let mut taken: HashMap<Placed, usize> = HashMap::new();
+    let mut out = Vec::new();
+    for (i, change) in changes.iter().enumerate().rev() {
+        let Change::Steps(steps) = change else {
+            continue;
+        };
+        let put: Vec<(Placed, bool)> = steps
+            .iter()
+            .flat_map(put_by)
+            .filter(|((key, _), anchored)| {
+                !anchored || key.as_ref().is_none_or(|k| keys.contains(k))
+            })
+            .collect();
+        let mut found = put.is_empty();
+        for (line, _) in &put {
+            found |= take(&mut have, line) || take(&mut taken, line);
+        }
+        if found {
+            for line in steps.iter().filter_map(taken_by) {
+                *taken.entry(line).or_default() += 1;
+            }
+        } else {
+            out.push(i);
+        }
+    }
+    out.reverse();
+    out
+}
+
 /// The log lines of `text`'s `## Log` section (its `- ` lines, each with its line
 /// ending), and `text` with them taken out and `put` written where they stood.
 /// `None` without a `## Log`.
@@ -302,6 +405,41 @@ fn log_lines<'t>(text: &'t str, put: &[&str]) -> Option<(Vec<&'t str>, String)> 
         out.extend(put.iter().copied());
     }
     seen.then_some((lines, out))
+}
+
+/// `text` with `lines` (log lines, without line endings) put into its `## Log`
+/// where their time stamps go: each before the first line stamped later, in the
+/// order given among lines of one stamp. `text` as it is without a `## Log`.
+pub fn with_log_lines_by_time(text: &str, lines: &[String]) -> String {
+    let Some((have, _)) = log_lines(text, &[]) else {
+        return text.to_string();
+    };
+    // `- YYYY-MM-DD HH:MM`, which orders as text; `None` for an unstamped line.
+    let stamp = |line: &str| {
+        let at = line.get(2..18)?;
+        let b = at.as_bytes();
+        (b[4] == b'-' && b[10] == b' ' && b[13] == b':').then(|| at.to_string())
+    };
+    let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let mut merged: Vec<String> = have.iter().map(|l| l.to_string()).collect();
+    if let Some(last) = merged.last_mut()
+        && !last.ends_with('\n')
+    {
+        last.push_str(eol);
+    }
+    for line in lines {
+        let at = stamp(line);
+        let place = match &at {
+            Some(at) => merged
+                .iter()
+                .position(|l| stamp(l).is_some_and(|s| s > *at))
+                .unwrap_or(merged.len()),
+            None => merged.len(),
+        };
+        merged.insert(place, format!("{line}{eol}"));
+    }
+    let put: Vec<&str> = merged.iter().map(String::as_str).collect();
+    log_lines(text, &put).map_or_else(|| text.to_string(), |(_, out)| out)
 }
 
 /// `rebuilt` with the log lines only `cut` holds merged into its log by time stamp,
@@ -456,5 +594,59 @@ mod tests {
         assert_eq!(out, PLAN);
         assert_eq!(outcomes[0], Outcome::Replayed);
         assert!(matches!(&outcomes[1], Outcome::Skipped(_)), "{outcomes:?}");
+    }
+
+    /// The writes of a `plan subtask`, a `plan tick` of it and a `plan log`, made on
+    /// `PLAN` in turn, as the journal keeps them.
+    fn three_writes() -> (Vec<Change>, String) {
+        let mut text = PLAN.to_string();
+        let mut changes = Vec::new();
+        for edit in [
+            Edit::InsertAfter {
+                line: 12,
+                expect: "- [ ] one".into(),
+                lines: vec!["- [ ] two".into()],
+            },
+            Edit::replace(13, "- [ ] two", "- [x] two"),
+            Edit::AppendLog {
+                lines: vec!["- 2026-06-15 14:05 z".into()],
+            },
+        ] {
+            let edits = vec![edit];
+            changes.push(Change::Steps(anchor(&text, &edits)));
+            text = patch::apply(&text, &edits).unwrap();
+        }
+        (changes, text)
+    }
+
+    #[test]
+    fn writes_a_stale_copy_lacks_are_found_and_a_later_change_of_a_line_is_not() {
+        let (changes, written) = three_writes();
+        assert!(lost(&written, &changes).is_empty(), "all there");
+        // An editor saved the copy it read before the writes, with a note.
+        let stale = PLAN.replace("# Plan: x\n", "# Plan: x\nA note.\n");
+        assert_eq!(lost(&stale, &changes), [0, 1, 2]);
+        let (out, outcomes) = replay(
+            &stale,
+            &lost(&stale, &changes)
+                .iter()
+                .map(|&i| changes[i].clone())
+                .collect::<Vec<_>>(),
+        );
+        assert!(
+            outcomes.iter().all(|o| *o == Outcome::Replayed),
+            "{outcomes:?}"
+        );
+        assert_eq!(out, written.replace("# Plan: x\n", "# Plan: x\nA note.\n"));
+        // Saved after the subtask and the tick: only the log line is lacking. The
+        // subtask's own line was changed by the tick, which the file holds.
+        let after_two = written.replace("- 2026-06-15 14:05 z\n", "");
+        assert_eq!(lost(&after_two, &changes), [2]);
+        // A goal taken out: its subtask's write is not looked for.
+        let no_b = written.replace(
+            "## Goal: B\n<!-- id: b -->\nstatus: open\n- [ ] one\n- [x] two\n\n",
+            "",
+        );
+        assert!(lost(&no_b, &changes).is_empty(), "{no_b}");
     }
 }

@@ -115,6 +115,10 @@ rules! {
     /// finds it against the last whole version in git and the journaled writes
     /// since, and rebuilds it from them (src/rebuild.rs).
     CutFile "cut-file" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: Some("rebuilds plan.md from the last whole version in git and the writes plan journaled since; keeps the cut file beside it"), list: false }
+    /// plan.md is whole but lacks writes plan acknowledged, up to a version someone
+    /// else saved: an editor's copy read before them, a stash popped over them.
+    /// Found by `plan doctor` from the journal (src/rebuild.rs, `stale`).
+    LostWrites "lost-writes" { on: P, plan: [W; 4], draft: NO, doctor: true, repair: Some("makes the lost writes again on plan.md as it is; keeps the file as it was beside it"), list: false }
     UnstampedLogLine "unstamped-log-line" { on: P, plan: [W; 4], draft: NO, doctor: false, repair: None, list: false }
     /// A log line stamped more than a day ahead of the machine's clock (`PLAN_NOW`
     /// set ahead once): as the stamp floor it would stamp every later line so.

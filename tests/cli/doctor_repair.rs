@@ -138,10 +138,21 @@ fn a_reopen_the_merge_lost_is_not_laundered_by_the_repair() {
         .collect();
     t.write("plan.md", lost);
     t.commit_all("merged");
-    at(&t, "2026-06-15T16:00", &["doctor", "--fix"]);
-    assert_eq!(t.plan_md().matches(SIGNED).count(), 1);
+    // The reopen was a write plan acknowledged on this branch, which the file lost:
+    // the repair makes it again (lost-writes), so `a` is no longer done on a
+    // sign-off the reopen voided.
+    let fix = at(&t, "2026-06-15T16:00", &["doctor", "--fix"]);
+    assert!(
+        fix.stdout.contains("lost-writes") || fix.stdout.contains("lost write"),
+        "{}",
+        fix.stdout
+    );
+    let md = t.plan_md();
+    assert_eq!(md.matches(SIGNED).count(), 1, "{md}");
+    assert!(md.contains("a reopened"), "{md}");
+    assert!(!md.contains("status: done"), "{md}");
     t.commit_all("doctor --fix");
-    insta::assert_snapshot!(shown(&t, &t.run(&["audit"]).code(1)));
+    t.run(&["audit"]).stdout_has("0 finished goals");
 }
 
 #[test]

@@ -68,6 +68,7 @@ mod lookalike_ids;
 mod loop_budgets;
 mod loop_events;
 mod loop_progress;
+mod lost_writes;
 mod man_pages;
 mod mcp;
 mod mcp_install;

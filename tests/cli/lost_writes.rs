@@ -1,0 +1,156 @@
+//! A whole plan.md that lacks writes plan acknowledged (issue 70, the soak's
+//! largest loss): an editor read plan.md, plan wrote, the editor saved the copy it
+//! had read. `plan doctor` names it (`lost-writes`) from the journal, and `--fix`
+//! makes those writes again on the file as it is, keeping that version beside it.
+
+use crate::util::Test;
+
+const PLAN: &str = "# Plan: x\n\n## Goal: Alpha\n<!-- id: alpha -->\nstatus: open\ndone_when: alpha works\n- [ ] alpha one\n- [ ] alpha two\n\n## Goal: Beta\n<!-- id: beta -->\nstatus: open\ndone_when: beta works\n- [ ] beta one\n\n## Log\n- 2026-06-15 14:00 started the plan\n";
+
+/// Acknowledged writes: a goal added, a goal started, a tick, a subtask, log lines.
+fn acknowledged_writes(t: &Test) {
+    t.ok(&["add", "Gamma", "--done-when", "gamma works"]);
+    t.ok(&["start", "alpha"]);
+    t.ok(&["tick", "alpha", "1"]);
+    t.ok(&["subtask", "beta", "beta two"]);
+    t.ok(&["log", "first acknowledged line"]);
+    t.ok(&["log", "second acknowledged line"]);
+}
+
+/// The files beside plan.md whose names start with `plan.md.stale`.
+fn kept_copies(t: &Test) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(t.root())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.starts_with("plan.md.stale"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// Attack (the soak, 926 of 1,024 losses): the editor read plan.md before six
+/// writes and saved its copy, with the person's note, after them. The file is
+/// whole, so nothing was refused and nothing brought the writes back: `plan doctor`
+/// said nothing and `--fix` changed nothing. Failed before.
+#[test]
+fn writes_an_editor_saved_an_older_copy_over_are_made_again() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("start");
+    acknowledged_writes(&t);
+    let written = t.plan_md();
+    let theirs = PLAN.replacen("# Plan: x\n", "# Plan: x\nA note the person wrote.\n", 1);
+    t.write("plan.md", &theirs);
+    // Committed as it is, as a person would without looking.
+    t.commit_all("the editor's save");
+
+    let doctor = t.run(&["doctor"]);
+    assert_eq!(doctor.code, 1, "{}{}", doctor.stdout, doctor.stderr);
+    assert!(doctor.stdout.contains("[lost-writes]"), "{}", doctor.stdout);
+    assert!(doctor.stdout.contains("6 writes"), "{}", doctor.stdout);
+    assert_eq!(t.plan_md(), theirs, "doctor alone writes nothing");
+
+    let fix = t.run(&["doctor", "--fix"]);
+    assert_eq!(fix.code, 0, "{}{}", fix.stdout, fix.stderr);
+    let md = t.plan_md();
+    assert_eq!(
+        md,
+        written.replacen("# Plan: x\n", "# Plan: x\nA note the person wrote.\n", 1),
+        "every write made again, the person's note kept"
+    );
+    let kept = kept_copies(&t);
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(t.read(&kept[0]), theirs, "the saved version is kept");
+    assert!(fix.stdout.contains(&kept[0]), "{}", fix.stdout);
+    assert!(
+        fix.stdout.contains("+- [ ] beta two"),
+        "the diff is shown: {}",
+        fix.stdout
+    );
+    let again = t.run(&["doctor"]);
+    assert!(!again.stdout.contains("lost-writes"), "{}", again.stdout);
+    t.ok(&["log", "after the repair"]);
+}
+
+/// A save read between writes lacks only the later ones, and the log lines come
+/// back in time order, before a line written after the save.
+#[test]
+fn only_the_writes_after_the_editors_read_are_made_again_in_time_order() {
+    let t = Test::new().plan(PLAN).env("PLAN_NOW", "2026-06-15T15:00");
+    t.commit_all("start");
+    t.ok(&["log", "one"]);
+    let read = t.plan_md();
+    let t = t.env("PLAN_NOW", "2026-06-15T15:01");
+    t.ok(&["subtask", "beta", "beta two"]);
+    t.ok(&["log", "two"]);
+    t.write("plan.md", &read);
+    let t = t.env("PLAN_NOW", "2026-06-15T15:02");
+    t.ok(&["log", "three"]);
+    let fix = t.run(&["doctor", "--fix"]);
+    assert_eq!(fix.code, 0, "{}{}", fix.stdout, fix.stderr);
+    let md = t.plan_md();
+    assert!(md.contains("- [ ] beta one\n- [ ] beta two\n"), "{md}");
+    assert!(
+        md.ends_with("- 2026-06-15 15:00 one\n- 2026-06-15 15:01 two\n- 2026-06-15 15:02 three\n"),
+        "{md}"
+    );
+}
+
+/// Honest work: a line plan wrote that the person took out by hand, with plan's
+/// writes going on after it, is the person's edit, not a lost write; nor are the
+/// writes a `git reset --hard` to an older commit dropped.
+#[test]
+fn a_line_taken_out_by_hand_and_a_reset_are_not_lost_writes() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("start");
+    t.ok(&["subtask", "beta", "beta two"]);
+    t.ok(&["log", "one"]);
+    let md = t.plan_md().replace("- [ ] beta two\n", "");
+    t.write("plan.md", &md);
+    t.ok(&["log", "two"]);
+    let doctor = t.run(&["doctor"]);
+    assert!(!doctor.stdout.contains("lost-writes"), "{}", doctor.stdout);
+
+    let t = Test::new().plan(PLAN);
+    t.commit_all("start");
+    t.ok(&["log", "one"]);
+    t.commit_all("with one");
+    t.ok(&["log", "two"]);
+    t.git(&["reset", "-q", "--hard", "HEAD~1"]);
+    let doctor = t.run(&["doctor"]);
+    assert!(
+        !doctor.stdout.contains("lost-writes"),
+        "a reset drops writes on purpose: {}",
+        doctor.stdout
+    );
+}
+
+/// The journal is anyone's to write: a line in it that marks a goal done with its
+/// sign-off is never made again by `--fix`; it is listed, and `plan complete` is
+/// named.
+#[test]
+fn a_journaled_write_that_marks_a_goal_done_is_not_made_again() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("start");
+    t.ok(&["log", "one"]);
+    let read = t.plan_md();
+    t.ok(&["start", "beta"]);
+    let journal = t.root().join(".git/plan/events.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let last = text.lines().last().unwrap();
+    let forged = last
+        .replace("status: open", "status: XX")
+        .replace("status: active", "status: done")
+        .replace("status: XX", "status: active")
+        .replace("beta started", "beta signed off");
+    std::fs::write(&journal, format!("{text}{forged}\n")).unwrap();
+    // Saved back as read before the start: both writes are lacking.
+    t.write("plan.md", &read);
+    let fix = t.run(&["doctor", "--fix"]);
+    let md = t.plan_md();
+    assert!(!md.contains("status: done"), "{md}");
+    assert!(
+        md.contains("status: active"),
+        "the real start is made again: {md}"
+    );
+    assert!(fix.stdout.contains("plan complete"), "{}", fix.stdout);
+}
