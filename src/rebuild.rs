@@ -222,34 +222,43 @@ pub fn stale(ctx: &Ctx, src: &str) -> Option<Stale> {
             false => picked.push(i),
         }
     }
-    let made: Vec<Change> = picked.iter().map(|&i| changes[i].clone()).collect();
-    let (text, outcomes) = replay::replay(src, &made);
-    let mut replayed = Vec::new();
-    for (&i, outcome) in picked.iter().zip(&outcomes) {
-        match outcome {
-            Outcome::Replayed => replayed.push(i),
-            Outcome::Skipped(why) => skipped.push((why.clone(), logged_by(&journaled[i]))),
-        }
-    }
-    // Log lines go where their time puts them, as the merge driver puts them.
-    let without_log: Vec<Change> = replayed
+    // The writes' other edits first, then their log lines where their time stamps
+    // put them, as the merge driver merges two logs (a log line always has a
+    // place: one replay of each write's edits, not two, on a long plan). Without a
+    // `## Log` to put them in, each write is made whole, in order.
+    let made: Vec<Change> = picked
         .iter()
         .map(|&i| without_log_lines(&changes[i]))
         .collect();
-    let (rest, _) = replay::replay(src, &without_log);
-    let logged: Vec<String> = replayed
-        .iter()
-        .flat_map(|&i| logged_by(&journaled[i]))
-        .collect();
-    let text = match replay::with_log_lines_by_time(&rest, &logged) {
-        // Another way to the same lines; the replay's order where it is not.
-        by_time if by_time.len() == text.len() => by_time,
-        _ => text,
+    let (rest, mut outcomes) = replay::replay(src, &made);
+    let logged = |outcomes: &[Outcome]| -> Vec<String> {
+        picked
+            .iter()
+            .zip(outcomes)
+            .filter(|(_, o)| **o == Outcome::Replayed)
+            .flat_map(|(&i, _)| logged_by(&journaled[i]))
+            .collect()
     };
+    let text = match replay::with_log_lines_by_time(&rest, &logged(&outcomes)) {
+        Some(text) => text,
+        None => {
+            let whole: Vec<Change> = picked.iter().map(|&i| changes[i].clone()).collect();
+            let (text, whole_outcomes) = replay::replay(src, &whole);
+            outcomes = whole_outcomes;
+            text
+        }
+    };
+    let mut replayed = 0;
+    for (&i, outcome) in picked.iter().zip(&outcomes) {
+        match outcome {
+            Outcome::Replayed => replayed += 1,
+            Outcome::Skipped(why) => skipped.push((why.clone(), logged_by(&journaled[i]))),
+        }
+    }
     Some(Stale {
         lost: lost.len(),
         since: crate::clock::stamp_of(journaled[first].ts).unwrap_or_default(),
-        replayed: replayed.len(),
+        replayed,
         skipped,
         text,
     })

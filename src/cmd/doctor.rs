@@ -26,7 +26,8 @@ pub struct Args {
     /// plan's driver left (duplicated log lines, a signed-off contract split or
     /// stripped, restored from its transcript); a cut plan.md is rebuilt from its
     /// last whole version in git and the writes plan journaled since, the cut file
-    /// kept beside it
+    /// kept beside it; writes a saved older copy lacks are made again on plan.md,
+    /// the saved version kept beside it
     #[arg(long)]
     pub fix: bool,
     /// Print the findings as JSON

@@ -241,6 +241,12 @@ pub fn replay(base: &str, changes: &[Change]) -> (String, Vec<Outcome>) {
         let made = match change {
             Change::Whole(whole) => Ok(whole.clone()),
             Change::TooBig => Err("it was too big to keep in the journal".to_string()),
+            // Nothing to place or check (a write's log lines taken out to be put
+            // by time): a parse of a long plan saved.
+            Change::Steps(steps) if steps.is_empty() => {
+                outcomes.push(Outcome::Replayed);
+                continue;
+            }
             Change::Steps(steps) => place(&text, steps)
                 .and_then(|edits| patch::apply(&text, &edits).map_err(|c| c.to_string())),
         };
@@ -409,11 +415,12 @@ fn log_lines<'t>(text: &'t str, put: &[&str]) -> Option<(Vec<&'t str>, String)> 
 
 /// `text` with `lines` (log lines, without line endings) put into its `## Log`
 /// where their time stamps go: each before the first line stamped later, in the
-/// order given among lines of one stamp. `text` as it is without a `## Log`.
-pub fn with_log_lines_by_time(text: &str, lines: &[String]) -> String {
-    let Some((have, _)) = log_lines(text, &[]) else {
-        return text.to_string();
-    };
+/// order given among lines of one stamp. `None` without a `## Log`.
+pub fn with_log_lines_by_time(text: &str, lines: &[String]) -> Option<String> {
+    if lines.is_empty() {
+        return Some(text.to_string());
+    }
+    let (have, _) = log_lines(text, &[])?;
     // `- YYYY-MM-DD HH:MM`, which orders as text; `None` for an unstamped line.
     let stamp = |line: &str| {
         let at = line.get(2..18)?;
@@ -439,7 +446,7 @@ pub fn with_log_lines_by_time(text: &str, lines: &[String]) -> String {
         merged.insert(place, format!("{line}{eol}"));
     }
     let put: Vec<&str> = merged.iter().map(String::as_str).collect();
-    log_lines(text, &put).map_or_else(|| text.to_string(), |(_, out)| out)
+    log_lines(text, &put).map(|(_, out)| out)
 }
 
 /// `rebuilt` with the log lines only `cut` holds merged into its log by time stamp,
