@@ -35,35 +35,39 @@ const NAMES: [&str; 19] = [
 ];
 
 /// Every file or directory of [`NAMES`] (or of `extra`, the context file names the
-/// user's own settings add) in a directory above `start`, up to HOME and not HOME
+/// user's own settings add) in a directory above `start`: [`in_or_above`] its
+/// parent. `start` itself is the run's own, or the judge's copy of the tree, whose
+/// instruction files are set aside for the run (`run::SetAside`).
+pub fn above(start: &Path, home: Option<&Path>, extra: &[String]) -> Vec<PathBuf> {
+    start
+        .parent()
+        .map_or_else(Vec::new, |dir| in_or_above(dir, home, extra))
+}
+
+/// The same, in `dir` and the directories above it, up to HOME and not HOME
 /// itself: what is in HOME, and its `.gemini/` and `.qwen/`, is the user's own
 /// user-level configuration, and a directory at or above HOME that is not the
-/// user's fails the judges' directory's own check (`exec::scratch::private_dir`).
-/// A `start` outside HOME is looked above up to `/`. Both the path as given (a
-/// shell, and the CLIs that read PWD, walk it) and its real path are walked.
-/// Sorted, each once.
-pub fn above(start: &Path, home: Option<&Path>, extra: &[String]) -> Vec<PathBuf> {
+/// user's fails the judges' directory's own check (`exec::private_dir`). A `dir`
+/// outside HOME is looked in up to `/`. Both the path as given (a shell, and the
+/// CLIs that read PWD, walk it) and its real path are walked. Sorted, each once.
+pub fn in_or_above(dir: &Path, home: Option<&Path>, extra: &[String]) -> Vec<PathBuf> {
     let names: Vec<String> = NAMES
         .iter()
         .map(|n| n.to_string())
         .chain(extra.iter().cloned())
         .collect();
-    let real_start = std::fs::canonicalize(start).ok();
+    let real_dir = std::fs::canonicalize(dir).ok();
     let real_home = home.and_then(|h| std::fs::canonicalize(h).ok());
     let walks = [
-        (Some(start.to_path_buf()), home.map(Path::to_path_buf)),
-        (real_start, real_home),
+        (Some(dir.to_path_buf()), home.map(Path::to_path_buf)),
+        (real_dir, real_home),
     ];
     let mut found = Vec::new();
-    for (start, home) in walks {
-        let Some(start) = start else {
+    for (dir, home) in walks {
+        let Some(dir) = dir else {
             continue;
         };
-        for dir in start
-            .ancestors()
-            .skip(1)
-            .take_while(|d| home.as_deref() != Some(*d))
-        {
+        for dir in dir.ancestors().take_while(|d| home.as_deref() != Some(*d)) {
             found.extend(named_in(dir, &names));
         }
     }
@@ -107,6 +111,10 @@ mod tests {
         std::fs::create_dir_all(home.join(".gemini")).unwrap();
         std::fs::write(start.join("GEMINI.md"), "the run's own directory").unwrap();
         assert_eq!(above(&start, Some(&home), &[]), Vec::<PathBuf>::new());
+        assert_eq!(
+            in_or_above(&start, Some(&home), &[]),
+            vec![start.join("GEMINI.md")]
+        );
         std::fs::write(home.join(".cache/plan/Gemini.md"), "planted").unwrap();
         std::fs::write(home.join(".cache/Notes.md"), "a name the user added").unwrap();
         assert_eq!(

@@ -348,11 +348,39 @@ fn refuse_unisolated(judge: &Judge, root: &Path) -> Result<()> {
 /// as the same user, so neither look closes the race of one that writes while the
 /// judge starts and removes before it ends; the look after catches one still there.
 fn refuse_planted(judge: &Judge, cwd: &Path, after: bool) -> Result<()> {
+    let (home, extra) = home_and_context_names();
+    let found = super::planted::above(cwd, home.as_deref(), &extra);
+    let are = if found.len() == 1 { "is" } else { "are" };
+    let when = if after {
+        format!(
+            "{are} above the directory it started in ({}), put there while it ran",
+            cwd.display()
+        )
+    } else {
+        format!(
+            "{are} above the directory it would start in ({})",
+            cwd.display()
+        )
+    };
+    let what = if after { "verdict" } else { "run" };
+    planted_refusal(
+        &format!("the {} judge's {what}", judge.backend),
+        &found,
+        &when,
+    )
+}
+
+/// HOME, and the context file names the user's Gemini settings add.
+fn home_and_context_names() -> (Option<std::path::PathBuf>, Vec<String>) {
     let home = crate::env::os("HOME")
         .filter(|h| !h.is_empty())
         .map(std::path::PathBuf::from);
     let extra = crate::hosts::gemini::context_names(home.as_deref());
-    let found = super::planted::above(cwd, home.as_deref(), &extra);
+    (home, extra)
+}
+
+/// The refusal of `whom` for `found` (none: no refusal), which `when` says where.
+fn planted_refusal(whom: &str, found: &[std::path::PathBuf], when: &str) -> Result<()> {
     if found.is_empty() {
         return Ok(());
     }
@@ -361,28 +389,9 @@ fn refuse_planted(judge: &Judge, cwd: &Path, after: bool) -> Result<()> {
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(", ");
-    let are = if found.len() == 1 { "is" } else { "are" };
-    let (what, when) = if after {
-        (
-            "verdict",
-            format!(
-                "{are} above the directory it started in ({}), put there while it ran",
-                cwd.display()
-            ),
-        )
-    } else {
-        (
-            "run",
-            format!(
-                "{are} above the directory it would start in ({})",
-                cwd.display()
-            ),
-        )
-    };
     Err(Exit::env_hint(
         format!(
-            "refusing the {} judge's {what}: {list} {when}; a judge CLI loads such a file as its own instructions or settings, plan put none there, and an agent let write your cache could have",
-            judge.backend
+            "refusing {whom}: {list} {when}; a judge CLI loads such a file as its own instructions or settings, plan put none there, and an agent let write your cache could have"
         ),
         "remove what is not yours and sign off again; to keep one that is yours, set XDG_CACHE_HOME to a directory with none of these above it",
     ))
@@ -460,6 +469,22 @@ pub fn check(judge: &Judge, root: &Path) -> Result<()> {
     .map_err(|e| Exit::usage(format!("{e:#}")))?;
     // No refusal for instruction files here: the sign-off judge reads a copy they
     // are set aside in (`run`).
+    // Every sign-off judge starts under the judges' private directory: what is
+    // planted in it or above it is found before verify runs, not after. Without a
+    // cache directory the sign-off fails where the judge's copy is made, as before.
+    if let Some(private) = exec::private_base() {
+        let (home, extra) = home_and_context_names();
+        let found = super::planted::in_or_above(&private, home.as_deref(), &extra);
+        let are = if found.len() == 1 { "is" } else { "are" };
+        planted_refusal(
+            &format!("the {} judge", judge.backend),
+            &found,
+            &format!(
+                "{are} above the directories plan's judges start in (under {})",
+                private.display()
+            ),
+        )?;
+    }
     // A relative name is screened against the root: a command judge starts in an
     // empty directory of its own, but the name says the agent's file was meant.
     let cwd = inv.cwd.as_deref().unwrap_or(root);

@@ -594,20 +594,17 @@ fn private_cache(t: &Test) {
     }
 }
 
-/// `run` failed closed (exit 3) before `backend`'s judge started, naming `found`
-/// (redacted, with its verb), and the goal is not done.
+/// `run` failed closed (exit 3) before `backend`'s judge started, before verify ran
+/// (the judge's programs are checked first), naming `found` (redacted, with its
+/// verb), and the goal is not done.
 fn refused_before_the_start(t: &Test, run: &crate::util::Run, backend: &str, found: &str) {
     let said = redact(t, &run.stderr);
     assert_eq!(run.code, 3, "{backend}: {}{said}", run.stdout);
-    assert!(
-        said.contains(&format!(
-            "\nplan: refusing the {backend} judge's run: {found} above the directory it would start in ([JUDGES]/plan-answer-"
-        )),
-        "{said}"
-    );
-    assert!(
-        said.ends_with("  hint: remove what is not yours and sign off again; to keep one that is yours, set XDG_CACHE_HOME to a directory with none of these above it\n"),
-        "{said}"
+    assert_eq!(
+        said,
+        format!(
+            "plan: refusing the {backend} judge: {found} above the directories plan's judges start in (under [JUDGES]); a judge CLI loads such a file as its own instructions or settings, plan put none there, and an agent let write your cache could have\n  hint: remove what is not yours and sign off again; to keep one that is yours, set XDG_CACHE_HOME to a directory with none of these above it\n"
+        )
     );
     assert!(!t.plan_md().contains("status: done"), "{backend}");
 }
