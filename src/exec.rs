@@ -24,7 +24,7 @@ use rustix::process::{
 mod scratch;
 mod stop;
 
-pub use scratch::{Scratch, sweep_left};
+pub use scratch::{Scratch, private_base, sweep_left};
 pub use stop::{watch_signals, writing};
 
 /// The end of the run mark of a run that must end whole ([`Spec::whole`]): what

@@ -158,7 +158,9 @@ pub fn private_dir() -> io::Result<PathBuf> {
     Ok(dir)
 }
 
-fn private_base() -> Option<PathBuf> {
+/// Where [`private_dir`] is, neither made nor checked; `None` without a cache
+/// directory.
+pub fn private_base() -> Option<PathBuf> {
     let cache = crate::env::os("XDG_CACHE_HOME")
         .map(PathBuf::from)
         .filter(|p| p.is_absolute())

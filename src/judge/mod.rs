@@ -5,6 +5,7 @@ pub mod files;
 pub mod guard;
 pub use crate::prompts::overrides;
 pub mod panel;
+pub mod planted;
 pub mod program;
 pub mod prompt;
 pub mod resolve;

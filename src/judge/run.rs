@@ -101,6 +101,13 @@ fn spawn(
     } else {
         prepare_cwd(&inv, root)?
     };
+    // The sign-off judge, and any judge plan starts in a directory of its own,
+    // starts under plan's cache; a judge started in the repository itself (the loop
+    // judge's copilot) starts where the person works, above which is theirs.
+    let under_cache = verdict_schema || cwd != root;
+    if under_cache {
+        refuse_planted(judge, &cwd, false)?;
+    }
     let program = program::resolve(&inv.program, &cwd, root)?;
     let schema_file = scratch.path().join("verdict-schema.json");
     if verdict_schema && ask_for_verdict_schema(judge.backend, &mut inv, &schema_file) {
@@ -145,6 +152,9 @@ fn spawn(
         Some(spawn) => Exit::env_hint(format!("cannot run the {} judge: {} {}", judge.backend, spawn.program, spawn.reason()), "install it, pick another with --judge or `plan judge backend NAME`, or skip the judge with --judge none"),
         None => e,
     })?;
+    if under_cache {
+        refuse_planted(judge, &cwd, true)?;
+    }
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     let last_message = inv
@@ -324,6 +334,69 @@ fn refuse_unisolated(judge: &Judge, root: &Path) -> Result<()> {
     }
 }
 
+/// Fails closed (exit 3) when a directory above `cwd`, below HOME, holds a file a
+/// judge CLI loads as its own instructions or settings (`planted::above`): plan's
+/// cache is one an agent's sandbox may be let write (many allow ~/.cache), and a
+/// GEMINI.md in ~/.cache/plan/judges is above every judge's start. `after`: the run
+/// is over, and what is found appeared while it ran, so its verdict is not taken.
+///
+/// Refused, not removed: plan did not make the file, so it may be the person's own
+/// (XDG_CACHE_HOME may name any directory), and removing it is no surer than
+/// refusing — what could write it there can write it again between the removal
+/// and the judge's start. Refused, the person learns an agent wrote where it should
+/// not have. No directory of plan's is out of reach of an agent let write the cache
+/// as the same user, so neither look closes the race of one that writes while the
+/// judge starts and removes before it ends; the look after catches one still there.
+fn refuse_planted(judge: &Judge, cwd: &Path, after: bool) -> Result<()> {
+    let (home, extra) = home_and_context_names();
+    let found = super::planted::above(cwd, home.as_deref(), &extra);
+    let are = if found.len() == 1 { "is" } else { "are" };
+    let when = if after {
+        format!(
+            "{are} above the directory it started in ({}), put there while it ran",
+            cwd.display()
+        )
+    } else {
+        format!(
+            "{are} above the directory it would start in ({})",
+            cwd.display()
+        )
+    };
+    let what = if after { "verdict" } else { "run" };
+    planted_refusal(
+        &format!("the {} judge's {what}", judge.backend),
+        &found,
+        &when,
+    )
+}
+
+/// HOME, and the context file names the user's Gemini settings add.
+fn home_and_context_names() -> (Option<std::path::PathBuf>, Vec<String>) {
+    let home = crate::env::os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(std::path::PathBuf::from);
+    let extra = crate::hosts::gemini::context_names(home.as_deref());
+    (home, extra)
+}
+
+/// The refusal of `whom` for `found` (none: no refusal), which `when` says where.
+fn planted_refusal(whom: &str, found: &[std::path::PathBuf], when: &str) -> Result<()> {
+    if found.is_empty() {
+        return Ok(());
+    }
+    let list = found
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    Err(Exit::env_hint(
+        format!(
+            "refusing {whom}: {list} {when}; a judge CLI loads such a file as its own instructions or settings, plan put none there, and an agent let write your cache could have"
+        ),
+        "remove what is not yours and sign off again; to keep one that is yours, set XDG_CACHE_HOME to a directory with none of these above it",
+    ))
+}
+
 /// Where the run starts: its private working directory, made, or the root.
 fn prepare_cwd(inv: &Invocation, root: &Path) -> Result<std::path::PathBuf> {
     let Some(cwd) = &inv.cwd else {
@@ -396,6 +469,22 @@ pub fn check(judge: &Judge, root: &Path) -> Result<()> {
     .map_err(|e| Exit::usage(format!("{e:#}")))?;
     // No refusal for instruction files here: the sign-off judge reads a copy they
     // are set aside in (`run`).
+    // Every sign-off judge starts under the judges' private directory: what is
+    // planted in it or above it is found before verify runs, not after. Without a
+    // cache directory the sign-off fails where the judge's copy is made, as before.
+    if let Some(private) = exec::private_base() {
+        let (home, extra) = home_and_context_names();
+        let found = super::planted::in_or_above(&private, home.as_deref(), &extra);
+        let are = if found.len() == 1 { "is" } else { "are" };
+        planted_refusal(
+            &format!("the {} judge", judge.backend),
+            &found,
+            &format!(
+                "{are} above the directories plan's judges start in (under {})",
+                private.display()
+            ),
+        )?;
+    }
     // A relative name is screened against the root: a command judge starts in an
     // empty directory of its own, but the name says the agent's file was meant.
     let cwd = inv.cwd.as_deref().unwrap_or(root);
