@@ -90,6 +90,7 @@ pub fn find(ctx: &Ctx, src: &str) -> Option<Cut> {
                 let (ours, _) = replay::replay(&base, &changes[start..k]);
                 replay::lost_goals(&ours, &text).is_empty()
                     && replay::newly_done(&ours, &text).is_empty()
+                    && replay::rewritten_goals(&ours, &text).is_empty()
             };
             (is_whole(&text) && vouched()).then_some((k, text))
         });

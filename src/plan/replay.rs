@@ -225,6 +225,47 @@ pub fn newly_done(then: &str, now: &str) -> Vec<String> {
         .collect()
 }
 
+/// The goals of `then` that `now` holds with a line of theirs changed or gone
+/// (their status, contract, notes), by id. A whole version of the file the
+/// journal names (a `whole` write, a version kept as someone else's edit) is taken
+/// in a rebuild only when this is empty: the journal is anyone's with a shell to
+/// write, and plan's own edits to a goal are journaled as edits, each replayed
+/// where it can be, never as a whole file.
+pub fn rewritten_goals(then: &str, now: &str) -> Vec<String> {
+    use std::collections::HashMap;
+    let goal_lines = |src: &str| -> HashMap<String, HashMap<String, usize>> {
+        let blocks = blocks(src);
+        let mut out: HashMap<String, HashMap<String, usize>> = HashMap::new();
+        let mut block = 0;
+        for (no, text) in patch::numbered_lines(src) {
+            while block + 1 < blocks.len() && blocks[block + 1].start <= no {
+                block += 1;
+            }
+            if let Some(id) = blocks[block].id {
+                *out.entry(id.trim().to_string())
+                    .or_default()
+                    .entry(text.trim_end().to_string())
+                    .or_default() += 1;
+            }
+        }
+        out
+    };
+    let (then, now) = (goal_lines(then), goal_lines(now));
+    let mut out: Vec<String> = then
+        .iter()
+        .filter(|(id, lines)| {
+            now.get(*id).is_some_and(|have| {
+                lines
+                    .iter()
+                    .any(|(line, n)| have.get(line).copied().unwrap_or(0) < *n)
+            })
+        })
+        .map(|(id, _)| id.clone())
+        .collect();
+    out.sort();
+    out
+}
+
 /// `base` with `changes` made on it in order, and what became of each. A write
 /// whose edits cannot all be placed, that would leave more format errors than
 /// the file had (a goal added twice), or that would remove a goal (no write of
@@ -239,7 +280,14 @@ pub fn replay(base: &str, changes: &[Change]) -> (String, Vec<Outcome>) {
     let mut outcomes = Vec::with_capacity(changes.len());
     for change in changes {
         let made = match change {
-            Change::Whole(whole) => Ok(whole.clone()),
+            // `plan init`, or a rebuild: one that would change a goal's lines was
+            // not made by plan (rewritten_goals).
+            Change::Whole(whole) => match rewritten_goals(&text, whole).first() {
+                Some(id) => Err(format!(
+                    "it is a whole file that changes the lines of {id}, which no write of plan's does that way"
+                )),
+                None => Ok(whole.clone()),
+            },
             Change::TooBig => Err("it was too big to keep in the journal".to_string()),
             // Nothing to place or check (a write's log lines taken out to be put
             // by time): a parse of a long plan saved.
