@@ -268,7 +268,8 @@ fn step(name: &str, dir: &Path, bin: &Path, env: &[(&str, &str)]) -> String {
 /// The workflow as the forge runs it: the judge job's `plan audit` step (after the
 /// verify job's) writes CI's accepts with the secret set; on the push of the merge,
 /// the update job's `Record CI's accepts` step finds the merged pull request and
-/// the gate's run with a stand-in `gh`, logs the line and pushes it to origin.
+/// the gate's run with a stand-in `gh` and logs the line, and its `Push CI's
+/// accepts` step pushes it to origin.
 /// Without the secret, it says so in the summary and does nothing.
 #[test]
 fn the_workflow_carries_cis_accept_from_the_judge_job_to_the_default_branch() {
@@ -382,7 +383,13 @@ fn carry(rewritten: bool) {
             ),
             ("PLAN_RECORD_KEY", key),
         ];
-        step("Record CI's accepts", &runner, &bin, &env)
+        let recorded = step("Record CI's accepts", &runner, &bin, &env);
+        let push = [
+            ("HOME", home),
+            ("RUNNER_TEMP", update_temp.to_str().unwrap()),
+            ("PUSH_TOKEN", "unused"),
+        ];
+        recorded + &step("Push CI's accepts", &runner, &bin, &push)
     };
     let said = update("");
     assert!(

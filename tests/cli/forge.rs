@@ -89,9 +89,7 @@ pub(crate) fn step_script(workflow: &str, name: &str) -> String {
         .collect()
 }
 
-/// The runner: a fresh clone of origin on the default branch, `plan` and a
-/// stand-in `gh` on PATH (it lists `prs` and logs each comment), the update step's
-/// script run by bash as Actions runs it (`-eo pipefail`).
+/// The update job on a push to the default branch ([`update_job_seen`]).
 fn update_job(t: &Test, origin: &Path, prs: &str, run: u32) -> String {
     update_job_with(t, origin, prs, run, true)
 }
@@ -102,7 +100,8 @@ fn update_job_with(t: &Test, origin: &Path, prs: &str, run: u32, gate_runs: bool
 }
 
 /// The update job as a pull request's opening or reopening starts it: `only` is
-/// its number (the step's `ONLY`; empty: a push to the default branch).
+/// its number (the step's `ONLY`; empty: a push to the default branch). No
+/// program but git may see the push token ([`update_job_seen`]).
 pub(crate) fn update_job_for(
     t: &Test,
     origin: &Path,
@@ -111,6 +110,29 @@ pub(crate) fn update_job_for(
     gate_runs: bool,
     only: &str,
 ) -> String {
+    let (said, seen) = update_job_seen(t, origin, prs, run, gate_runs, only);
+    assert!(
+        seen.is_empty(),
+        "the push token was seen by: {seen}\n{said}"
+    );
+    said
+}
+
+/// The runner: a fresh clone of origin on the default branch, `plan` and a
+/// stand-in `gh` on PATH (it lists `prs` and logs each comment), and the update
+/// job's steps from "Update pull requests" on, each run as the runner runs a step:
+/// its own bash (`-eo pipefail`), the runner's environment and the `env:` the
+/// workflow gives that step alone. Each time `gh` or `plan` starts, it looks for
+/// the push token in every process's environment it can read, as any program of
+/// the job could: returns what was said, and who saw the token.
+pub(crate) fn update_job_seen(
+    t: &Test,
+    origin: &Path,
+    prs: &str,
+    run: u32,
+    gate_runs: bool,
+    only: &str,
+) -> (String, String) {
     let work = t.dir.path().join(format!("runner-{run}"));
     let bin = work.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
@@ -125,53 +147,91 @@ pub(crate) fn update_job_for(
             checkout.to_str().unwrap(),
         ],
     );
-    std::os::unix::fs::symlink(BIN, bin.join("plan")).unwrap();
+    // Unique to this run: tests in parallel hold their own.
+    let token = format!("push-token-{}", work.display()).replace('/', "-");
+    let seen = work.join("seen");
+    let look = format!(
+        "if grep -qaF -e '{token}' /proc/[0-9]*/environ 2>/dev/null; then echo \"${{0##*/}} $*\" >> '{}'; fi\n",
+        seen.display()
+    );
+    std::fs::write(
+        bin.join("plan"),
+        format!("#!/bin/sh\n{look}exec '{BIN}' \"$@\"\n"),
+    )
+    .unwrap();
     std::fs::write(work.join("open"), prs).unwrap();
     // The forge's comments outlive a run: kept per pull request, listed by `gh api`.
     let forge = t.dir.path().join("forge-comments");
     std::fs::create_dir_all(&forge).unwrap();
     let gh = format!(
-        "#!/bin/sh\ncase \"$1 $2\" in\n  'pr list') cat '{0}/open' ;;\n  'pr comment') printf '%s: %s\\n' \"$3\" \"$5\" >> '{0}/comments'; printf '%s\\n' \"$5\" >> '{1}/'\"$3\" ;;\n  'api --paginate') n=${{3#*/issues/}}; cat '{1}/'\"${{n%%/*}}\" 2>/dev/null || true ;;\n  'workflow run') shift 2; echo \"dispatch $*\" >> '{0}/comments' ;;\n  *) exit 2 ;;\nesac\n",
+        "#!/bin/sh\n{look}case \"$1 $2\" in\n  'pr list') cat '{0}/open' ;;\n  'pr comment') printf '%s: %s\\n' \"$3\" \"$5\" >> '{0}/comments'; printf '%s\\n' \"$5\" >> '{1}/'\"$3\" ;;\n  'api --paginate') n=${{3#*/issues/}}; cat '{1}/'\"${{n%%/*}}\" 2>/dev/null || true ;;\n  'workflow run') shift 2; echo \"dispatch $*\" >> '{0}/comments' ;;\n  *) exit 2 ;;\nesac\n",
         work.display(),
         forge.display()
     );
     std::fs::write(bin.join("gh"), gh).unwrap();
     use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(bin.join("gh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    for program in ["gh", "plan"] {
+        std::fs::set_permissions(bin.join(program), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
+    }
     let workflow = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("integrations/github/plan.yml"),
     )
     .unwrap();
-    let script = step_script(&workflow, "Update pull requests");
-    let out = Command::new("bash")
-        .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &script])
-        .current_dir(&checkout)
-        .env_clear()
-        .env(
-            "PATH",
-            format!("{}:{}", bin.display(), crate::util::system_path()),
-        )
-        .env("HOME", t.dir.path().join("home"))
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("TZ", "UTC")
-        .env("PLAN_NOW", "2026-06-15T18:00")
-        .env("RUNNER_TEMP", &work)
-        .env("GH_TOKEN", "unused")
-        .env("BASE", "main")
-        .env("REPO", "acme/forge")
-        .env("GATE_RUNS", if gate_runs { "true" } else { "false" })
-        .env("ONLY", only)
-        .env(
-            "WORKFLOW",
-            "acme/forge/.github/workflows/plan.yml@refs/heads/main",
-        )
-        .output()
-        .unwrap();
-    let said =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "the update step failed:\n{said}");
-    said + &std::fs::read_to_string(work.join("comments")).unwrap_or_default()
+    let yaml: serde_json::Value = serde_saphyr::from_str(&workflow).unwrap();
+    let steps = yaml["jobs"]["update"]["steps"].as_array().unwrap();
+    let first = steps
+        .iter()
+        .position(|s| s["name"] == "Update pull requests")
+        .expect("an Update pull requests step");
+    let mut said = String::new();
+    for step in &steps[first..] {
+        let name = step["name"].as_str().unwrap_or("(unnamed)");
+        let script = step["run"].as_str().expect("a run step");
+        let mut cmd = Command::new("bash");
+        cmd.args(["--noprofile", "--norc", "-eo", "pipefail", "-c", script])
+            .current_dir(&checkout)
+            .env_clear()
+            .env(
+                "PATH",
+                format!("{}:{}", bin.display(), crate::util::system_path()),
+            )
+            .env("HOME", t.dir.path().join("home"))
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("TZ", "UTC")
+            .env("PLAN_NOW", "2026-06-15T18:00")
+            .env("RUNNER_TEMP", &work);
+        for key in step["env"].as_object().into_iter().flat_map(|e| e.keys()) {
+            let value = match key.as_str() {
+                "GH_TOKEN" => "unused",
+                "BASE" => "main",
+                "REPO" => "acme/forge",
+                "GATE_RUNS" => {
+                    if gate_runs {
+                        "true"
+                    } else {
+                        "false"
+                    }
+                }
+                "ONLY" => only,
+                "WORKFLOW" => "acme/forge/.github/workflows/plan.yml@refs/heads/main",
+                "PUSH_TOKEN" => &token,
+                other => panic!("step {name}: no value for {other}"),
+            };
+            cmd.env(key, value);
+        }
+        let out = cmd.output().unwrap();
+        let out_said = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "the step {name} failed:\n{out_said}");
+        said += &out_said;
+    }
+    let seen = std::fs::read_to_string(&seen).unwrap_or_default();
+    (
+        said + &std::fs::read_to_string(work.join("comments")).unwrap_or_default(),
+        seen,
+    )
 }
 
 /// The gate as the workflow runs it on a pull request (its checkout: the merge
@@ -623,13 +683,16 @@ fn without_plan_push_token_the_update_job_starts_the_gate_on_what_it_pushed() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|s| s["name"] == "Update pull requests")
+        .find(|s| s["name"] == "Start the gate on what was pushed")
         .unwrap();
     assert_eq!(
         step["env"]["GATE_RUNS"],
         "${{ secrets.PLAN_PUSH_TOKEN != '' }}"
     );
-    assert_eq!(step["run"], step_script(&workflow, "Update pull requests"));
+    assert_eq!(
+        step["run"],
+        step_script(&workflow, "Start the gate on what was pushed")
+    );
 
     let t = Test::new().plan(PLAN);
     t.commit_all("plan");
@@ -754,9 +817,11 @@ fn a_pull_requests_gitattributes_does_not_steer_plan_sync() {
 
 /// The update job's push token was kept in `.git/config` by its checkout, for
 /// every later step: the build of plan and `plan sync` could read it (issue 69).
-/// Now the checkout does not persist it, and only a step that fetches or pushes
-/// gets it, as a header on git's own command line, unset before any other program
-/// of the step starts.
+/// Then it was unset in the steps that fetch or push, which leaves it in the step
+/// shell's /proc environ for every program of the step (forge_token.rs). Now the
+/// checkout does not persist it, and only the two steps that push are given it,
+/// which start git (and base64, for the header) alone, as a header on git's own
+/// command line; the steps that run plan and gh fetch with the workflow's token.
 #[test]
 fn the_update_jobs_push_token_reaches_git_alone() {
     let workflow = std::fs::read_to_string(
@@ -770,37 +835,42 @@ fn the_update_jobs_push_token_reaches_git_alone() {
         .find(|s| s["uses"] == "actions/checkout@v4")
         .unwrap();
     assert_eq!(checkout["with"]["persist-credentials"], false);
-    let mut talking = 0;
+    let mut given = Vec::new();
     for step in steps {
         let run = step["run"].as_str().unwrap_or("");
-        let remote: Vec<&str> = run
+        let name = step["name"].as_str().unwrap_or("");
+        for line in run
             .lines()
             .filter(|l| l.contains("push --quiet") || l.contains("fetch --quiet"))
-            .collect();
-        let given = step["env"]["PUSH_TOKEN"].as_str();
-        if remote.is_empty() {
-            assert_eq!(given, None, "{}", step["name"]);
-            continue;
-        }
-        talking += 1;
-        assert_eq!(
-            given,
-            Some("${{ secrets.PLAN_PUSH_TOKEN || github.token }}")
-        );
-        for line in remote {
+        {
             assert!(
                 line.contains("git -c \"http.extraheader=$auth\" "),
                 "{line}"
             );
         }
-        let unset = run.find("unset PUSH_TOKEN\n").expect("the token is unset");
-        let first_program = ["plan ", "gh ", "git "]
-            .iter()
-            .filter_map(|p| run.lines().find(|l| l.trim_start().starts_with(p)))
-            .filter_map(|l| run.find(l))
-            .min()
-            .unwrap();
-        assert!(unset < first_program, "{}", step["name"]);
+        let Some(token) = step["env"]["PUSH_TOKEN"].as_str() else {
+            assert!(
+                !run.contains("push --quiet"),
+                "{name} pushes without the token"
+            );
+            continue;
+        };
+        assert_eq!(token, "${{ secrets.PLAN_PUSH_TOKEN || github.token }}");
+        assert_eq!(
+            step["env"].as_object().unwrap().len(),
+            1,
+            "{name}: the push token's step is given nothing else"
+        );
+        for word in run.split(|c: char| c.is_whitespace() || "$(;|&".contains(c)) {
+            assert!(
+                ![
+                    "plan", "gh", "cargo", "npm", "sh", "bash", "eval", "source", "."
+                ]
+                .contains(&word),
+                "{name} runs {word} with the push token in its environment"
+            );
+        }
+        given.push(name.to_string());
     }
-    assert_eq!(talking, 2, "the Record and Update steps");
+    assert_eq!(given, ["Push CI's accepts", "Push the updates"]);
 }
