@@ -337,6 +337,7 @@ impl Store {
     /// another): nothing the person wrote is lost. A file that is no longer `cut`,
     /// or a `keep` that exists, is a conflict and nothing is written.
     pub fn restore(&self, cut: &str, whole: &str, keep: &Path) -> Result<(), WriteError> {
+        pause_for_test();
         let _lock = self.lock()?;
         let (handle, now) = self.open_once()?;
         let changed = || WriteError::Conflict {

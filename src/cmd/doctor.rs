@@ -88,14 +88,28 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let mut stale = None;
     if let Some(lacking) = crate::rebuild::stale(ctx, &src) {
         let (keep, keep_name) = crate::rebuild::keep_path(ctx, "stale")?;
-        let finding = lacking.finding(&ctx.store.name, &keep_name);
+        let mut finding = lacking.finding(&ctx.store.name, &keep_name);
         if args.fix && finding.fixable {
-            ctx.store.restore(&src, &lacking.text, &keep)?;
-            if !args.json {
-                println(&lacking.shown(&src, &ctx.store.name, &keep_name))?;
+            // A write that lands meanwhile (one a cut rebuilt just now let through)
+            // leaves this for the next run: the rest of the repairs still go on.
+            match ctx.store.restore(&src, &lacking.text, &keep) {
+                Ok(()) => {
+                    if !args.json {
+                        println(&lacking.shown(&src, &ctx.store.name, &keep_name))?;
+                    }
+                    fixed.push(finding);
+                    src = ctx.store.read()?;
+                }
+                Err(crate::store::WriteError::Conflict { message, .. }) => {
+                    finding
+                        .message
+                        .push_str(&format!("; not made again: {message}"));
+                    finding.fix = "rerun `plan doctor --fix`".to_string();
+                    src = ctx.store.read()?;
+                    stale = Some(finding);
+                }
+                Err(e) => return Err(e.into()),
             }
-            fixed.push(finding);
-            src = ctx.store.read()?;
         } else {
             stale = Some(finding);
         }

@@ -154,3 +154,38 @@ fn a_journaled_write_that_marks_a_goal_done_is_not_made_again() {
     );
     assert!(fix.stdout.contains("plan complete"), "{}", fix.stdout);
 }
+
+/// A write that lands while `--fix` is making the lost ones again (the soak: a cut
+/// rebuilt lets the waiting writers through at once) leaves the repair for the
+/// next run, said as a finding left, not as an error (exit 2) after the other
+/// repairs were made; the write that landed is kept, and the rerun makes them.
+#[test]
+fn a_write_landing_during_the_repair_leaves_it_for_the_next_run() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("start");
+    let read = t.plan_md();
+    t.ok(&["log", "one"]);
+    t.write("plan.md", &read);
+    let (child, gate) = t.spawn_paused(t.cmd(&["doctor", "--fix"]));
+    t.ok(&["log", "landed meanwhile"]);
+    std::fs::remove_file(&gate).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("[lost-writes]") && stdout.contains("rerun"),
+        "{stdout}"
+    );
+    assert!(t.plan_md().contains("landed meanwhile"));
+    t.ok(&["doctor", "--fix"]);
+    let md = t.plan_md();
+    assert!(
+        md.contains(" one\n") && md.contains("landed meanwhile"),
+        "{md}"
+    );
+}
