@@ -167,7 +167,21 @@ pub struct Versions<'a> {
 /// Outside a repository there is no journal. Fail-open: a write that cannot be
 /// journaled is a line on stderr, never a failed write.
 pub fn record_write(plan_path: &Path, versions: Versions<'_>, change: impl FnOnce() -> Change) {
-    let Some(canonical) = std::fs::canonicalize(plan_path).ok() else {
+    // The file's own path (a link followed), or, when git has the file away for a
+    // moment just after plan wrote it (a stash, a checkout), its directory's: the
+    // write is journaled all the same (the soak lost one that way).
+    let canonical = std::fs::canonicalize(plan_path).ok().or_else(|| {
+        let dir = plan_path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        Some(
+            std::fs::canonicalize(dir)
+                .ok()?
+                .join(plan_path.file_name()?),
+        )
+    });
+    let Some(canonical) = canonical else {
         return;
     };
     let Some(dir) = canonical.parent() else {
@@ -340,5 +354,27 @@ mod tests {
                 .count(),
             1
         );
+    }
+
+    /// A write whose file git had away a moment later (a stash, a checkout) is
+    /// journaled all the same: the soak found an acknowledged line in no journal.
+    #[test]
+    fn a_write_is_journaled_when_its_file_is_away_a_moment_later() {
+        let dir = tempfile::tempdir().unwrap();
+        git2::Repository::init(dir.path()).unwrap();
+        std::fs::create_dir_all(dir.path().join(".git/plan")).unwrap();
+        let plan = dir.path().join("plan.md");
+        assert!(!plan.exists());
+        record_write(
+            &plan,
+            Versions {
+                before: None,
+                keep_before: false,
+                after: "0".repeat(40),
+            },
+            || Change::Whole("# Plan: x\n".into()),
+        );
+        let (writes, _) = writes(&dir.path().join(".git"), "plan.md");
+        assert_eq!(writes.len(), 1);
     }
 }
