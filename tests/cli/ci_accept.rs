@@ -273,7 +273,16 @@ fn step(name: &str, dir: &Path, bin: &Path, env: &[(&str, &str)]) -> String {
 /// Without the secret, it says so in the summary and does nothing.
 #[test]
 fn the_workflow_carries_cis_accept_from_the_judge_job_to_the_default_branch() {
-    carry(false);
+    carry(false, false);
+}
+
+/// Another push lands on the default branch between the Record step and the Push
+/// step (a teammate's merge): the push is refused, and the step puts the record's
+/// commit on the new tip by git alone and pushes it, keeping both. Failed before:
+/// the job failed and asked a person to re-run it.
+#[test]
+fn cis_accept_is_carried_over_a_push_that_landed_meanwhile() {
+    carry(false, true);
 }
 
 // Red team (issue 71, item 5): the pull request rewrote .github/workflows/plan.yml.
@@ -285,12 +294,12 @@ fn the_workflow_carries_cis_accept_from_the_judge_job_to_the_default_branch() {
 // records nothing from a pull request that changed the workflows.
 #[test]
 fn no_accept_is_recorded_from_a_pull_request_that_changed_the_workflows() {
-    carry(true);
+    carry(true, false);
 }
 
 /// The workflow test: the pull request changing `.github/workflows/` (`rewritten`)
 /// or not.
-fn carry(rewritten: bool) {
+fn carry(rewritten: bool, raced: bool) {
     let (t, base) = weak_pull_request();
     if rewritten {
         t.write(".github/workflows/plan.yml", "name: plan\n");
@@ -384,6 +393,37 @@ fn carry(rewritten: bool) {
             ("PLAN_RECORD_KEY", key),
         ];
         let recorded = step("Record CI's accepts", &runner, &bin, &env);
+        if raced && !key.is_empty() {
+            // A teammate's clone appends a log line to the default branch.
+            let mate = t.dir.path().join("mate");
+            t.git(&[
+                "clone",
+                "-q",
+                origin.to_str().unwrap(),
+                mate.to_str().unwrap(),
+            ]);
+            let md = std::fs::read_to_string(mate.join("plan.md")).unwrap();
+            std::fs::write(
+                mate.join("plan.md"),
+                format!("{md}- 2026-06-15 16:00 the mate's line\n"),
+            )
+            .unwrap();
+            for args in [
+                &["commit", "-qam", "mate"][..],
+                &["push", "-q", "origin", "main"],
+            ] {
+                let out = std::process::Command::new("git")
+                    .args(args)
+                    .current_dir(&mate)
+                    .output()
+                    .unwrap();
+                assert!(
+                    out.status.success(),
+                    "{}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+            }
+        }
         let push = [
             ("HOME", home),
             ("RUNNER_TEMP", update_temp.to_str().unwrap()),
@@ -425,6 +465,12 @@ fn carry(rewritten: bool) {
         )),
         "{said}\n{main}"
     );
+    if raced {
+        assert!(
+            main.contains("- 2026-06-15 16:00 the mate's line\n"),
+            "{said}\n{main}"
+        );
+    }
     // Every clone: lint on the default branch as pushed.
     t.git(&["merge", "-q", "--ff-only", "origin/main"]);
     let lint = t.run(&["lint"]);
