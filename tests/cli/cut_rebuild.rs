@@ -38,10 +38,15 @@ fn cut_save(t: &Test, text: &str) -> String {
 
 /// The files beside plan.md whose names start with `plan.md.cut`.
 fn kept_copies(t: &Test) -> Vec<String> {
+    kept_beside(t, "plan.md.cut")
+}
+
+/// The files beside plan.md whose names start with `prefix`, sorted.
+pub(crate) fn kept_beside(t: &Test, prefix: &str) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(t.root())
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|n| n.starts_with("plan.md.cut"))
+        .filter(|n| n.starts_with(prefix))
         .collect();
     names.sort();
     names

@@ -19,13 +19,7 @@ fn acknowledged_writes(t: &Test) {
 
 /// The files beside plan.md whose names start with `plan.md.stale`.
 fn kept_copies(t: &Test) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(t.root())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|n| n.starts_with("plan.md.stale"))
-        .collect();
-    names.sort();
-    names
+    crate::cut_rebuild::kept_beside(t, "plan.md.stale")
 }
 
 /// Attack (the soak, 926 of 1,024 losses): the editor read plan.md before six
