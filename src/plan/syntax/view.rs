@@ -519,6 +519,9 @@ impl<'s> Reader<'s> {
                 let condition = self.js_condition(child);
                 let test = case.then_some(name.as_str());
                 self.skip(child, test, condition);
+            } else if let Some(condition) = args.and_then(|a| self.js_skip_option(a)) {
+                let test = case.then_some(name.as_str());
+                self.skip(child, test, Some(condition));
             }
             if suite {
                 scope.push(name);
@@ -537,6 +540,40 @@ impl<'s> Reader<'s> {
                 self.view.tests.push(test);
             }
         }
+    }
+
+    /// node:test's and tap's options argument, `test(name, { skip: cond }, fn)`:
+    /// the skip's condition in normal form (a reason or `true` skips whatever
+    /// holds, and reads as a condition no test had; `{ skip }` is the one named
+    /// `skip`), or `None` for no skip (`false`, `undefined`, no such key). `todo`
+    /// runs the test but keeps its failure out of the result, so it switches the
+    /// test off as `skip` does.
+    fn js_skip_option(&self, args: Node<'_>) -> Option<String> {
+        let mut cursor = args.walk();
+        let objects: Vec<Node<'_>> = args
+            .named_children(&mut cursor)
+            .filter(|a| a.kind() == "object")
+            .collect();
+        for object in objects {
+            let mut cursor = object.walk();
+            for entry in object.named_children(&mut cursor) {
+                let key = match entry.kind() {
+                    "pair" => entry.child_by_field_name("key"),
+                    "shorthand_property_identifier" => Some(entry),
+                    _ => None,
+                };
+                let key = key.map(|k| self.text(k).trim_matches(['"', '\'']));
+                if !matches!(key, Some("skip" | "todo")) {
+                    continue;
+                }
+                return match entry.child_by_field_name("value") {
+                    None => Some(self.text(entry).to_string()),
+                    Some(v) if matches!(v.kind(), "false" | "undefined" | "null") => None,
+                    Some(v) => Some(self.normal(v)),
+                };
+            }
+        }
+        None
     }
 
     /// The arguments of the `skipIf(…)`/`runIf(…)` in `call`'s callee chain.
