@@ -5301,6 +5301,9 @@ mod formatting_only_tests;
 #[cfg(test)]
 mod forms_tests;
 #[cfg(test)]
+#[path = "weakened/grader_read_tests.rs"]
+mod grader_read_tests;
+#[cfg(test)]
 #[path = "weakened/library_checks_tests.rs"]
 mod library_checks_tests;
 #[cfg(test)]
