@@ -38,6 +38,7 @@ fn the_code_importing_its_own_module_that_shares_a_tests_file_name() {
         "import {CommandInstance} from './command.js';",
         "const { command } = require('./command.js')",
         "export { command } from './command.js'",
+        "import {\n  command,\n  CommandInstance,\n} from './command.js';",
     ] {
         let after = format!("{line}\n{LIB}");
         assert!(!reads("lib/completion.ts", LIB, &after), "{line}");

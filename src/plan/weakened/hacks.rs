@@ -1413,10 +1413,20 @@ fn reads_tests(lang: Lang, path: &str, code: &str, given: &Given) -> bool {
 }
 
 /// Whether a JavaScript line loads a module: `import … from '…'`, `export … from
-/// '…'`, `require('…')`, `import('…')`.
+/// '…'` (or the last line of one written over several, `} from '…'`), `import
+/// '…'`, `require('…')`, `import('…')`. A string after the word `from` is a module's
+/// specifier wherever it stands: nothing else in the language puts one there.
 fn loads_module(code: &str) -> bool {
     let code = code.trim_start();
-    ((code.starts_with("import ") || code.starts_with("export ")) && code.contains(" from "))
+    let specifier_after_from = code.match_indices("from").any(|(at, _)| {
+        let word_start = code[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '$' || c == '.'));
+        let rest = code[at + 4..].trim_start();
+        word_start && rest.starts_with(['\'', '"'])
+    });
+    specifier_after_from
         || code.starts_with("import '")
         || code.starts_with("import \"")
         || code.contains("require(")
