@@ -477,6 +477,9 @@ impl<'s> Reader<'s> {
         if depth > MAX_DEPTH {
             return;
         }
+        if node.kind() == "statement_block" {
+            self.js_guarded_cases(node);
+        }
         let mut cursor = node.walk();
         let kids: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
         for child in kids {
@@ -505,11 +508,7 @@ impl<'s> Reader<'s> {
                 continue;
             }
             let args = child.child_by_field_name("arguments");
-            let name = args
-                .and_then(|a| a.named_child(0))
-                .filter(|n| matches!(n.kind(), "string" | "template_string"))
-                .map(|n| string_value(self.g, self.src, n))
-                .unwrap_or_default();
+            let name = self.js_case_name(child);
             let skipped = root.starts_with('x')
                 || root.starts_with('f')
                 || words
@@ -538,6 +537,63 @@ impl<'s> Reader<'s> {
                     .filter_map(|c| c.child_by_field_name("body"))
                     .any(|body| returns_early(body, &test.assertions));
                 self.view.tests.push(test);
+            }
+        }
+    }
+
+    /// A test's or suite's name: its string, or the code that makes it (`'should
+    /// include ' + method`) in normal form, so the tests a loop makes are told
+    /// from another loop's; "" for none.
+    fn js_case_name(&self, call: Node<'_>) -> String {
+        let Some(first) = call
+            .child_by_field_name("arguments")
+            .and_then(|a| a.named_child(0))
+        else {
+            return String::new();
+        };
+        match first.kind() {
+            "string" | "template_string" => string_value(self.g, self.src, first),
+            "arrow_function" | "function_expression" | "object" => String::new(),
+            _ => self.normal(first),
+        }
+    }
+
+    /// A block that registers tests (a suite's callback, a loop's over cases)
+    /// and returns under a condition before them: `if (method === 'connect')
+    /// return` ahead of `it(…)` leaves that test unmade whenever it holds, a skip
+    /// on each test the block makes after it. A test's own body is its
+    /// [`Reader::guard_returns`]'s.
+    fn js_guarded_cases(&mut self, block: Node<'_>) {
+        let mut cursor = block.walk();
+        let statements: Vec<Node<'_>> = block.named_children(&mut cursor).collect();
+        let mut guards: Vec<(Node<'_>, String)> = Vec::new();
+        for statement in statements {
+            if statement.kind() == "if_statement"
+                && statement.child_by_field_name("alternative").is_none()
+                && let (Some(condition), Some(then)) = (
+                    statement.child_by_field_name("condition"),
+                    statement.child_by_field_name("consequence"),
+                )
+                && bare_return(then)
+            {
+                guards.push((statement, self.normal(condition)));
+                continue;
+            }
+            if guards.is_empty() {
+                continue;
+            }
+            let cases: Vec<String> = preorder(statement)
+                .filter(|n| n.kind() == "call_expression")
+                .filter(|n| {
+                    let root = callee_root(self.src, *n).unwrap_or("");
+                    matches!(root, "it" | "test" | "specify" | "xit" | "xtest" | "fit")
+                })
+                .map(|n| self.js_case_name(n))
+                .collect();
+            for name in cases {
+                for (guard, condition) in &guards {
+                    self.skip(*guard, Some(&name), Some(condition.clone()));
+                }
             }
         }
     }

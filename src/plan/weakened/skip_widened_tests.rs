@@ -254,3 +254,26 @@ fn a_skip_option_that_skips_nothing_or_a_new_test_is_no_finding() {
     let renamed = same.replace("async t => {", "async (t) => {");
     none("test/server.test.js", &same, &renamed);
 }
+
+const ROUTES: &str = "describe('app.router', function () {\n  methods.forEach(function (method) {\n    it('should include ' + method.toUpperCase(), function (done) {\n      request(app)[method]('/foo').expect(200, done)\n      expect(seen(method)).toBe(true)\n    })\n  })\n})\n";
+
+/// A return under a condition in the block that makes the tests, ahead of them,
+/// leaves those tests unmade when it holds.
+#[test]
+fn a_return_ahead_of_the_tests_a_loop_makes() {
+    let after = ROUTES.replace(
+        "function (method) {\n    it(",
+        "function (method) {\n    if (method === 'connect') return\n\n    it(",
+    );
+    high("test/app.router.js", ROUTES, &after);
+    let new_test = ROUTES.replace(
+        "  })\n})\n",
+        "  })\n\n  methods.forEach(function (method) {\n    if (method === 'connect') return\n    it('answers ' + method, function () {\n      expect(answer(method)).toBe(204)\n    })\n  })\n})\n",
+    );
+    none("test/app.router.js", ROUTES, &new_test);
+    let kept = after.replace(
+        "if (method === 'connect') return\n",
+        "if (method === \"connect\") return;\n",
+    );
+    none("test/app.router.js", &after, &kept);
+}
