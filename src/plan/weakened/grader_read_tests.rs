@@ -60,3 +60,41 @@ fn the_code_importing_a_file_of_the_tests() {
         assert!(reads(path, LIB, &after), "{line}");
     }
 }
+
+/// A formatter that adds a statement's `;` or changes its quotes makes no line
+/// new: what the line read before, it reads still.
+#[test]
+fn a_line_a_formatter_only_repunctuated_is_not_new() {
+    let given = Given::of(&[(
+        "package.json".to_string(),
+        "{ \"scripts\": { \"test\": \"mocha\" } }\n".to_string(),
+    )]);
+    let before = "function pkgName(names) {\n  if (names.includes(\"package.json\")) {\n    return \"package.json\"\n  }\n}\n";
+    let after = "function pkgName(names) {\n  if (names.includes('package.json')) {\n    return 'package.json';\n  }\n  return undefined;\n}\n";
+    let change = Change {
+        path: "lib/yargs-factory.ts".to_string(),
+        was: None,
+        before: Some(before.to_string()),
+        after: Some(after.to_string()),
+    };
+    let found = find_given(std::slice::from_ref(&change), &[], &given);
+    assert!(
+        !found
+            .iter()
+            .flat_map(|f| &f.parts)
+            .any(|p| p.rule == RuleId::GraderRead),
+        "{found:?}"
+    );
+    let fresh = Change {
+        after: Some(after.replace("return undefined;", "return readFileSync('package.json');")),
+        ..change
+    };
+    let found = find_given(&[fresh], &[], &given);
+    assert!(
+        found
+            .iter()
+            .flat_map(|f| &f.parts)
+            .any(|p| p.rule == RuleId::GraderRead),
+        "{found:?}"
+    );
+}

@@ -521,13 +521,21 @@ fn import_statements(text: &str) -> impl Iterator<Item = String> + '_ {
 /// Which lines of `after` are new: not matched, as trimmed text, by a line of
 /// `before` (counted as a multiset, so a moved line is not new).
 fn added(before: Option<&str>, after: &str) -> Vec<bool> {
-    let mut left: HashMap<&str, usize> = HashMap::new();
+    // A formatter's own marks (a statement's `;`, a trailing `,`) and its quotes
+    // make no line new: a line only re-punctuated held what it holds before.
+    let key = |line: &str| -> String {
+        line.trim()
+            .trim_end_matches([';', ','])
+            .trim_end()
+            .replace('"', "'")
+    };
+    let mut left: HashMap<String, usize> = HashMap::new();
     for line in before.unwrap_or("").lines() {
-        *left.entry(line.trim()).or_default() += 1;
+        *left.entry(key(line)).or_default() += 1;
     }
     after
         .lines()
-        .map(|line| match left.get_mut(line.trim()) {
+        .map(|line| match left.get_mut(&key(line)) {
             Some(n) if *n > 0 => {
                 *n -= 1;
                 false
