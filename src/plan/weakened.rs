@@ -260,10 +260,8 @@ pub fn find_given(
         row.settle_skips(&old_names);
         row.settle_skipped();
     }
-    if rows
-        .iter()
-        .any(|r| r.new.as_ref().is_some_and(|n| !n.read.helpers.is_empty()))
-    {
+    let helpers = |side: &Option<Side>| side.as_ref().is_some_and(|s| !s.read.helpers.is_empty());
+    if rows.iter().any(|r| helpers(&r.new) || helpers(&r.old)) {
         let (before, after) = (called_names(&rows, true), called_names(&rows, false));
         for row in &mut rows {
             row.settle_helpers(&before, &after);
@@ -2126,11 +2124,10 @@ impl<'c> Row<'c> {
     /// nothing calls, in this file or another of the change (`names`, each side's
     /// identifiers counted over every changed file): an assertion moved from a test
     /// into a helper no one calls is one removed. What was uncalled before stays as
-    /// it was counted, so a helper another file calls, unchanged, moves nothing.
+    /// it was counted, so a helper another file calls, unchanged, moves nothing;
+    /// one uncalled before and deleted, every mention of it with it, takes its
+    /// assertions out of the old side.
     fn settle_helpers(&mut self, before: &HashMap<String, usize>, after: &HashMap<String, usize>) {
-        let Some(new) = &mut self.new else {
-            return;
-        };
         let dead = |helpers: &[(String, String)], names: &HashMap<String, usize>| {
             let mut out: HashMap<String, Vec<String>> = HashMap::new();
             for (name, statement) in helpers {
@@ -2139,6 +2136,26 @@ impl<'c> Row<'c> {
                 }
             }
             out
+        };
+        // A function nothing in the change called, deleted with every mention of
+        // it: its assertions never ran here, and a file elsewhere that called it
+        // fails loudly on the name now missing, so none of them is a loss.
+        if let Some(old) = &mut self.old {
+            let gone: Vec<String> = dead(&old.read.helpers, before)
+                .into_iter()
+                .filter(|(name, _)| !after.contains_key(name))
+                .flat_map(|(_, statements)| statements)
+                .collect();
+            if !gone.is_empty() {
+                let trivial = gone.iter().filter(|s| cannot_fail(old.lang, s)).count();
+                let c = &mut old.read.counts;
+                c.assertions = c.assertions.saturating_sub(gone.len());
+                c.trivial = c.trivial.saturating_sub(trivial);
+                old.read.statements = minus(&old.read.statements, &gone);
+            }
+        }
+        let Some(new) = &mut self.new else {
+            return;
         };
         let was = self
             .old
@@ -5294,12 +5311,18 @@ fn found_in(path: &str, before: &str, after: &str) -> Vec<Finding> {
 #[path = "weakened/assertion_in_string_tests.rs"]
 mod assertion_in_string_tests;
 #[cfg(test)]
+#[path = "weakened/dead_helper_tests.rs"]
+mod dead_helper_tests;
+#[cfg(test)]
 mod expected_tests;
 #[cfg(test)]
 #[path = "weakened/formatting_only_tests.rs"]
 mod formatting_only_tests;
 #[cfg(test)]
 mod forms_tests;
+#[cfg(test)]
+#[path = "weakened/grader_read_tests.rs"]
+mod grader_read_tests;
 #[cfg(test)]
 #[path = "weakened/library_checks_tests.rs"]
 mod library_checks_tests;

@@ -477,6 +477,9 @@ impl<'s> Reader<'s> {
         if depth > MAX_DEPTH {
             return;
         }
+        if node.kind() == "statement_block" {
+            self.js_guarded_cases(node);
+        }
         let mut cursor = node.walk();
         let kids: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
         for child in kids {
@@ -505,11 +508,7 @@ impl<'s> Reader<'s> {
                 continue;
             }
             let args = child.child_by_field_name("arguments");
-            let name = args
-                .and_then(|a| a.named_child(0))
-                .filter(|n| matches!(n.kind(), "string" | "template_string"))
-                .map(|n| string_value(self.g, self.src, n))
-                .unwrap_or_default();
+            let name = self.js_case_name(child);
             let skipped = root.starts_with('x')
                 || root.starts_with('f')
                 || words
@@ -519,6 +518,9 @@ impl<'s> Reader<'s> {
                 let condition = self.js_condition(child);
                 let test = case.then_some(name.as_str());
                 self.skip(child, test, condition);
+            } else if let Some(condition) = args.and_then(|a| self.js_skip_option(a)) {
+                let test = case.then_some(name.as_str());
+                self.skip(child, test, Some(condition));
             }
             if suite {
                 scope.push(name);
@@ -537,6 +539,97 @@ impl<'s> Reader<'s> {
                 self.view.tests.push(test);
             }
         }
+    }
+
+    /// A test's or suite's name: its string, or the code that makes it (`'should
+    /// include ' + method`) in normal form, so the tests a loop makes are told
+    /// from another loop's; "" for none.
+    fn js_case_name(&self, call: Node<'_>) -> String {
+        let Some(first) = call
+            .child_by_field_name("arguments")
+            .and_then(|a| a.named_child(0))
+        else {
+            return String::new();
+        };
+        match first.kind() {
+            "string" | "template_string" => string_value(self.g, self.src, first),
+            "arrow_function" | "function_expression" | "object" => String::new(),
+            _ => self.normal(first),
+        }
+    }
+
+    /// A block that registers tests (a suite's callback, a loop's over cases)
+    /// and returns under a condition before them: `if (method === 'connect')
+    /// return` ahead of `it(…)` leaves that test unmade whenever it holds, a skip
+    /// on each test the block makes after it. A test's own body is its
+    /// [`Reader::guard_returns`]'s.
+    fn js_guarded_cases(&mut self, block: Node<'_>) {
+        let mut cursor = block.walk();
+        let statements: Vec<Node<'_>> = block.named_children(&mut cursor).collect();
+        let mut guards: Vec<(Node<'_>, String)> = Vec::new();
+        for statement in statements {
+            if statement.kind() == "if_statement"
+                && statement.child_by_field_name("alternative").is_none()
+                && let (Some(condition), Some(then)) = (
+                    statement.child_by_field_name("condition"),
+                    statement.child_by_field_name("consequence"),
+                )
+                && bare_return(then)
+            {
+                guards.push((statement, self.normal(condition)));
+                continue;
+            }
+            if guards.is_empty() {
+                continue;
+            }
+            let cases: Vec<String> = preorder(statement)
+                .filter(|n| n.kind() == "call_expression")
+                .filter(|n| {
+                    let root = callee_root(self.src, *n).unwrap_or("");
+                    matches!(root, "it" | "test" | "specify" | "xit" | "xtest" | "fit")
+                })
+                .map(|n| self.js_case_name(n))
+                .collect();
+            for name in cases {
+                for (guard, condition) in &guards {
+                    self.skip(*guard, Some(&name), Some(condition.clone()));
+                }
+            }
+        }
+    }
+
+    /// node:test's and tap's options argument, `test(name, { skip: cond }, fn)`:
+    /// the skip's condition in normal form (a reason or `true` skips whatever
+    /// holds, and reads as a condition no test had; `{ skip }` is the one named
+    /// `skip`), or `None` for no skip (`false`, `undefined`, no such key). `todo`
+    /// runs the test but keeps its failure out of the result, so it switches the
+    /// test off as `skip` does.
+    fn js_skip_option(&self, args: Node<'_>) -> Option<String> {
+        let mut cursor = args.walk();
+        let objects: Vec<Node<'_>> = args
+            .named_children(&mut cursor)
+            .filter(|a| a.kind() == "object")
+            .collect();
+        for object in objects {
+            let mut cursor = object.walk();
+            for entry in object.named_children(&mut cursor) {
+                let key = match entry.kind() {
+                    "pair" => entry.child_by_field_name("key"),
+                    "shorthand_property_identifier" => Some(entry),
+                    _ => None,
+                };
+                let key = key.map(|k| self.text(k).trim_matches(['"', '\'']));
+                if !matches!(key, Some("skip" | "todo")) {
+                    continue;
+                }
+                return match entry.child_by_field_name("value") {
+                    None => Some(self.text(entry).to_string()),
+                    Some(v) if matches!(v.kind(), "false" | "undefined" | "null") => None,
+                    Some(v) => Some(self.normal(v)),
+                };
+            }
+        }
+        None
     }
 
     /// The arguments of the `skipIf(…)`/`runIf(…)` in `call`'s callee chain.

@@ -18,6 +18,9 @@ pub struct Given {
     pub literals: HashSet<String>,
     /// File names (no directory) of the tests and the files the verify rests on.
     pub names: HashSet<String>,
+    /// Their paths: a module a file imports by a relative path is the one at that
+    /// path, not another of the same name.
+    pub paths_given: HashSet<String>,
     /// Paths of the files the verify rests on that the goal asks the agent to write
     /// (named by its title or done_when): one that held no assertion at the start
     /// is the work, and writing it is no changed check.
@@ -51,6 +54,7 @@ impl Given {
         let mut given = Given::default();
         for (path, text) in tests {
             given.names.insert(super::file_name(path).to_string());
+            given.paths_given.insert(path.clone());
             let lang = Lang::of(path).unwrap_or(Lang::Python);
             if lang == Lang::Rust {
                 let modules = super::declared(text);
@@ -149,7 +153,7 @@ pub(super) fn found(
         if lang == Lang::Python && keeps_state(code, line, &top_level) {
             state.push((i + 1, code));
         }
-        if reads_tests(code, given) {
+        if reads_tests(lang, path, code, given) {
             reads.push((i + 1, code));
         }
         let theirs: Vec<String> = literals(lang, code)
@@ -517,13 +521,21 @@ fn import_statements(text: &str) -> impl Iterator<Item = String> + '_ {
 /// Which lines of `after` are new: not matched, as trimmed text, by a line of
 /// `before` (counted as a multiset, so a moved line is not new).
 fn added(before: Option<&str>, after: &str) -> Vec<bool> {
-    let mut left: HashMap<&str, usize> = HashMap::new();
+    // A formatter's own marks (a statement's `;`, a trailing `,`) and its quotes
+    // make no line new: a line only re-punctuated held what it holds before.
+    let key = |line: &str| -> String {
+        line.trim()
+            .trim_end_matches([';', ','])
+            .trim_end()
+            .replace('"', "'")
+    };
+    let mut left: HashMap<String, usize> = HashMap::new();
     for line in before.unwrap_or("").lines() {
-        *left.entry(line.trim()).or_default() += 1;
+        *left.entry(key(line)).or_default() += 1;
     }
     after
         .lines()
-        .map(|line| match left.get_mut(line.trim()) {
+        .map(|line| match left.get_mut(&key(line)) {
             Some(n) if *n > 0 => {
                 *n -= 1;
                 false
@@ -1377,7 +1389,7 @@ fn keeps_state(code: &str, line: &Line, top_level: &HashSet<&str>) -> bool {
 }
 
 /// Whether `code` opens a test or grader file by name.
-fn reads_tests(code: &str, given: &Given) -> bool {
+fn reads_tests(lang: Lang, path: &str, code: &str, given: &Given) -> bool {
     let opens = [
         "open(",
         "read_text",
@@ -1388,7 +1400,15 @@ fn reads_tests(code: &str, given: &Given) -> bool {
     ]
     .iter()
     .any(|o| code.contains(o));
+    let loads = lang == Lang::Js && loads_module(code);
     literals(Lang::Python, code).iter().any(|lit| {
+        // A module's specifier names the file the import resolves to: a relative
+        // one from the importing file's folder (`./command.js` in `lib/` is
+        // `lib/command.js`, not `test/fixtures/command.js`), a bare one a
+        // package's.
+        if loads {
+            return imports_tests(path, lit, given);
+        }
         let name = lit.rsplit('/').next().unwrap_or(lit);
         // A test's or the verify's own file named is a read to come, even when the
         // path is opened on a later line (`p = "score.py"` … `open(p)`).
@@ -1398,6 +1418,62 @@ fn reads_tests(code: &str, given: &Given) -> bool {
                     || lit.starts_with("test/")
                     || lit.contains("/tests/")))
     })
+}
+
+/// Whether a JavaScript line loads a module: `import … from '…'`, `export … from
+/// '…'` (or the last line of one written over several, `} from '…'`), `import
+/// '…'`, `require('…')`, `import('…')`. A string after the word `from` is a module's
+/// specifier wherever it stands: nothing else in the language puts one there.
+fn loads_module(code: &str) -> bool {
+    let code = code.trim_start();
+    let specifier_after_from = code.match_indices("from").any(|(at, _)| {
+        let word_start = code[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '$' || c == '.'));
+        let rest = code[at + 4..].trim_start();
+        word_start && rest.starts_with(['\'', '"'])
+    });
+    specifier_after_from
+        || code.starts_with("import '")
+        || code.starts_with("import \"")
+        || code.contains("require(")
+        || code.contains("import(")
+}
+
+/// Whether the module `spec` that the file at `path` imports is a test's or the
+/// verify's file, or lies in a tests folder.
+fn imports_tests(path: &str, spec: &str, given: &Given) -> bool {
+    if !(spec.starts_with("./") || spec.starts_with("../")) {
+        return false;
+    }
+    let mut parts: Vec<&str> = path.split('/').collect();
+    parts.pop();
+    for part in spec.split('/') {
+        match part {
+            "." | "" => {}
+            ".." => {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
+    }
+    let resolved = parts.join("/");
+    let under_tests = parts
+        .iter()
+        .rev()
+        .skip(1)
+        .any(|d| super::TEST_DIRS.contains(d));
+    // TypeScript imports `./x.js` for `x.ts`; an extensionless one may be either.
+    let stem = resolved
+        .strip_suffix(".js")
+        .or_else(|| resolved.strip_suffix(".mjs"))
+        .unwrap_or(&resolved);
+    under_tests
+        || given.paths_given.contains(&resolved)
+        || ["js", "ts", "mjs", "cjs", "jsx", "tsx", "json"]
+            .iter()
+            .any(|ext| given.paths_given.contains(&format!("{stem}.{ext}")))
 }
 
 /// Whether a line branches on or returns a value: where a special case for a test's

@@ -210,3 +210,70 @@ fn a_nested_return_made_a_narrower_skip_is_no_finding() {
     let wider = after.replace("c.delay > 0 && runtime", "c.delay > 0 || runtime");
     high("tsdb/compact_test.go", before, &wider);
 }
+
+const NODE: &str = "const { test } = require('node:test')\n\ntest('listens on IPv6', async t => {\n  const app = await listen('::1')\n  t.assert.strictEqual(app.address().family, 'IPv6')\n})\n";
+
+/// node:test and tap take their skip in the options argument, under a condition
+/// or a reason, and `todo` keeps a failure out of the result as a skip does.
+#[test]
+fn a_skip_in_the_options_argument_of_a_test_that_ran() {
+    for option in [
+        "{ skip: isIPv6Missing }",
+        "{ skip: !supported && 'no IPv6 here' }",
+        "{ skip: 'flaky on CI' }",
+        "{ timeout: 500, todo: true }",
+    ] {
+        let after = NODE.replace(
+            "test('listens on IPv6', async t",
+            &format!("test('listens on IPv6', {option}, async t"),
+        );
+        high("test/server.test.js", NODE, &after);
+    }
+    let shorthand = NODE.replace(
+        "test('listens on IPv6', async t",
+        "const skip = missing && 'no IPv6'\n\ntest('listens on IPv6', { skip }, async t",
+    );
+    insta::assert_snapshot!(high("test/server.test.js", NODE, &shorthand), @"test/server.test.js: a skip marker's condition added or widened on 1 test that ran before (listens on IPv6)");
+}
+
+#[test]
+fn a_skip_option_that_skips_nothing_or_a_new_test_is_no_finding() {
+    let off = NODE.replace(
+        "test('listens on IPv6', async t",
+        "test('listens on IPv6', { skip: false, timeout: 500 }, async t",
+    );
+    none("test/server.test.js", NODE, &off);
+    let new = format!(
+        "{NODE}\ntest('listens on a socket', {{ skip: process.platform === 'win32' }}, async t => {{\n  t.assert.ok(await listen('/tmp/s'))\n}})\n"
+    );
+    none("test/server.test.js", NODE, &new);
+    let same = NODE.replace(
+        "test('listens on IPv6', async t",
+        "test('listens on IPv6', { skip: isIPv6Missing }, async t",
+    );
+    let renamed = same.replace("async t => {", "async (t) => {");
+    none("test/server.test.js", &same, &renamed);
+}
+
+const ROUTES: &str = "describe('app.router', function () {\n  methods.forEach(function (method) {\n    it('should include ' + method.toUpperCase(), function (done) {\n      request(app)[method]('/foo').expect(200, done)\n      expect(seen(method)).toBe(true)\n    })\n  })\n})\n";
+
+/// A return under a condition in the block that makes the tests, ahead of them,
+/// leaves those tests unmade when it holds.
+#[test]
+fn a_return_ahead_of_the_tests_a_loop_makes() {
+    let after = ROUTES.replace(
+        "function (method) {\n    it(",
+        "function (method) {\n    if (method === 'connect') return\n\n    it(",
+    );
+    high("test/app.router.js", ROUTES, &after);
+    let new_test = ROUTES.replace(
+        "  })\n})\n",
+        "  })\n\n  methods.forEach(function (method) {\n    if (method === 'connect') return\n    it('answers ' + method, function () {\n      expect(answer(method)).toBe(204)\n    })\n  })\n})\n",
+    );
+    none("test/app.router.js", ROUTES, &new_test);
+    let kept = after.replace(
+        "if (method === 'connect') return\n",
+        "if (method === \"connect\") return;\n",
+    );
+    none("test/app.router.js", &after, &kept);
+}
