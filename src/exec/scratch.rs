@@ -58,6 +58,13 @@ impl Scratch {
         // cleanup waits on it, so one that lands between the two still finds the
         // directory (one did, under load, and left it).
         let mut listed = made();
+        // A signal's cleanup has begun: a directory made now would outlive it.
+        if super::STOPPING.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(io::Error::new(
+                io::ErrorKind::Interrupted,
+                "plan is stopping",
+            ));
+        }
         let dir = tempfile::Builder::new().prefix(prefix).tempdir_in(parent)?;
         let lock = File::open(dir.path())?;
         // A file system without locks (some network ones) refuses the sweep's try

@@ -43,7 +43,16 @@ pub(super) fn made() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
 fn remove_made() {
     let dirs = std::mem::take(&mut *made());
     for dir in &dirs {
-        let _ = crate::atomic::remove_tree(dir);
+        // The main thread may still be writing into it (a checkout under way when
+        // the signal came): a file it adds during the removal fails it, or makes
+        // the directory again. Tried again while it is there, for a moment.
+        for _ in 0..40 {
+            let _ = crate::atomic::remove_tree(dir);
+            thread::sleep(std::time::Duration::from_millis(5));
+            if std::fs::symlink_metadata(dir).is_err() {
+                break;
+            }
+        }
     }
 }
 
