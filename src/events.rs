@@ -36,6 +36,9 @@ const JOURNAL_MAX: u64 = 4 << 20;
 /// make the journal unreadable.
 const WRITE_MAX: usize = 16 << 20;
 
+/// A whole-file write longer than this is kept as a blob, not in the journal.
+const WHOLE_INLINE: usize = 16 << 10;
+
 pub fn journal(git_dir: &Path) -> PathBuf {
     git_dir.join("plan").join(JOURNAL)
 }
@@ -195,6 +198,17 @@ pub fn record_write(plan_path: &Path, versions: Versions<'_>, change: impl FnOnc
         return;
     };
     let (branch, commit) = crate::git::head_place(&repo.root).unwrap_or_default();
+    // A whole-file write of a long plan goes to git's object database, as the
+    // blob `after` names, and the journal keeps its id: kept inline, a few such
+    // writes (a repair's) filled the journal and moved aside the writes a repair
+    // needs (the soak lost 161 lines that way).
+    let mut change = change();
+    if let Change::Whole(text) = &change
+        && text.len() > WHOLE_INLINE
+        && crate::git::keep_blob(&repo.root, text.as_bytes()).is_ok()
+    {
+        change = Change::WholeBlob(versions.after.clone());
+    }
     let mut written = Written {
         ts: crate::clock::epoch_seconds(),
         event: WRITTEN.to_string(),
@@ -202,8 +216,8 @@ pub fn record_write(plan_path: &Path, versions: Versions<'_>, change: impl FnOnc
         branch,
         commit,
         before: versions.before.as_ref().map(|(_, id)| id.clone()),
-        after: versions.after,
-        change: change(),
+        after: versions.after.clone(),
+        change,
     };
     if let (true, Some((text, _))) = (versions.keep_before, versions.before)
         && let Err(e) = crate::git::keep_blob(&repo.root, text.as_bytes())
@@ -376,5 +390,36 @@ mod tests {
         );
         let (writes, _) = writes(&dir.path().join(".git"), "plan.md");
         assert_eq!(writes.len(), 1);
+    }
+
+    /// A long plan's whole-file write (a repair's) is kept in git's object database,
+    /// the journal holding its id: four of them filled the 4 MB journal before.
+    #[test]
+    fn a_long_whole_file_write_is_kept_as_a_blob_not_in_the_journal() {
+        let dir = tempfile::tempdir().unwrap();
+        git2::Repository::init(dir.path()).unwrap();
+        std::fs::create_dir_all(dir.path().join(".git/plan")).unwrap();
+        let plan = dir.path().join("plan.md");
+        let text = format!(
+            "# Plan: x\n\n## Log\n{}",
+            "- 2026-06-15 14:00 a line\n".repeat(2000)
+        );
+        std::fs::write(&plan, &text).unwrap();
+        let id = crate::git::blob_id(text.as_bytes());
+        record_write(
+            &plan,
+            Versions {
+                before: None,
+                keep_before: false,
+                after: id.clone(),
+            },
+            || Change::Whole(text.clone()),
+        );
+        let journal = std::fs::read_to_string(journal(&dir.path().join(".git"))).unwrap();
+        assert!(journal.len() < 1000, "{} bytes", journal.len());
+        let (writes, _) = writes(&dir.path().join(".git"), "plan.md");
+        assert_eq!(writes[0].change, Change::WholeBlob(id.clone()));
+        let read = crate::git::blob_reader(dir.path()).unwrap();
+        assert_eq!(read(&id).as_deref(), Some(text.as_str()));
     }
 }

@@ -82,8 +82,17 @@ pub fn find(ctx: &Ctx, src: &str) -> Option<Cut> {
     // the whole one would have made, and marks none done that that one has not
     // (`plan complete` is a write of its own, replayed). Else the rebuild starts
     // from git's version, and the kept one is no more than a hint.
-    let changes: Vec<Change> = journaled.iter().map(|w| w.change.clone()).collect();
-    if let Some(read) = crate::git::blob_reader(&repo.root) {
+    let read = crate::git::blob_reader(&repo.root);
+    // A whole-file write kept in git's object database is read back for the
+    // replay; one gone from it cannot be made again.
+    let changes: Vec<Change> = journaled
+        .iter()
+        .map(|w| match (&w.change, &read) {
+            (Change::WholeBlob(id), Some(read)) => read(id).map_or(w.change.clone(), Change::Whole),
+            (change, _) => change.clone(),
+        })
+        .collect();
+    if let Some(read) = read {
         let kept = (start..journaled.len()).rev().find_map(|k| {
             let text = read(journaled[k].before.as_deref()?)?;
             let vouched = || {
@@ -273,7 +282,7 @@ fn marks_done(change: &Change) -> bool {
             matches!(&s.edit, Edit::Replace { new, .. }
                 if new.trim_start().strip_prefix("status:").is_some_and(|v| v.trim() == "done"))
         }),
-        Change::Whole(_) | Change::TooBig => false,
+        Change::Whole(_) | Change::TooBig | Change::WholeBlob(_) => false,
     }
 }
 
@@ -353,7 +362,7 @@ fn logged_by(w: &Written) -> Vec<String> {
             })
             .flatten()
             .collect(),
-        Change::Whole(_) | Change::TooBig => Vec::new(),
+        Change::Whole(_) | Change::TooBig | Change::WholeBlob(_) => Vec::new(),
     }
 }
 

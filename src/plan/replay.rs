@@ -38,6 +38,11 @@ pub enum Change {
     Whole(String),
     /// A write too big to keep in the journal: it cannot be replayed.
     TooBig,
+    /// The whole file, kept as this blob in git's object database rather than in
+    /// the journal (a long plan's whole-file writes filled the journal and moved
+    /// the writes a repair needs out of it). Read back as [`Change::Whole`] before
+    /// a replay.
+    WholeBlob(String),
 }
 
 /// A run of lines from one heading (`# ` or `## `) to the next; the lines before
@@ -289,6 +294,9 @@ pub fn replay(base: &str, changes: &[Change]) -> (String, Vec<Outcome>) {
                 None => Ok(whole.clone()),
             },
             Change::TooBig => Err("it was too big to keep in the journal".to_string()),
+            Change::WholeBlob(_) => {
+                Err("the whole file it wrote is gone from git's object database".to_string())
+            }
             // Nothing to place or check (a write's log lines taken out to be put
             // by time): a parse of a long plan saved.
             Change::Steps(steps) if steps.is_empty() => {
