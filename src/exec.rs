@@ -70,6 +70,16 @@ static LIVE: Mutex<Vec<(Option<Pid>, String, bool)>> = Mutex::new(Vec::new());
 /// rather than report a failure of its own.
 static STOPPING: AtomicBool = AtomicBool::new(false);
 
+/// Once a signal is ending plan, the command's own end waits here for the signal's
+/// thread, which ends the process with the signal's status (or a write's, which it
+/// waited for): a command that failed because its run was killed or its directory
+/// removed under it would otherwise exit first, with its own status and error.
+pub fn yield_to_signal() {
+    while STOPPING.load(Ordering::SeqCst) {
+        thread::park();
+    }
+}
+
 /// How long runs have between TERM and KILL when a signal ends plan: git removes
 /// its lock files on TERM in far less.
 const SIGNAL_GRACE: Duration = Duration::from_millis(500);

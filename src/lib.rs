@@ -250,7 +250,9 @@ pub fn main() -> ExitCode {
             .unwrap_or(cmd::Command::Show(cmd::show::Args::default()));
         (ctx::Env::new(cli.file, cli.color, cli.quiet), command)
     });
-    match command.run(&env) {
+    let ran = command.run(&env);
+    exec::yield_to_signal();
+    match ran {
         Ok(code) => ExitCode::from(code),
         Err(err) => ExitCode::from(report(&err)),
     }

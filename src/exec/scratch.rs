@@ -58,12 +58,15 @@ impl Scratch {
         // cleanup waits on it, so one that lands between the two still finds the
         // directory (one did, under load, and left it).
         let mut listed = made();
-        // A signal's cleanup has begun: a directory made now would outlive it.
-        if super::STOPPING.load(std::sync::atomic::Ordering::SeqCst) {
-            return Err(io::Error::new(
-                io::ErrorKind::Interrupted,
-                "plan is stopping",
-            ));
+        // A signal's cleanup has begun: a directory made now would outlive it, and
+        // an error here would end plan with its own status before the signal's.
+        // The signal's thread ends the process; a write under way (which it waits
+        // for) still gets its directory, listed before the cleanup runs.
+        if super::STOPPING.load(std::sync::atomic::Ordering::SeqCst) && !stop::in_write() {
+            drop(listed);
+            loop {
+                std::thread::park();
+            }
         }
         let dir = tempfile::Builder::new().prefix(prefix).tempdir_in(parent)?;
         let lock = File::open(dir.path())?;
