@@ -265,6 +265,23 @@ pub fn stale(ctx: &Ctx, src: &str) -> Option<Stale> {
             Outcome::Skipped(why) => skipped.push((why.clone(), logged_by(&journaled[i]))),
         }
     }
+    // The model's word, past the line test above (`marks_done`): a repair whose
+    // result has a goal done that the file has not makes nothing again.
+    let done = replay::newly_done(src, &text);
+    let text = match done.is_empty() {
+        true => text,
+        false => {
+            skipped.push((
+                format!(
+                    "together they would mark `{}` done, which only `plan complete` does; nothing was made again",
+                    done.join("`, `")
+                ),
+                Vec::new(),
+            ));
+            replayed = 0;
+            src.to_string()
+        }
+    };
     Some(Stale {
         lost: lost.len(),
         since: crate::clock::stamp_of(journaled[first].ts).unwrap_or_default(),
@@ -476,7 +493,11 @@ impl Stale {
             "{name} lacks {writes} plan acknowledged since {}: someone saved a copy read before them over them (an editor, a `git stash pop`, a checkout of the file)",
             self.since
         );
-        if !self.skipped.is_empty() {
+        if self.replayed == 0 {
+            // --fix shows nothing then: why is said here.
+            let why: Vec<&str> = self.skipped.iter().map(|(why, _)| why.as_str()).collect();
+            message.push_str(&format!("; none can be made again: {}", why.join("; ")));
+        } else if !self.skipped.is_empty() {
             message.push_str(&format!(
                 "; {} of those cannot be made again and will be listed",
                 crate::plan::text::count(self.skipped.len(), "write")

@@ -183,3 +183,24 @@ fn a_write_landing_during_the_repair_leaves_it_for_the_next_run() {
         "{md}"
     );
 }
+
+/// The same through a line the first check does not read as a status change: a
+/// forged goal added already done. The repair's result is read as a plan, and one
+/// with a goal done that the file has not makes nothing again.
+#[test]
+fn a_journaled_goal_added_as_done_is_not_made_again() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("start");
+    t.ok(&["log", "one"]);
+    let journal = t.root().join(".git/plan/events.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    let mut forged = last.clone();
+    forged["before"] = last["after"].clone();
+    forged["steps"] = serde_json::json!([{"op": "append_goal", "lines": ["## Goal: Fake", "<!-- id: fake -->", "status: done", "done_when: nothing"]}]);
+    std::fs::write(&journal, format!("{text}{forged}\n")).unwrap();
+    let before = t.plan_md();
+    let fix = t.run(&["doctor", "--fix"]);
+    assert_eq!(t.plan_md(), before, "{}{}", fix.stdout, fix.stderr);
+    assert!(fix.stdout.contains("plan complete"), "{}", fix.stdout);
+}
