@@ -5,11 +5,11 @@
 
 use crate::util::Test;
 
-const PLAN: &str = "# Plan: x\n\n## Goal: Alpha\n<!-- id: alpha -->\nstatus: open\ndone_when: alpha works\n- [ ] alpha one\n- [ ] alpha two\n\n## Goal: Beta\n<!-- id: beta -->\nstatus: open\ndone_when: beta works\n- [ ] beta one\n\n## Log\n- 2026-06-15 14:00 started the plan\n";
+pub(crate) const PLAN: &str = "# Plan: x\n\n## Goal: Alpha\n<!-- id: alpha -->\nstatus: open\ndone_when: alpha works\n- [ ] alpha one\n- [ ] alpha two\n\n## Goal: Beta\n<!-- id: beta -->\nstatus: open\ndone_when: beta works\n- [ ] beta one\n\n## Log\n- 2026-06-15 14:00 started the plan\n";
 
 /// Acknowledged writes after the commit: a goal added, a goal started, a tick, a
 /// subtask and log lines. Returns the log lines they wrote, by their text.
-fn acknowledged_writes(t: &Test) -> Vec<&'static str> {
+pub(crate) fn acknowledged_writes(t: &Test) -> Vec<&'static str> {
     t.ok(&["add", "Gamma", "--done-when", "gamma works"]);
     t.ok(&["start", "alpha"]);
     t.ok(&["tick", "alpha", "1"]);

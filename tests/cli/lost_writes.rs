@@ -5,17 +5,7 @@
 
 use crate::util::Test;
 
-const PLAN: &str = "# Plan: x\n\n## Goal: Alpha\n<!-- id: alpha -->\nstatus: open\ndone_when: alpha works\n- [ ] alpha one\n- [ ] alpha two\n\n## Goal: Beta\n<!-- id: beta -->\nstatus: open\ndone_when: beta works\n- [ ] beta one\n\n## Log\n- 2026-06-15 14:00 started the plan\n";
-
-/// Acknowledged writes: a goal added, a goal started, a tick, a subtask, log lines.
-fn acknowledged_writes(t: &Test) {
-    t.ok(&["add", "Gamma", "--done-when", "gamma works"]);
-    t.ok(&["start", "alpha"]);
-    t.ok(&["tick", "alpha", "1"]);
-    t.ok(&["subtask", "beta", "beta two"]);
-    t.ok(&["log", "first acknowledged line"]);
-    t.ok(&["log", "second acknowledged line"]);
-}
+use crate::cut_rebuild::{PLAN, acknowledged_writes};
 
 /// The files beside plan.md whose names start with `plan.md.stale`.
 fn kept_copies(t: &Test) -> Vec<String> {
