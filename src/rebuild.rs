@@ -220,13 +220,13 @@ pub fn stale(ctx: &Ctx, src: &str) -> Option<Stale> {
         broken_after(end)
     });
     let first = *lost.first()?;
-    // A sign-off is made again by `plan complete` alone: the journal is anyone's
-    // to write, and a line of it must not mark a goal done.
+    // A sign-off, a cancel or a contract is made again by plan's commands alone:
+    // the journal is anyone's to write.
     let (mut picked, mut skipped) = (Vec::new(), Vec::new());
     for &i in &lost {
-        match marks_done(&journaled[i].change) {
+        match beyond_a_repair(&journaled[i].change) {
             true => skipped.push((
-                "it marks a goal done, which only `plan complete` does: run it again".to_string(),
+                "it changes a goal's status past active, its contract or a line plan does not add, which only plan's own command (`plan complete`, `plan cancel`, `plan edit`) makes: run it again".to_string(),
                 logged_by(&journaled[i]),
             )),
             false => picked.push(i),
@@ -291,16 +291,30 @@ pub fn stale(ctx: &Ctx, src: &str) -> Option<Stale> {
     })
 }
 
-/// Whether a journaled write sets a goal's status to done.
-fn marks_done(change: &Change) -> bool {
+/// Whether a journaled write does more than a repair takes on the journal's word
+/// (which anyone with a shell can write): it appends log lines, adds subtasks or a
+/// goal, ticks or unticks a subtask, starts or reopens a goal; anything else (a status
+/// made done or cancelled, a contract line changed, a line deleted, text at the
+/// file's end) only a command of plan's makes again.
+fn beyond_a_repair(change: &Change) -> bool {
     use crate::plan::patch::Edit;
-    match change {
-        Change::Steps(steps) => steps.iter().any(|s| {
-            matches!(&s.edit, Edit::Replace { new, .. }
-                if new.trim_start().strip_prefix("status:").is_some_and(|v| v.trim() == "done"))
-        }),
-        Change::Whole(_) | Change::TooBig | Change::WholeBlob(_) => false,
-    }
+    let subtask = |l: &str| l.starts_with("- [ ] ") || l.starts_with("- [x] ");
+    let Change::Steps(steps) = change else {
+        return true;
+    };
+    !steps.iter().all(|s| match &s.edit {
+        Edit::AppendLog { .. } | Edit::CreateLog | Edit::AppendGoal { .. } => true,
+        Edit::InsertAfter { lines, .. } | Edit::InsertBefore { lines, .. } => {
+            lines.iter().all(|l| subtask(l))
+        }
+        Edit::Replace { expect, new, .. } => {
+            (subtask(expect) && subtask(new) && expect[6..] == new[6..])
+                || (expect == "status: open" && new == "status: active")
+                // A reopen: less done, never more.
+                || (expect == "status: done" && (new == "status: active" || new == "status: open"))
+        }
+        Edit::Delete { .. } | Edit::AppendEnd { .. } => false,
+    })
 }
 
 /// `change` without the log lines it appended.
@@ -508,9 +522,12 @@ impl Stale {
             severity: Severity::Warning,
             line: 0,
             message,
-            fix: format!(
-                "`plan doctor --fix` makes them again on the file as it is, shows the diff and keeps this version as {keep}"
-            ),
+            fix: match self.replayed {
+                0 => "nothing for `plan doctor --fix` to make again: run plan's own command for each, or leave it".to_string(),
+                _ => format!(
+                    "`plan doctor --fix` makes them again on the file as it is, shows the diff and keeps this version as {keep}"
+                ),
+            },
             fixable: self.replayed > 0,
             repair: Repair::Rebuild {
                 done: format!(

@@ -194,3 +194,29 @@ fn a_journaled_goal_added_as_done_is_not_made_again() {
     assert_eq!(t.plan_md(), before, "{}{}", fix.stdout, fix.stderr);
     assert!(fix.stdout.contains("plan complete"), "{}", fix.stdout);
 }
+
+/// Red team on 13885fc: a forged journal line that cancels a goal and rewrites
+/// another's contract, with log lines saying so, was made again by `--fix` as a
+/// write plan acknowledged. A repair takes log lines, subtasks, ticks, a start and
+/// new goals on the journal's word, nothing else.
+#[test]
+fn a_journaled_cancel_or_contract_rewrite_is_not_made_again() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("start");
+    t.ok(&["log", "one"]);
+    let journal = t.root().join(".git/plan/events.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    let mut forged = last.clone();
+    forged["before"] = last["after"].clone();
+    forged["steps"] = serde_json::json!([
+        {"op": "replace", "line": 6, "expect": "done_when: alpha works", "new": "done_when: true", "block": "<!-- id: alpha -->"},
+        {"op": "replace", "line": 12, "expect": "status: open", "new": "status: cancelled", "block": "<!-- id: beta -->"},
+        {"op": "append_log", "lines": ["- 2026-06-15 14:05 beta cancelled: not needed"]}
+    ]);
+    std::fs::write(&journal, format!("{text}{forged}\n")).unwrap();
+    let before = t.plan_md();
+    let fix = t.run(&["doctor", "--fix"]);
+    assert_eq!(t.plan_md(), before, "{}{}", fix.stdout, fix.stderr);
+    assert!(fix.stdout.contains("plan cancel"), "{}", fix.stdout);
+}
