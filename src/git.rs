@@ -140,6 +140,52 @@ pub fn blob_reader(root: &Path) -> Option<impl Fn(&str) -> Option<String>> {
     Some(move |id: &str| blob_text(&repo, Oid::from_str(id).ok()?).ok())
 }
 
+/// How far back HEAD's reflog and the stash list are read for git's discards.
+const REFLOG_READ: usize = 1_000;
+
+/// When git last dropped `rel` on purpose, in seconds since the epoch: HEAD's
+/// reflog moved by a `reset` or a `revert` whose commits hold `rel` differently
+/// (a `git reset --hard` past a committed write, a revert of one). A stash's own
+/// reset moves nothing and is not one. The newest [`REFLOG_READ`] entries are read.
+pub fn last_discard(root: &Path, rel: &Path) -> Option<i64> {
+    let repo = open(root).ok()?;
+    let reflog = repo.reflog("HEAD").ok()?;
+    let blob = |id: Oid| -> Option<Oid> {
+        let tree = repo.find_commit(id).ok()?.tree().ok()?;
+        tree.get_path(rel).ok().map(|e| e.id())
+    };
+    reflog.iter().take(REFLOG_READ).find_map(|entry| {
+        let message = String::from_utf8_lossy(entry.message_bytes().unwrap_or_default());
+        let (old, new) = (entry.id_old(), entry.id_new());
+        let discards = (message.starts_with("reset: moving to") || message.starts_with("revert:"))
+            && old != new
+            && !old.is_zero()
+            && blob(old) != blob(new);
+        discards.then(|| entry.committer().when().seconds())
+    })
+}
+
+/// The text of `rel` in each stash entry made at or after `since` (seconds since
+/// the epoch), newest first: writes a stash holds are put away, not lost. The
+/// newest [`REFLOG_READ`] entries are read.
+pub fn stashed(root: &Path, rel: &Path, since: i64) -> Vec<String> {
+    let Ok(repo) = open(root) else {
+        return Vec::new();
+    };
+    let Ok(reflog) = repo.reflog("refs/stash") else {
+        return Vec::new();
+    };
+    reflog
+        .iter()
+        .take(REFLOG_READ)
+        .filter(|entry| entry.committer().when().seconds() >= since)
+        .filter_map(|entry| {
+            let tree = repo.find_commit(entry.id_new()).ok()?.tree().ok()?;
+            blob_text(&repo, tree.get_path(rel).ok()?.id()).ok()
+        })
+        .collect()
+}
+
 /// What HEAD names (`refs/heads/main`, or `HEAD` when detached) and the commit it
 /// points at, in full; `None` on an unborn branch.
 pub fn head_place(root: &Path) -> Result<(String, Option<String>)> {

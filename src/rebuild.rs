@@ -191,17 +191,32 @@ pub fn stale(ctx: &Ctx, src: &str) -> Option<Stale> {
     };
     // History moved back or aside past a write (a reset, a rebase): what was
     // written before it is settled, dropped or not on purpose.
+    // So did a reset or a revert that changed the file (git's reflog says when:
+    // to the second, so a write in that second counts as before it).
+    let discarded = crate::git::last_discard(&repo.root, &rel);
     let journaled: Vec<Written> = journaled
         .into_iter()
-        .filter(|w| w.branch == branch)
+        .filter(|w| w.branch == branch && discarded.is_none_or(|t| w.ts > t))
         .collect();
+    // A whole-file write (`plan init`, a repair, `plan doctor --discard-lost`) took
+    // the file as it was: what it lacked then is settled.
     let from = journaled
         .iter()
-        .rposition(|w| !reaches(&w.commit))
+        .rposition(|w| {
+            !reaches(&w.commit) || matches!(w.change, Change::Whole(_) | Change::WholeBlob(_))
+        })
         .map_or(0, |x| x + 1);
     let journaled = &journaled[from..];
     let changes: Vec<Change> = journaled.iter().map(|w| w.change.clone()).collect();
     let mut lost = replay::lost(src, &changes);
+    // A stash not popped yet holds them: put away, not lost.
+    if let Some(oldest) = lost.first().map(|&i| journaled[i].ts) {
+        for stash in crate::git::stashed(&repo.root, &rel, oldest) {
+            let still: std::collections::HashSet<usize> =
+                replay::lost(&stash, &changes).into_iter().collect();
+            lost.retain(|i| still.contains(i));
+        }
+    }
     // Each run of lost writes must end where someone else's version came in.
     let broken_after = |i: usize| match journaled.get(i + 1) {
         Some(next) => next.before.as_deref() != Some(journaled[i].after.as_str()),
@@ -499,12 +514,15 @@ fn shown(
         .collect()
 }
 
+/// How a person says lost writes were taken out on purpose.
+const DISCARD: &str = "if they were taken out on purpose, `plan doctor --discard-lost` says so and leaves the file as it is";
+
 impl Stale {
     /// The finding `plan doctor` reports; `keep` is where `--fix` keeps the file.
     pub fn finding(&self, name: &str, keep: &str) -> Finding {
         let writes = crate::plan::text::count(self.lost, "write");
         let mut message = format!(
-            "{name} lacks {writes} plan acknowledged since {}: someone saved a copy read before them over them (an editor, a `git stash pop`, a checkout of the file)",
+            "{name} lacks {writes} plan acknowledged since {}: a version read before them was saved over them (an editor's save), or they were taken out on purpose in a way git keeps no trace of (`git checkout -- {name}`, `git reset --hard`, a line deleted by hand)",
             self.since
         );
         if self.replayed == 0 {
@@ -523,9 +541,11 @@ impl Stale {
             line: 0,
             message,
             fix: match self.replayed {
-                0 => "nothing for `plan doctor --fix` to make again: run plan's own command for each, or leave it".to_string(),
+                0 => format!(
+                    "nothing for `plan doctor --fix` to make again: run plan's own command for each; {DISCARD}"
+                ),
                 _ => format!(
-                    "`plan doctor --fix` makes them again on the file as it is, shows the diff and keeps this version as {keep}"
+                    "`plan doctor --fix` makes them again on the file as it is, shows the diff and keeps this version as {keep}; {DISCARD}"
                 ),
             },
             fixable: self.replayed > 0,

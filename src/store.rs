@@ -399,6 +399,32 @@ impl Store {
         Ok(())
     }
 
+    /// Journals `src`, the file as it is, as a whole version a person meant
+    /// (`plan doctor --discard-lost`): the writes it lacks are settled, and a
+    /// rebuild may start from it. Nothing is written to the file. Under the lock,
+    /// and only while the file is still `src`.
+    pub fn mark_meant(&self, src: &str) -> Result<(), WriteError> {
+        let _lock = self.lock()?;
+        let (_handle, now) = self.open_once()?;
+        if now != src {
+            return Err(WriteError::Conflict {
+                message: format!(
+                    "{} changed while plan was reading it; nothing was marked",
+                    self.name
+                ),
+                hint: "look at the file again and rerun `plan doctor --discard-lost`".to_string(),
+            });
+        }
+        let id = crate::git::blob_id(src.as_bytes());
+        let versions = crate::events::Versions {
+            before: Some((src, id.clone())),
+            keep_before: false,
+            after: id,
+        };
+        crate::events::record_write(&self.path, versions, || Change::Whole(src.to_string()));
+        Ok(())
+    }
+
     /// Appends one of plan's own events to the log, stamped now: against a fresh
     /// read, under the lock, so no one's bytes are lost.
     pub fn log_event(&self, event: &crate::plan::event::Event<'_>) -> Result<()> {

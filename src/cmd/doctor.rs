@@ -30,6 +30,11 @@ pub struct Args {
     /// the saved version kept beside it
     #[arg(long)]
     pub fix: bool,
+    /// Say that the writes plan acknowledged which plan.md lacks (`lost-writes`)
+    /// were taken out on purpose (`git checkout -- plan.md`, a line deleted by
+    /// hand): the file is left as it is and they are no longer reported
+    #[arg(long, conflicts_with = "fix")]
+    pub discard_lost: bool,
     /// Print the findings as JSON
     #[arg(long)]
     pub json: bool,
@@ -89,7 +94,15 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if let Some(lacking) = crate::rebuild::stale(ctx, &src) {
         let (keep, keep_name) = crate::rebuild::keep_path(ctx, "stale")?;
         let mut finding = lacking.finding(&ctx.store.name, &keep_name);
-        if args.fix && finding.fixable {
+        if args.discard_lost {
+            ctx.store.mark_meant(&src)?;
+            println(&format!(
+                "{}: {} since {} taken as meant; the file is left as it is",
+                ctx.store.name,
+                crate::plan::text::count(lacking.lost, "lost write"),
+                lacking.since
+            ))?;
+        } else if args.fix && finding.fixable {
             // A write that lands meanwhile (one a cut rebuilt just now let through)
             // leaves this for the next run: the rest of the repairs still go on.
             match ctx.store.restore(&src, &lacking.text, &keep) {
@@ -111,8 +124,14 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 Err(e) => return Err(e.into()),
             }
         } else {
+            // What `--fix` would make, to choose between it and `--discard-lost`.
+            if !args.json && finding.fixable {
+                println(&lacking.shown(&src, &ctx.store.name, &keep_name))?;
+            }
             stale = Some(finding);
         }
+    } else if args.discard_lost {
+        println(&format!("{}: no lost writes to discard", ctx.store.name))?;
     }
     let mut findings = all_findings(
         ctx,

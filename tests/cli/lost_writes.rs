@@ -220,3 +220,107 @@ fn a_journaled_cancel_or_contract_rewrite_is_not_made_again() {
     assert_eq!(t.plan_md(), before, "{}{}", fix.stdout, fix.stderr);
     assert!(fix.stdout.contains("plan cancel"), "{}", fix.stdout);
 }
+
+/// Red team on 1b340fd: git's own discards were called lost writes, for good, and
+/// `--fix` undid them. A `git revert` of a commit that added a subtask, a
+/// `git reset --hard HEAD~1` past a committed write, and a stash not popped yet
+/// (whose pop `--fix` then made refuse) each drop plan's writes on purpose, and
+/// git's history says so: nothing is lost. Each failed before.
+#[test]
+fn a_revert_a_reset_and_a_stash_are_gits_discards_not_lost_writes() {
+    let quiet = |t: &Test, what: &str| {
+        let doctor = t.run(&["doctor"]);
+        assert!(
+            !doctor.stdout.contains("lost-writes"),
+            "{what}: {}{}",
+            doctor.stdout,
+            doctor.stderr
+        );
+    };
+    let t = Test::new().plan(PLAN);
+    t.commit_all("start");
+    t.ok(&["subtask", "beta", "beta two"]);
+    t.commit_all("beta two");
+    t.git(&["revert", "--no-edit", "HEAD"]);
+    t.ok(&["log", "after the revert"]);
+    quiet(&t, "a revert");
+
+    let t = Test::new().plan(PLAN);
+    t.commit_all("start");
+    t.ok(&["log", "one"]);
+    t.commit_all("with one");
+    t.git(&["reset", "-q", "--hard", "HEAD~1"]);
+    t.ok(&["log", "after the reset"]);
+    quiet(&t, "a reset past a committed write");
+
+    let t = Test::new().plan(PLAN);
+    t.ok(&["install", "git"]);
+    t.commit_all("start");
+    t.ok(&["log", "one"]);
+    t.git(&["stash", "-q"]);
+    t.ok(&["log", "while stashed"]);
+    quiet(&t, "a stash not popped yet");
+    t.commit_all("while stashed");
+    t.git(&["stash", "pop", "-q"]);
+    let md = t.plan_md();
+    assert!(
+        md.contains(" one\n") && md.contains(" while stashed\n"),
+        "the pop brings it back: {md}"
+    );
+    quiet(&t, "after the pop");
+}
+
+/// A discard git keeps no trace of (`git checkout -- plan.md`, a line plan just
+/// wrote deleted by hand) reads the same in bytes as an editor's older copy: the
+/// finding names both, and `plan doctor --discard-lost` says it was meant, leaving
+/// the file as it is. Later losses are still found. Failed before (no such flag, and
+/// the finding came back on every run).
+#[test]
+fn a_discard_said_with_discard_lost_ends_the_finding_and_later_losses_are_still_found() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("start");
+    t.ok(&["log", "one"]);
+    t.git(&["checkout", "--", "plan.md"]);
+    let doctor = t.run(&["doctor"]);
+    assert_eq!(doctor.code, 1, "{}{}", doctor.stdout, doctor.stderr);
+    assert!(
+        doctor.stdout.contains("[lost-writes]")
+            && doctor.stdout.contains("git checkout")
+            && doctor.stdout.contains("plan doctor --discard-lost"),
+        "{}",
+        doctor.stdout
+    );
+    assert!(
+        doctor.stdout.contains("+- ") && doctor.stdout.contains(" one"),
+        "what --fix would make is shown: {}",
+        doctor.stdout
+    );
+    let was = t.plan_md();
+    let discard = t.run(&["doctor", "--discard-lost"]);
+    assert_eq!(discard.code, 0, "{}{}", discard.stdout, discard.stderr);
+    assert!(
+        discard.stdout.contains("1 lost write"),
+        "{}",
+        discard.stdout
+    );
+    assert_eq!(t.plan_md(), was, "the file is left as it is");
+    let doctor = t.run(&["doctor"]);
+    assert!(!doctor.stdout.contains("lost-writes"), "{}", doctor.stdout);
+    assert!(
+        kept_copies(&t).is_empty(),
+        "nothing kept: nothing was changed"
+    );
+
+    t.ok(&["log", "two"]);
+    let read = t.plan_md();
+    t.ok(&["log", "three"]);
+    t.write("plan.md", &read);
+    let doctor = t.run(&["doctor"]);
+    assert!(
+        doctor.stdout.contains("[lost-writes]") && doctor.stdout.contains("1 write"),
+        "{}",
+        doctor.stdout
+    );
+    let nothing = t.run(&["doctor", "--discard-lost", "--fix"]);
+    assert_eq!(nothing.code, 2, "{}{}", nothing.stdout, nothing.stderr);
+}
