@@ -165,10 +165,11 @@ pub fn last_discard(root: &Path, rel: &Path) -> Option<i64> {
     })
 }
 
-/// The text of `rel` in each stash entry made at or after `since` (seconds since
-/// the epoch), newest first: writes a stash holds are put away, not lost. The
-/// newest [`REFLOG_READ`] entries are read.
-pub fn stashed(root: &Path, rel: &Path, since: i64) -> Vec<String> {
+/// Each stash entry made at or after `since` (seconds since the epoch), newest
+/// first: the blob id of `rel` as it left the work tree (HEAD's when it was made;
+/// none if HEAD had no such file) and `rel`'s text in it. Writes a stash holds are
+/// put away, not lost. The newest [`REFLOG_READ`] entries are read.
+pub fn stashed(root: &Path, rel: &Path, since: i64) -> Vec<(Option<String>, String)> {
     let Ok(repo) = open(root) else {
         return Vec::new();
     };
@@ -180,8 +181,14 @@ pub fn stashed(root: &Path, rel: &Path, since: i64) -> Vec<String> {
         .take(REFLOG_READ)
         .filter(|entry| entry.committer().when().seconds() >= since)
         .filter_map(|entry| {
-            let tree = repo.find_commit(entry.id_new()).ok()?.tree().ok()?;
-            blob_text(&repo, tree.get_path(rel).ok()?.id()).ok()
+            let stash = repo.find_commit(entry.id_new()).ok()?;
+            let left = stash
+                .parent(0)
+                .ok()
+                .and_then(|head| head.tree().ok()?.get_path(rel).ok())
+                .map(|e| e.id().to_string());
+            let held = blob_text(&repo, stash.tree().ok()?.get_path(rel).ok()?.id()).ok()?;
+            Some((left, held))
         })
         .collect()
 }

@@ -198,25 +198,16 @@ pub fn stale(ctx: &Ctx, src: &str) -> Option<Stale> {
         .into_iter()
         .filter(|w| w.branch == branch && discarded.is_none_or(|t| w.ts > t))
         .collect();
-    // A whole-file write (`plan init`, a repair, `plan doctor --discard-lost`) took
-    // the file as it was: what it lacked then is settled.
+    // `plan doctor --discard-lost` journaled the file as it was, unchanged: what it
+    // lacked then is settled. (A repair's whole-file write is no such word: a
+    // rebuild of a cut file can lack writes the next repair brings back.)
     let from = journaled
         .iter()
-        .rposition(|w| {
-            !reaches(&w.commit) || matches!(w.change, Change::Whole(_) | Change::WholeBlob(_))
-        })
+        .rposition(|w| !reaches(&w.commit) || meant(w))
         .map_or(0, |x| x + 1);
     let journaled = &journaled[from..];
     let changes: Vec<Change> = journaled.iter().map(|w| w.change.clone()).collect();
     let mut lost = replay::lost(src, &changes);
-    // A stash not popped yet holds them: put away, not lost.
-    if let Some(oldest) = lost.first().map(|&i| journaled[i].ts) {
-        for stash in crate::git::stashed(&repo.root, &rel, oldest) {
-            let still: std::collections::HashSet<usize> =
-                replay::lost(&stash, &changes).into_iter().collect();
-            lost.retain(|i| still.contains(i));
-        }
-    }
     // Each run of lost writes must end where someone else's version came in.
     let broken_after = |i: usize| match journaled.get(i + 1) {
         Some(next) => next.before.as_deref() != Some(journaled[i].after.as_str()),
@@ -227,13 +218,29 @@ pub fn stale(ctx: &Ctx, src: &str) -> Option<Stale> {
         lost.iter().for_each(|&i| flags[i] = true);
         flags
     };
-    lost.retain(|&i| {
-        let end = (i..journaled.len())
+    let run_end = |i: usize| {
+        (i..journaled.len())
             .take_while(|&k| is_lost[k])
             .last()
-            .unwrap_or(i);
-        broken_after(end)
-    });
+            .unwrap_or(i)
+    };
+    lost.retain(|&i| broken_after(run_end(i)));
+    // A `git stash` not popped yet put them away: the version that came in after
+    // them is the one the stash left (HEAD's), and the stash holds them.
+    if let Some(oldest) = lost.first().map(|&i| journaled[i].ts) {
+        let stashes = crate::git::stashed(&repo.root, &rel, oldest);
+        let now = crate::git::blob_id(src.as_bytes());
+        let came_in = |end: usize| {
+            journaled
+                .get(end + 1)
+                .map_or(Some(now.as_str()), |next| next.before.as_deref())
+        };
+        for (left, held) in &stashes {
+            let still: std::collections::HashSet<usize> =
+                replay::lost(held, &changes).into_iter().collect();
+            lost.retain(|&i| still.contains(&i) || came_in(run_end(i)) != left.as_deref());
+        }
+    }
     let first = *lost.first()?;
     // A sign-off, a cancel or a contract is made again by plan's commands alone:
     // the journal is anyone's to write.
@@ -304,6 +311,14 @@ pub fn stale(ctx: &Ctx, src: &str) -> Option<Stale> {
         skipped,
         text,
     })
+}
+
+/// Whether `w` is a person's word that the file as it was is meant (`plan doctor
+/// --discard-lost`, [`crate::store::Store::mark_meant`]): a whole-file write that
+/// changed nothing.
+fn meant(w: &Written) -> bool {
+    matches!(w.change, Change::Whole(_) | Change::WholeBlob(_))
+        && w.before.as_deref() == Some(w.after.as_str())
 }
 
 /// Whether a journaled write does more than a repair takes on the journal's word
