@@ -324,3 +324,32 @@ fn a_discard_said_with_discard_lost_ends_the_finding_and_later_losses_are_still_
     let nothing = t.run(&["doctor", "--discard-lost", "--fix"]);
     assert_eq!(nothing.code, 2, "{}{}", nothing.stdout, nothing.stderr);
 }
+
+/// The soak on 8f87d25: a stash kept after its pop (a pop that conflicts keeps it)
+/// held writes that an editor's older copy lost later, and they were taken as put
+/// away, never made again (31 writes in one run). A stash puts writes away only
+/// when the version that came in after them is the one it left. Failed before.
+#[test]
+fn a_stash_kept_after_its_pop_does_not_hide_writes_an_editor_lost_later() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("start");
+    let theirs = PLAN.replacen("# Plan: x\n", "# Plan: x\nA note the person wrote.\n", 1);
+    t.ok(&["log", "one"]);
+    t.git(&["stash", "-q"]);
+    t.git(&["stash", "apply", "-q"]);
+    assert!(t.plan_md().contains(" one\n"));
+    t.write("plan.md", &theirs);
+    t.ok(&["log", "two"]);
+    let doctor = t.run(&["doctor"]);
+    assert!(
+        doctor.stdout.contains("[lost-writes]") && doctor.stdout.contains("1 write"),
+        "{}",
+        doctor.stdout
+    );
+    t.ok(&["doctor", "--fix"]);
+    let md = t.plan_md();
+    assert!(
+        md.contains(" one\n") && md.contains("A note the person wrote."),
+        "{md}"
+    );
+}
