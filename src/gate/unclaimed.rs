@@ -10,8 +10,14 @@
 //! last done before it. Only goals whose verify rests on the file count; work
 //! landed before the plan file existed, and prose no goal's work wrote, are the
 //! person's own, charged to none.
+//!
+//! A goal's state at a commit is read from plan's own lines about it that the
+//! base still has (started, reopened, signed off, cancelled, imported), never
+//! from its `status:` line: a rebase-merged pull request's own commit that marked
+//! an old done goal active, then landed code, then put the file back, made that
+//! goal the code's owner (a decoy), though no reopen of it was ever recorded.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -19,7 +25,8 @@ use anyhow::Result;
 
 use crate::ctx::Ctx;
 use crate::git::blame::{self, Writers};
-use crate::plan::model::{Status, parse};
+use crate::plan::event::Event;
+use crate::plan::model::{Plan, Status, parse};
 
 /// The most commits of the base's first-parent line read back from its tip.
 pub const LINE_LIMIT: usize = 10_000;
@@ -78,11 +85,16 @@ pub fn owners(ctx: &Ctx, base: &str, touched: &[(String, Vec<String>)]) -> Resul
     }
     let (line, more) = blame::first_parents(root, base, LINE_LIMIT)?;
     let ids: Vec<&str> = touched.iter().map(|(id, _)| id.as_str()).collect();
+    let kept = match line.first() {
+        Some(tip) => kept_lines(root, tip, &rel)?,
+        None => HashSet::new(),
+    };
     let mut states = States {
         root,
         rel: &rel,
         line: &line,
         ids: &ids,
+        kept: &kept,
         by_blob: HashMap::new(),
         by_index: HashMap::new(),
         oldest_plan: None,
@@ -243,6 +255,8 @@ struct States<'s> {
     rel: &'s PathBuf,
     line: &'s [String],
     ids: &'s [&'s str],
+    /// The log lines of the base's own plan file ([`kept_lines`]).
+    kept: &'s HashSet<(Option<String>, String)>,
     by_blob: HashMap<String, Rc<HashMap<String, Status>>>,
     by_index: HashMap<usize, Option<Rc<HashMap<String, Status>>>>,
     /// The index of the oldest commit of the line with the plan file, once read.
@@ -266,7 +280,7 @@ impl States<'_> {
                         plan.goals
                             .iter()
                             .filter(|g| self.ids.contains(&g.id.as_ref()))
-                            .map(|g| (g.id.to_string(), g.status()))
+                            .map(|g| (g.id.to_string(), recorded(&plan, &g.id, self.kept)))
                             .collect(),
                     );
                     self.by_blob.insert(blob, statuses.clone());
@@ -293,6 +307,46 @@ impl States<'_> {
         self.oldest_plan = Some(found);
         Ok(found)
     }
+}
+
+/// The log lines (stamp and text) of the plan file at `tip`, the base: the only
+/// lines a state along its line is read from. The gate keeps every log line of a
+/// base in every later one, so a line here was in every pull request since; one a
+/// rebase-merged pull request's commit wrote and a later commit of it took out
+/// (an old goal's reopen typed, then removed) is not here.
+fn kept_lines(root: &Path, tip: &str, rel: &Path) -> Result<HashSet<(Option<String>, String)>> {
+    let Some(blob) = blame::blob_id_at(root, tip, rel)? else {
+        return Ok(HashSet::new());
+    };
+    let text = blame::blob_text_of(root, &blob)?;
+    Ok(parse(&text)
+        .log
+        .iter()
+        .map(|e| (e.stamp.map(str::to_string), e.text.to_string()))
+        .collect())
+}
+
+/// Goal `id`'s state in `plan` by plan's own lines about it that `kept` has, in
+/// log order: started (from open) or reopened is active, signed off or imported
+/// done, cancelled cancelled; nothing recorded is open. The `status:` line is
+/// the pull request's to type: a done goal marked active by hand, with no reopen
+/// logged, stays done (a `started` line after its sign-off starts nothing, as
+/// `plan start` refuses a done goal).
+fn recorded(plan: &Plan<'_>, id: &str, kept: &HashSet<(Option<String>, String)>) -> Status {
+    let mut state = Status::Open;
+    for (entry, event) in plan.events(id) {
+        if !kept.contains(&(entry.stamp.map(str::to_string), entry.text.to_string())) {
+            continue;
+        }
+        state = match event {
+            Event::Started { .. } if state != Status::Done => Status::Active,
+            Event::Reopened { .. } => Status::Active,
+            Event::SignedOff { .. } | Event::Imported { .. } => Status::Done,
+            Event::Cancelled { .. } => Status::Cancelled,
+            _ => state,
+        };
+    }
+    state
 }
 
 fn short(commit: &str) -> &str {

@@ -278,11 +278,43 @@ failure_modes:
 // no goal need be: a pull request's own commit marks `d`, done long before, active
 // again in plan.md, the next lands calc.py, the last puts plan.md back (its gate
 // compared only base and head). The states read from those commits put `d` in
-// flight where calc.py landed, so a later pull request gutting it has `d` judged
-// again, about its notes, and `a`, whose work it is, verified again only.
+// flight where calc.py landed, so a later pull request gutting it had `d` judged
+// again, about its notes, and `a`, whose work it is, verified again only. A goal's
+// state is now read from plan's own lines the base still has: `d` was never
+// reopened, so it was done where calc.py landed, and `a`, the first goal started
+// after it, is judged again.
 #[test]
-#[ignore = "open attack: a rebase-merged pull request's own commit can mark an old done goal active in plan.md, which then owns the code its next commit lands (a decoy with no goal in between)"]
 fn a_rebased_commit_cannot_make_an_old_goal_the_decoy() {
+    decoy_attack(|plan, at| {
+        format!(
+            "{}{}",
+            &plan[..at],
+            plan[at..].replacen("status: done", "status: active", 1)
+        )
+    });
+}
+
+// The same commit types a reopen of `d` into the log too, which the last commit
+// takes out with the rest: a reopen the base does not have is no reopen. Held
+// before the rule above too (audit's history search finds the removed line and
+// `d` unproven, so it owns nothing); kept as a guard of both.
+#[test]
+fn a_reopen_a_rebased_commit_typed_and_took_back_makes_no_decoy() {
+    decoy_attack(|plan, at| {
+        let marked = format!(
+            "{}{}",
+            &plan[..at],
+            plan[at..].replacen("status: done", "status: active", 1)
+        );
+        format!("{marked}- 2030-01-01 00:00 d reopened: more notes\n")
+    });
+}
+
+/// `d` signed off on `main`; then a rebase-merged pull request's three commits:
+/// plan.md as `fake` makes it from the file and where `d`'s goal starts in it,
+/// calc.py and its test landed, plan.md put back; then `a` signed off and gutted
+/// in the pull request. `a` must be judged again.
+fn decoy_attack(fake: impl Fn(&str, usize) -> String) {
     let t = adopted_with(
         DECOY_AND_A,
         &[
@@ -299,13 +331,8 @@ fn a_rebased_commit_cannot_make_an_old_goal_the_decoy() {
     t.commit_all("done d");
     // The rebase-merged pull request's three commits.
     let plan = t.read("plan.md");
-    let at = plan.find("<!-- id: d -->").unwrap();
-    let faked = format!(
-        "{}{}",
-        &plan[..at],
-        plan[at..].replacen("status: done", "status: active", 1)
-    );
-    assert_ne!(faked, plan);
+    let faked = fake(&plan, plan.find("<!-- id: d -->").unwrap());
+    assert!(faked.contains("status: active"), "{faked}");
     t.write("plan.md", &faked);
     t.commit_all("wip");
     t.write("calc.py", "def add(a, b):\n    return a + b\n");
@@ -316,10 +343,13 @@ fn a_rebased_commit_cannot_make_an_old_goal_the_decoy() {
     let base = sign_off_a_then_gut(&t);
     let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
     let said: Vec<&str> = run.stdout.lines().collect();
-    let a = said.iter().position(|l| l.starts_with("✓ a ")).unwrap();
+    let a = said
+        .iter()
+        .position(|l| l.starts_with("✓ a ") || l.starts_with("⚠ a "))
+        .unwrap_or_else(|| panic!("no line for a:\n{}\n{}", run.stdout, run.stderr));
     let rest = said[a + 1..]
         .iter()
-        .position(|l| l.starts_with('✓'))
+        .position(|l| l.starts_with('✓') || l.starts_with('⚠'))
         .map_or(said.len(), |n| a + 1 + n);
     assert!(
         said[a..rest].iter().any(|l| l.contains("rejudge:")),
@@ -327,6 +357,7 @@ fn a_rebased_commit_cannot_make_an_old_goal_the_decoy() {
         run.stdout,
         run.stderr
     );
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
 }
 
 // Red team (846f6fd): past 1 MiB on disk, a changed file's writers are not read,
