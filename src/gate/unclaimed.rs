@@ -31,6 +31,10 @@ use crate::plan::model::{Plan, Status, parse};
 /// The most commits of the base's first-parent line read back from its tip.
 pub const LINE_LIMIT: usize = 10_000;
 
+/// Past [`LINE_LIMIT`], the most commits read further back for whether the plan
+/// file existed there at all (a walk of trees, no plan read).
+const PERSON_LIMIT: usize = 200_000;
+
 /// The goals to judge again for the lines they own, and what was not read (said,
 /// never silent).
 #[derive(Debug, Default)]
@@ -98,6 +102,7 @@ pub fn owners(ctx: &Ctx, base: &str, touched: &[(String, Vec<String>)]) -> Resul
         by_blob: HashMap::new(),
         by_index: HashMap::new(),
         oldest_plan: None,
+        plan_past_the_line: None,
     };
     for (writer, files) in &writers {
         let resting: Vec<&str> = touched
@@ -106,12 +111,25 @@ pub fn owners(ctx: &Ctx, base: &str, touched: &[(String, Vec<String>)]) -> Resul
             .map(|(id, _)| id.as_str())
             .collect();
         let Some(k) = blame::landing(root, &line, writer)? else {
-            if more {
+            if more
+                && let Some(ids) =
+                    past_the_line(&mut states, &code_goals(touched, &resting, files))?
+            {
+                let judged = if ids.is_empty() {
+                    "no goal whose verify rests on it was started by then or since".to_string()
+                } else {
+                    format!("judged again for it: {}", ids.join(", "))
+                };
                 out.notes.push(format!(
-                    "{}: written by {} more than {LINE_LIMIT} commits back on the base's line, so whose work it was was not read",
+                    "{}: written by {} more than {LINE_LIMIT} commits back on the base's line, where it landed was not read; {judged}",
                     files.join(", "),
                     short(writer)
                 ));
+                for id in ids {
+                    if !out.ids.iter().any(|o| o == id) {
+                        out.ids.push(id.to_string());
+                    }
+                }
             }
             continue;
         };
@@ -126,18 +144,7 @@ pub fn owners(ctx: &Ctx, base: &str, touched: &[(String, Vec<String>)]) -> Resul
         };
         if found.is_empty() {
             // Prose no goal's work wrote (a README's typo) is no goal's either.
-            let code: Vec<&str> = resting
-                .iter()
-                .copied()
-                .filter(|id| {
-                    touched.iter().any(|(t, rests)| {
-                        t == id
-                            && rests
-                                .iter()
-                                .any(|r| files.contains(&r.as_str()) && !prose(r))
-                    })
-                })
-                .collect();
+            let code = code_goals(touched, &resting, files);
             found = first_started(&mut states, k, &code)?;
             for id in last_done(&mut states, k, &code)? {
                 if !found.contains(&id) {
@@ -152,6 +159,66 @@ pub fn owners(ctx: &Ctx, base: &str, touched: &[(String, Vec<String>)]) -> Resul
         }
     }
     Ok(out)
+}
+
+/// The goals of `resting` whose verify rests on a file of `files` that is not prose.
+fn code_goals<'i>(
+    touched: &[(String, Vec<String>)],
+    resting: &[&'i str],
+    files: &[&str],
+) -> Vec<&'i str> {
+    resting
+        .iter()
+        .copied()
+        .filter(|id| {
+            touched.iter().any(|(t, rests)| {
+                t == id
+                    && rests
+                        .iter()
+                        .any(|r| files.contains(&r.as_str()) && !prose(r))
+            })
+        })
+        .collect()
+}
+
+/// The owners of a writer landed before the oldest commit read of the line (more
+/// than [`LINE_LIMIT`] back), where it landed not known; `None` for the person's. A pull request can
+/// lengthen the line (ten thousand empty commits, rebase-merged) to put code out of
+/// reach, so this is not a warning alone: the person's, charged to none, when no
+/// commit of the line from the oldest read back had the plan file (it did not exist
+/// before the code either); else every goal of `code` (those whose verify rests on
+/// the file, prose aside) started or done by the oldest commit read (it may have
+/// been in flight then, or the last done before), and the first started after
+/// it. More than were in flight, maybe; never fewer. The gate's cap on goals
+/// judged again bounds the cost.
+fn past_the_line<'i>(states: &mut States<'_>, code: &[&'i str]) -> Result<Option<Vec<&'i str>>> {
+    let Some(last) = states.line.len().checked_sub(1) else {
+        return Ok(None);
+    };
+    let before = match states.plan_past_the_line {
+        Some(known) => known,
+        None => {
+            let found =
+                blame::on_line_before(states.root, &states.line[last], states.rel, PERSON_LIMIT)?;
+            states.plan_past_the_line = Some(found);
+            found
+        }
+    };
+    if before == Some(false) {
+        return Ok(None);
+    }
+    let then = states.at(last)?.unwrap_or_default();
+    let mut found: Vec<&str> = code
+        .iter()
+        .copied()
+        .filter(|id| then.get(*id).is_some_and(|s| *s != Status::Open))
+        .collect();
+    for id in first_started(states, last, code)? {
+        if !found.contains(&id) {
+            found.push(id);
+        }
+    }
+    Ok(Some(found))
 }
 
 /// Whether `path` is prose, which a program reads as data if at all.
@@ -261,6 +328,9 @@ struct States<'s> {
     by_index: HashMap<usize, Option<Rc<HashMap<String, Status>>>>,
     /// The index of the oldest commit of the line with the plan file, once read.
     oldest_plan: Option<Option<usize>>,
+    /// Whether a commit from the oldest read back had the plan file, once read
+    /// ([`blame::on_line_before`]).
+    plan_past_the_line: Option<Option<bool>>,
 }
 
 impl States<'_> {

@@ -383,9 +383,11 @@ fn a_gutted_file_padded_past_the_blame_bound_is_still_judged() {
 // base's line is a warning only, as a file too big to blame was. The line is the
 // pull requests' to lengthen: one rebase-merged with ten thousand empty commits
 // (or a base's ordinary history) puts code written by hand before `a` started out
-// of reach, and the next pull request guts it with `a` verified again only.
+// of reach, and the next pull request guts it with `a` verified again only. Such
+// a writer is now charged to every goal whose verify rests on the file that was
+// started or done by the oldest commit read (and the first started after), unless
+// the plan file existed at no commit from there back (the person's own code).
 #[test]
-#[ignore = "open attack: code whose writer landed over LINE_LIMIT commits back is charged to no goal (a warning only), so gutting it asks no judge"]
 fn code_written_past_the_line_limit_is_still_judged() {
     let t = adopted();
     t.write("calc.py", "def add(a, b):\n    return a + b\n");
@@ -394,8 +396,62 @@ fn code_written_past_the_line_limit_is_still_judged() {
     t.commit_all("start");
     t.ok(&["complete", "a", "--evidence", "add works"]);
     t.commit_all("done");
+    empty_commits(&t, 10_001);
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    user_judge(&t, "reject");
+    t.write("calc.py", "def add(a, b):\n    return 5\n");
+    t.commit_all("simplify");
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("rejudge: verify passed; judge reject"),
+        "{}\n{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("judged again for it: a"),
+        "{}",
+        run.stderr
+    );
+}
+
+// The cost of the rule above, kept low: code the repository held before it took
+// plan up is the person's own (docs/src/ci.md), however far back. Written more
+// than LINE_LIMIT commits back with no plan file at any commit before, a comment
+// added to it asks no judge.
+#[test]
+fn a_persons_code_past_the_line_limit_asks_no_judge() {
+    let t = crate::gate::claude_repo(ONE_GOAL);
+    let plan = t.read("plan.md");
+    std::fs::remove_file(t.path("plan.md")).unwrap();
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("add, by hand");
+    empty_commits(&t, 10_001);
+    t.write("plan.md", &plan);
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("test_calc.py", TEST_CALC);
+    t.commit_all("plan");
+    t.ok(&["start", "a", "--no-verify"]);
+    t.commit_all("start");
+    t.ok(&["complete", "a", "--evidence", "add works"]);
+    t.commit_all("done");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    user_judge(&t, "reject");
+    t.write("calc.py", "def add(a, b):  # the sum\n    return a + b\n");
+    t.commit_all("comment");
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(!run.stdout.contains("rejudge"), "{}", run.stdout);
+}
+
+/// `n` empty commits on `main` after its tip, checked out: fast-import, as
+/// thousands of `git commit` are slow.
+fn empty_commits(t: &Test, n: usize) {
     let mut stream = String::new();
-    for i in 0..10_001 {
+    for i in 0..n {
         let msg = format!("empty {i}");
         stream.push_str(&format!(
             "commit refs/heads/main\ncommitter P <p@example.com> {} +0000\ndata {}\n{msg}\n",
@@ -415,13 +471,6 @@ fn code_written_past_the_line_limit_is_still_judged() {
     std::io::Write::write_all(import.stdin.as_mut().unwrap(), stream.as_bytes()).unwrap();
     assert!(import.wait().unwrap().success());
     t.git(&["reset", "-q", "--hard", "main"]);
-    let base = rev(&t, "main");
-    t.git(&["checkout", "-q", "-b", "pr"]);
-    user_judge(&t, "reject");
-    t.write("calc.py", "def add(a, b):\n    return 5\n");
-    t.commit_all("simplify");
-    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
-    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
 }
 
 // Red team (d470601): the judges' private directory is checked against other
