@@ -4,7 +4,8 @@
 //! a no-op edit that makes the lines no goal's, many writers on a long line, a
 //! file turned into a link to a FIFO, a new package shadowing the code, an old
 //! goal made the decoy by a rebased commit, a gutted file padded past blame's
-//! bound, code written past the line limit, and the judge asked about a typo in a
+//! bound, code written past the line limit (with the plan file gone there too,
+//! or a person's own), and the judge asked about a typo in a
 //! person's README; and a pull request's verify planting in the judges' directory
 //! or leaving a process to rewrite the judge's copy.
 
@@ -413,6 +414,40 @@ fn code_written_past_the_line_limit_is_still_judged() {
     assert!(
         run.stderr.contains("judged again for it: a"),
         "{}",
+        run.stderr
+    );
+}
+
+// The same with the plan file gone from the oldest commit read: a pull request's
+// own commit removed it before the empty commits and the last put it back, so
+// the code reads as written before any plan. A commit further back had the file:
+// `a`, done there and the first goal done since, is judged again.
+#[test]
+fn code_past_the_line_limit_with_the_plan_file_gone_there_is_still_judged() {
+    let t = adopted();
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("add, by hand");
+    t.ok(&["start", "a", "--no-verify"]);
+    t.commit_all("start");
+    t.ok(&["complete", "a", "--evidence", "add works"]);
+    t.commit_all("done");
+    let plan = t.read("plan.md");
+    t.git(&["rm", "-q", "plan.md"]);
+    t.commit_all("tidy");
+    empty_commits(&t, 10_001);
+    t.write("plan.md", &plan);
+    t.commit_all("plan back");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    user_judge(&t, "reject");
+    t.write("calc.py", "def add(a, b):\n    return 5\n");
+    t.commit_all("simplify");
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("rejudge: verify passed; judge reject"),
+        "{}\n{}",
+        run.stdout,
         run.stderr
     );
 }
