@@ -162,6 +162,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                     "plan judge command /path/to/judge [ARG]…",
                 ));
             }
+            if let Some(inline) = crate::judge::inline::inline_script(&a.argv) {
+                let (message, hint) = crate::judge::inline::refusal(&inline);
+                return Err(Exit::usage_hint(message, hint));
+            }
             if let Some(repo) = repo {
                 crate::judge::program::refuse_inside(&a.argv[0], &repo.root)?;
                 let args = a.argv.get(1..).unwrap_or_default();

@@ -10,8 +10,14 @@
 //! last done before it. Only goals whose verify rests on the file count; work
 //! landed before the plan file existed, and prose no goal's work wrote, are the
 //! person's own, charged to none.
+//!
+//! A goal's state at a commit is read from plan's own lines about it that the
+//! base still has (started, reopened, signed off, cancelled, imported), never
+//! from its `status:` line: a rebase-merged pull request's own commit that marked
+//! an old done goal active, then landed code, then put the file back, made that
+//! goal the code's owner (a decoy), though no reopen of it was ever recorded.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -19,10 +25,15 @@ use anyhow::Result;
 
 use crate::ctx::Ctx;
 use crate::git::blame::{self, Writers};
-use crate::plan::model::{Status, parse};
+use crate::plan::event::Event;
+use crate::plan::model::{Plan, Status, parse};
 
 /// The most commits of the base's first-parent line read back from its tip.
 pub const LINE_LIMIT: usize = 10_000;
+
+/// Past [`LINE_LIMIT`], the most commits read further back for whether the plan
+/// file existed there at all (a walk of trees, no plan read).
+const PERSON_LIMIT: usize = 200_000;
 
 /// The goals to judge again for the lines they own, and what was not read (said,
 /// never silent).
@@ -78,14 +89,20 @@ pub fn owners(ctx: &Ctx, base: &str, touched: &[(String, Vec<String>)]) -> Resul
     }
     let (line, more) = blame::first_parents(root, base, LINE_LIMIT)?;
     let ids: Vec<&str> = touched.iter().map(|(id, _)| id.as_str()).collect();
+    let kept = match line.first() {
+        Some(tip) => kept_lines(root, tip, &rel)?,
+        None => HashSet::new(),
+    };
     let mut states = States {
         root,
         rel: &rel,
         line: &line,
         ids: &ids,
+        kept: &kept,
         by_blob: HashMap::new(),
         by_index: HashMap::new(),
         oldest_plan: None,
+        plan_past_the_line: None,
     };
     for (writer, files) in &writers {
         let resting: Vec<&str> = touched
@@ -94,12 +111,25 @@ pub fn owners(ctx: &Ctx, base: &str, touched: &[(String, Vec<String>)]) -> Resul
             .map(|(id, _)| id.as_str())
             .collect();
         let Some(k) = blame::landing(root, &line, writer)? else {
-            if more {
+            if more
+                && let Some(ids) =
+                    past_the_line(&mut states, &code_goals(touched, &resting, files))?
+            {
+                let judged = if ids.is_empty() {
+                    "no goal whose verify rests on it was started by then or since".to_string()
+                } else {
+                    format!("judged again for it: {}", ids.join(", "))
+                };
                 out.notes.push(format!(
-                    "{}: written by {} more than {LINE_LIMIT} commits back on the base's line, so whose work it was was not read",
+                    "{}: written by {} more than {LINE_LIMIT} commits back on the base's line, where it landed was not read; {judged}",
                     files.join(", "),
                     short(writer)
                 ));
+                for id in ids {
+                    if !out.ids.iter().any(|o| o == id) {
+                        out.ids.push(id.to_string());
+                    }
+                }
             }
             continue;
         };
@@ -114,18 +144,7 @@ pub fn owners(ctx: &Ctx, base: &str, touched: &[(String, Vec<String>)]) -> Resul
         };
         if found.is_empty() {
             // Prose no goal's work wrote (a README's typo) is no goal's either.
-            let code: Vec<&str> = resting
-                .iter()
-                .copied()
-                .filter(|id| {
-                    touched.iter().any(|(t, rests)| {
-                        t == id
-                            && rests
-                                .iter()
-                                .any(|r| files.contains(&r.as_str()) && !prose(r))
-                    })
-                })
-                .collect();
+            let code = code_goals(touched, &resting, files);
             found = first_started(&mut states, k, &code)?;
             for id in last_done(&mut states, k, &code)? {
                 if !found.contains(&id) {
@@ -140,6 +159,66 @@ pub fn owners(ctx: &Ctx, base: &str, touched: &[(String, Vec<String>)]) -> Resul
         }
     }
     Ok(out)
+}
+
+/// The goals of `resting` whose verify rests on a file of `files` that is not prose.
+fn code_goals<'i>(
+    touched: &[(String, Vec<String>)],
+    resting: &[&'i str],
+    files: &[&str],
+) -> Vec<&'i str> {
+    resting
+        .iter()
+        .copied()
+        .filter(|id| {
+            touched.iter().any(|(t, rests)| {
+                t == id
+                    && rests
+                        .iter()
+                        .any(|r| files.contains(&r.as_str()) && !prose(r))
+            })
+        })
+        .collect()
+}
+
+/// The owners of a writer landed before the oldest commit read of the line (more
+/// than [`LINE_LIMIT`] back), where it landed not known; `None` for the person's. A pull request can
+/// lengthen the line (ten thousand empty commits, rebase-merged) to put code out of
+/// reach, so this is not a warning alone: the person's, charged to none, when no
+/// commit of the line from the oldest read back had the plan file (it did not exist
+/// before the code either); else every goal of `code` (those whose verify rests on
+/// the file, prose aside) started or done by the oldest commit read (it may have
+/// been in flight then, or the last done before), and the first started after
+/// it. More than were in flight, maybe; never fewer. The gate's cap on goals
+/// judged again bounds the cost.
+fn past_the_line<'i>(states: &mut States<'_>, code: &[&'i str]) -> Result<Option<Vec<&'i str>>> {
+    let Some(last) = states.line.len().checked_sub(1) else {
+        return Ok(None);
+    };
+    let before = match states.plan_past_the_line {
+        Some(known) => known,
+        None => {
+            let found =
+                blame::on_line_before(states.root, &states.line[last], states.rel, PERSON_LIMIT)?;
+            states.plan_past_the_line = Some(found);
+            found
+        }
+    };
+    if before == Some(false) {
+        return Ok(None);
+    }
+    let then = states.at(last)?.unwrap_or_default();
+    let mut found: Vec<&str> = code
+        .iter()
+        .copied()
+        .filter(|id| then.get(*id).is_some_and(|s| *s != Status::Open))
+        .collect();
+    for id in first_started(states, last, code)? {
+        if !found.contains(&id) {
+            found.push(id);
+        }
+    }
+    Ok(Some(found))
 }
 
 /// Whether `path` is prose, which a program reads as data if at all.
@@ -243,10 +322,15 @@ struct States<'s> {
     rel: &'s PathBuf,
     line: &'s [String],
     ids: &'s [&'s str],
+    /// The log lines of the base's own plan file ([`kept_lines`]).
+    kept: &'s HashSet<(Option<String>, String)>,
     by_blob: HashMap<String, Rc<HashMap<String, Status>>>,
     by_index: HashMap<usize, Option<Rc<HashMap<String, Status>>>>,
     /// The index of the oldest commit of the line with the plan file, once read.
     oldest_plan: Option<Option<usize>>,
+    /// Whether a commit from the oldest read back had the plan file, once read
+    /// ([`blame::on_line_before`]).
+    plan_past_the_line: Option<Option<bool>>,
 }
 
 impl States<'_> {
@@ -266,7 +350,7 @@ impl States<'_> {
                         plan.goals
                             .iter()
                             .filter(|g| self.ids.contains(&g.id.as_ref()))
-                            .map(|g| (g.id.to_string(), g.status()))
+                            .map(|g| (g.id.to_string(), recorded(&plan, &g.id, self.kept)))
                             .collect(),
                     );
                     self.by_blob.insert(blob, statuses.clone());
@@ -293,6 +377,46 @@ impl States<'_> {
         self.oldest_plan = Some(found);
         Ok(found)
     }
+}
+
+/// The log lines (stamp and text) of the plan file at `tip`, the base: the only
+/// lines a state along its line is read from. The gate keeps every log line of a
+/// base in every later one, so a line here was in every pull request since; one a
+/// rebase-merged pull request's commit wrote and a later commit of it took out
+/// (an old goal's reopen typed, then removed) is not here.
+fn kept_lines(root: &Path, tip: &str, rel: &Path) -> Result<HashSet<(Option<String>, String)>> {
+    let Some(blob) = blame::blob_id_at(root, tip, rel)? else {
+        return Ok(HashSet::new());
+    };
+    let text = blame::blob_text_of(root, &blob)?;
+    Ok(parse(&text)
+        .log
+        .iter()
+        .map(|e| (e.stamp.map(str::to_string), e.text.to_string()))
+        .collect())
+}
+
+/// Goal `id`'s state in `plan` by plan's own lines about it that `kept` has, in
+/// log order: started (from open) or reopened is active, signed off or imported
+/// done, cancelled cancelled; nothing recorded is open. The `status:` line is
+/// the pull request's to type: a done goal marked active by hand, with no reopen
+/// logged, stays done (a `started` line after its sign-off starts nothing, as
+/// `plan start` refuses a done goal).
+fn recorded(plan: &Plan<'_>, id: &str, kept: &HashSet<(Option<String>, String)>) -> Status {
+    let mut state = Status::Open;
+    for (entry, event) in plan.events(id) {
+        if !kept.contains(&(entry.stamp.map(str::to_string), entry.text.to_string())) {
+            continue;
+        }
+        state = match event {
+            Event::Started { .. } if state != Status::Done => Status::Active,
+            Event::Reopened { .. } => Status::Active,
+            Event::SignedOff { .. } | Event::Imported { .. } => Status::Done,
+            Event::Cancelled { .. } => Status::Cancelled,
+            _ => state,
+        };
+    }
+    state
 }
 
 fn short(commit: &str) -> &str {

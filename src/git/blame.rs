@@ -143,6 +143,32 @@ pub fn first_parents(root: &Path, tip: &str, limit: usize) -> Result<(Vec<String
     }
 }
 
+/// Whether any commit of `from`'s first-parent line, `from` included, has `rel`:
+/// `Some(false)` when the line ends without one, `None` when `limit` commits were
+/// read and none had it (not known).
+pub fn on_line_before(root: &Path, from: &str, rel: &Path, limit: usize) -> Result<Option<bool>> {
+    let repo = open(root)?;
+    let mut at = super::lookup(&repo, from)
+        .and_then(|o| o.peel_to_commit())
+        .with_context(|| format!("reading the commit {from}"))?;
+    for _ in 0..limit {
+        let tree = at
+            .tree()
+            .with_context(|| format!("reading the tree of {}", at.id()))?;
+        if blob_at(&tree, rel)?.is_some() {
+            return Ok(Some(true));
+        }
+        at = match at.parent(0) {
+            Ok(parent) => parent,
+            Err(e) if e.code() == ErrorCode::NotFound => return Ok(Some(false)),
+            Err(e) => {
+                return Err(e).with_context(|| format!("reading the parent of {}", at.id()));
+            }
+        };
+    }
+    Ok(None)
+}
+
 /// Where on `line` (a first-parent line, newest first) `commit` landed: the index
 /// of the oldest commit of the line that has it in its history. `None` when the
 /// line's oldest commit has it already (it landed before the line's start, or is

@@ -3,6 +3,7 @@
 pub mod backend;
 pub mod files;
 pub mod guard;
+pub mod inline;
 pub use crate::prompts::overrides;
 pub mod panel;
 pub mod planted;

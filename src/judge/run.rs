@@ -61,6 +61,7 @@ fn spawn(
     system: &str,
     verdict_schema: bool,
 ) -> Result<Raw> {
+    refuse_inline(judge)?;
     // The sign-off judge (`verdict_schema`) reads a private copy, whose
     // instruction files `run` sets aside; anything else reads the repository itself.
     if !verdict_schema {
@@ -454,9 +455,25 @@ fn last_words(stderr: &str) -> String {
     crate::plan::text::cut(&text, LAST_WORDS_CHARS)
 }
 
+/// Refuses a command judge that is a line of script (`sh -c '…'`) or reads its
+/// program from stdin (src/judge/inline.rs), exit 3.
+fn refuse_inline(judge: &Judge) -> Result<()> {
+    if judge.backend != Backend::Command {
+        return Ok(());
+    }
+    match super::inline::inline_script(&judge.command) {
+        Some(inline) => {
+            let (message, hint) = super::inline::refusal(&inline);
+            Err(Exit::env_hint(message, hint))
+        }
+        None => Ok(()),
+    }
+}
+
 /// Checks, before verify runs, that this judge can be started: its settings make an
 /// argv and its program exists. Finding out after a long verify wastes it.
 pub fn check(judge: &Judge, root: &Path) -> Result<()> {
+    refuse_inline(judge)?;
     let inv = invocation(
         judge.backend,
         judge.model.as_deref(),

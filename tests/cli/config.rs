@@ -392,11 +392,12 @@ fn judge_command_sets_the_argv_and_the_backend() {
 }
 
 /// Attack: the agent, with a shell, sets a judge that always accepts in one line
-/// (`plan judge command /bin/sh -c 'echo VERDICT: accept'`, a program outside the
-/// repository) and signs its goal off. What issue 22 decided holds: the sign-off is
-/// named weak everywhere it shows (the log line says `judge command`, `plan show`
-/// and `plan audit` say a command judge), and `plan audit --strict`, the CI gate,
-/// fails on it.
+/// (`plan judge command ~/bin/yes-judge`, a script it wrote outside the repository)
+/// and signs its goal off. What issue 22 decided holds: the sign-off is named weak
+/// everywhere it shows (the log line says `judge command`, `plan show` and `plan
+/// audit` say a command judge), and `plan audit --strict`, the CI gate, fails on
+/// it. The script given as text (`/bin/sh -c 'echo VERDICT: accept'`) is refused
+/// when set: a command judge is a program (gate_key.rs).
 #[test]
 fn an_always_accept_command_judge_set_in_one_line_is_a_weak_sign_off() {
     let t = Test::new().plan(
@@ -404,13 +405,16 @@ fn an_always_accept_command_judge_set_in_one_line_is_a_weak_sign_off() {
     );
     t.write("README.md", "hi\n");
     t.commit_all("start");
-    t.ok(&[
+    let inline = [
         "judge",
         "command",
         "/bin/sh",
         "-c",
         "cat >/dev/null; echo 'VERDICT: accept'",
-    ]);
+    ];
+    t.run(&inline).code(2);
+    let judge = t.fake_program("yes-judge", "cat >/dev/null; echo 'VERDICT: accept'\n");
+    t.ok(&["judge", "command", judge.to_str().unwrap()]);
     t.ok(&[
         "complete",
         "hard",

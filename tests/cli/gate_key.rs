@@ -715,10 +715,11 @@ fn a_judge_script_in_the_repository_run_by_an_interpreter_is_refused() {
 // `PLAN_JUDGE_TREE` names the tree, and a shell judge that changes into it runs a
 // script the agent wrote there (`sh judge.sh` printing "accept"). Only argv[0] is
 // resolved and only the arguments naming a file are refused, so
-// `sh -c 'cd "$PLAN_JUDGE_TREE" && sh judge.sh'` signs off, and `plan judge command`
-// sets it without a word.
+// `sh -c 'cd "$PLAN_JUDGE_TREE" && sh judge.sh'` signed off, and `plan judge command`
+// set it without a word. A command judge is a program now: one that hands a shell
+// or interpreter its program as text (or on stdin) is refused, at the sign-off
+// (exit 3, naming judge.command) and when set (exit 2).
 #[test]
-#[ignore = "open: a shell judge that changes into PLAN_JUDGE_TREE runs the agent's script"]
 fn a_command_judge_that_changes_into_its_tree_does_not_run_the_agents_script() {
     let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f made.txt"));
     t.write("made.txt", "made\n");
@@ -736,6 +737,17 @@ fn a_command_judge_that_changes_into_its_tree_does_not_run_the_agents_script() {
         "signed off by the agent's judge.sh: {}",
         run.stderr
     );
+    assert!(!t.plan_md().contains("w signed off"), "{}", t.plan_md());
+    assert!(run.stderr.contains("judge.command"), "{}", run.stderr);
+    let set = t.run(&[
+        "judge",
+        "command",
+        "sh",
+        "-c",
+        "cd \"$PLAN_JUDGE_TREE\" && sh judge.sh",
+    ]);
+    assert_eq!(set.code, 2, "{}{}", set.stdout, set.stderr);
+    assert!(set.stderr.contains("judge.command"), "{}", set.stderr);
 }
 
 // Attack (issue 69): a transcript whose evidence is padded (the record is the pull

@@ -4,7 +4,8 @@
 //! a no-op edit that makes the lines no goal's, many writers on a long line, a
 //! file turned into a link to a FIFO, a new package shadowing the code, an old
 //! goal made the decoy by a rebased commit, a gutted file padded past blame's
-//! bound, code written past the line limit, and the judge asked about a typo in a
+//! bound, code written past the line limit (with the plan file gone there too,
+//! or a person's own), and the judge asked about a typo in a
 //! person's README; and a pull request's verify planting in the judges' directory
 //! or leaving a process to rewrite the judge's copy.
 
@@ -278,11 +279,43 @@ failure_modes:
 // no goal need be: a pull request's own commit marks `d`, done long before, active
 // again in plan.md, the next lands calc.py, the last puts plan.md back (its gate
 // compared only base and head). The states read from those commits put `d` in
-// flight where calc.py landed, so a later pull request gutting it has `d` judged
-// again, about its notes, and `a`, whose work it is, verified again only.
+// flight where calc.py landed, so a later pull request gutting it had `d` judged
+// again, about its notes, and `a`, whose work it is, verified again only. A goal's
+// state is now read from plan's own lines the base still has: `d` was never
+// reopened, so it was done where calc.py landed, and `a`, the first goal started
+// after it, is judged again.
 #[test]
-#[ignore = "open attack: a rebase-merged pull request's own commit can mark an old done goal active in plan.md, which then owns the code its next commit lands (a decoy with no goal in between)"]
 fn a_rebased_commit_cannot_make_an_old_goal_the_decoy() {
+    decoy_attack(|plan, at| {
+        format!(
+            "{}{}",
+            &plan[..at],
+            plan[at..].replacen("status: done", "status: active", 1)
+        )
+    });
+}
+
+// The same commit types a reopen of `d` into the log too, which the last commit
+// takes out with the rest: a reopen the base does not have is no reopen. Held
+// before the rule above too (audit's history search finds the removed line and
+// `d` unproven, so it owns nothing); kept as a guard of both.
+#[test]
+fn a_reopen_a_rebased_commit_typed_and_took_back_makes_no_decoy() {
+    decoy_attack(|plan, at| {
+        let marked = format!(
+            "{}{}",
+            &plan[..at],
+            plan[at..].replacen("status: done", "status: active", 1)
+        );
+        format!("{marked}- 2030-01-01 00:00 d reopened: more notes\n")
+    });
+}
+
+/// `d` signed off on `main`; then a rebase-merged pull request's three commits:
+/// plan.md as `fake` makes it from the file and where `d`'s goal starts in it,
+/// calc.py and its test landed, plan.md put back; then `a` signed off and gutted
+/// in the pull request. `a` must be judged again.
+fn decoy_attack(fake: impl Fn(&str, usize) -> String) {
     let t = adopted_with(
         DECOY_AND_A,
         &[
@@ -299,13 +332,8 @@ fn a_rebased_commit_cannot_make_an_old_goal_the_decoy() {
     t.commit_all("done d");
     // The rebase-merged pull request's three commits.
     let plan = t.read("plan.md");
-    let at = plan.find("<!-- id: d -->").unwrap();
-    let faked = format!(
-        "{}{}",
-        &plan[..at],
-        plan[at..].replacen("status: done", "status: active", 1)
-    );
-    assert_ne!(faked, plan);
+    let faked = fake(&plan, plan.find("<!-- id: d -->").unwrap());
+    assert!(faked.contains("status: active"), "{faked}");
     t.write("plan.md", &faked);
     t.commit_all("wip");
     t.write("calc.py", "def add(a, b):\n    return a + b\n");
@@ -316,10 +344,13 @@ fn a_rebased_commit_cannot_make_an_old_goal_the_decoy() {
     let base = sign_off_a_then_gut(&t);
     let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
     let said: Vec<&str> = run.stdout.lines().collect();
-    let a = said.iter().position(|l| l.starts_with("✓ a ")).unwrap();
+    let a = said
+        .iter()
+        .position(|l| l.starts_with("✓ a ") || l.starts_with("⚠ a "))
+        .unwrap_or_else(|| panic!("no line for a:\n{}\n{}", run.stdout, run.stderr));
     let rest = said[a + 1..]
         .iter()
-        .position(|l| l.starts_with('✓'))
+        .position(|l| l.starts_with('✓') || l.starts_with('⚠'))
         .map_or(said.len(), |n| a + 1 + n);
     assert!(
         said[a..rest].iter().any(|l| l.contains("rejudge:")),
@@ -327,6 +358,7 @@ fn a_rebased_commit_cannot_make_an_old_goal_the_decoy() {
         run.stdout,
         run.stderr
     );
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
 }
 
 // Red team (846f6fd): past 1 MiB on disk, a changed file's writers are not read,
@@ -352,9 +384,11 @@ fn a_gutted_file_padded_past_the_blame_bound_is_still_judged() {
 // base's line is a warning only, as a file too big to blame was. The line is the
 // pull requests' to lengthen: one rebase-merged with ten thousand empty commits
 // (or a base's ordinary history) puts code written by hand before `a` started out
-// of reach, and the next pull request guts it with `a` verified again only.
+// of reach, and the next pull request guts it with `a` verified again only. Such
+// a writer is now charged to every goal whose verify rests on the file that was
+// started or done by the oldest commit read (and the first started after), unless
+// the plan file existed at no commit from there back (the person's own code).
 #[test]
-#[ignore = "open attack: code whose writer landed over LINE_LIMIT commits back is charged to no goal (a warning only), so gutting it asks no judge"]
 fn code_written_past_the_line_limit_is_still_judged() {
     let t = adopted();
     t.write("calc.py", "def add(a, b):\n    return a + b\n");
@@ -363,8 +397,96 @@ fn code_written_past_the_line_limit_is_still_judged() {
     t.commit_all("start");
     t.ok(&["complete", "a", "--evidence", "add works"]);
     t.commit_all("done");
+    empty_commits(&t, 10_001);
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    user_judge(&t, "reject");
+    t.write("calc.py", "def add(a, b):\n    return 5\n");
+    t.commit_all("simplify");
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("rejudge: verify passed; judge reject"),
+        "{}\n{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("judged again for it: a"),
+        "{}",
+        run.stderr
+    );
+}
+
+// The same with the plan file gone from the oldest commit read: a pull request's
+// own commit removed it before the empty commits and the last put it back, so
+// the code reads as written before any plan. A commit further back had the file:
+// `a`, done there and the first goal done since, is judged again.
+#[test]
+fn code_past_the_line_limit_with_the_plan_file_gone_there_is_still_judged() {
+    let t = adopted();
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("add, by hand");
+    t.ok(&["start", "a", "--no-verify"]);
+    t.commit_all("start");
+    t.ok(&["complete", "a", "--evidence", "add works"]);
+    t.commit_all("done");
+    let plan = t.read("plan.md");
+    t.git(&["rm", "-q", "plan.md"]);
+    t.commit_all("tidy");
+    empty_commits(&t, 10_001);
+    t.write("plan.md", &plan);
+    t.commit_all("plan back");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    user_judge(&t, "reject");
+    t.write("calc.py", "def add(a, b):\n    return 5\n");
+    t.commit_all("simplify");
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("rejudge: verify passed; judge reject"),
+        "{}\n{}",
+        run.stdout,
+        run.stderr
+    );
+}
+
+// The cost of the rule above, kept low: code the repository held before it took
+// plan up is the person's own (docs/src/ci.md), however far back. Written more
+// than LINE_LIMIT commits back with no plan file at any commit before, a comment
+// added to it asks no judge.
+#[test]
+fn a_persons_code_past_the_line_limit_asks_no_judge() {
+    let t = crate::gate::claude_repo(ONE_GOAL);
+    let plan = t.read("plan.md");
+    std::fs::remove_file(t.path("plan.md")).unwrap();
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("add, by hand");
+    empty_commits(&t, 10_001);
+    t.write("plan.md", &plan);
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("test_calc.py", TEST_CALC);
+    t.commit_all("plan");
+    t.ok(&["start", "a", "--no-verify"]);
+    t.commit_all("start");
+    t.ok(&["complete", "a", "--evidence", "add works"]);
+    t.commit_all("done");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    user_judge(&t, "reject");
+    t.write("calc.py", "def add(a, b):  # the sum\n    return a + b\n");
+    t.commit_all("comment");
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(!run.stdout.contains("rejudge"), "{}", run.stdout);
+}
+
+/// `n` empty commits on `main` after its tip, checked out: fast-import, as
+/// thousands of `git commit` are slow.
+fn empty_commits(t: &Test, n: usize) {
     let mut stream = String::new();
-    for i in 0..10_001 {
+    for i in 0..n {
         let msg = format!("empty {i}");
         stream.push_str(&format!(
             "commit refs/heads/main\ncommitter P <p@example.com> {} +0000\ndata {}\n{msg}\n",
@@ -384,13 +506,6 @@ fn code_written_past_the_line_limit_is_still_judged() {
     std::io::Write::write_all(import.stdin.as_mut().unwrap(), stream.as_bytes()).unwrap();
     assert!(import.wait().unwrap().success());
     t.git(&["reset", "-q", "--hard", "main"]);
-    let base = rev(&t, "main");
-    t.git(&["checkout", "-q", "-b", "pr"]);
-    user_judge(&t, "reject");
-    t.write("calc.py", "def add(a, b):\n    return 5\n");
-    t.commit_all("simplify");
-    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
-    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
 }
 
 // Red team (d470601): the judges' private directory is checked against other
