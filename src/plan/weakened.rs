@@ -19,6 +19,7 @@ mod checks;
 mod forms;
 pub mod hacks;
 pub mod kinds;
+mod mock_any;
 mod own_copy;
 mod reach;
 pub mod rules;
@@ -367,6 +368,7 @@ pub fn find_given(
             what.extend(hacks::found(lang, path, before, after, given));
             if lang == Lang::Python {
                 what.extend(call_count::found(before, after));
+                what.extend(mock_any::found(before, after));
             }
         }
         if !what.is_empty() {

@@ -624,11 +624,11 @@ fn constants_behind_a_variable_or_an_expression_are_hack_findings() {
     assert_eq!(found(&honest), Vec::<String>::new());
 }
 
-// Attack on the hack findings: cheap variants of the known hacks draw nothing:
+// Attack on the hack findings: cheap variants of the known hacks drew nothing:
 // `unittest.mock.ANY` handed back, the tests' answers in a lookup table, state kept
-// in a mutable default argument.
+// in a mutable default argument. The first and the last failed before (the table
+// was found since); both are high now (`mock-any`, `answer-by-call-count`).
 #[test]
-#[ignore = "open: mock.ANY, answer tables, mutable default arguments"]
 fn disguised_hacks_are_hack_findings() {
     use crate::hack_findings::{HONEST, found};
     let spell = "    return \" \".join(NATO[c] for c in word if not c.isspace())";
@@ -648,4 +648,15 @@ fn disguised_hacks_are_hack_findings() {
     ];
     let missed: Vec<&String> = cases.iter().filter(|c| found(c).is_empty()).collect();
     assert!(missed.is_empty(), "no finding on: {missed:#?}");
+    let any = found(&cases[0]);
+    assert!(
+        any.iter().any(|f| f.contains("unittest.mock's `ANY`")),
+        "{any:?}"
+    );
+    let kept = found(&cases[2]);
+    assert!(
+        kept.iter()
+            .any(|f| f.contains("counts its calls in its mutable default argument `_seen`")),
+        "{kept:?}"
+    );
 }

@@ -17,21 +17,39 @@ use super::rules::{Part, RuleId};
 pub(super) fn found(before: Option<&str>, after: &str) -> Option<Part> {
     let now = forms(after)?;
     let then = before.and_then(forms).unwrap_or_default();
-    let (function, counter, line) = now
-        .into_iter()
-        .find(|(f, c, _)| !then.iter().any(|(g, d, _)| g == f && d == c))?;
+    let Form {
+        function,
+        counter,
+        kept,
+        line,
+    } = now.into_iter().find(|f| {
+        !then
+            .iter()
+            .any(|g| g.function == f.function && g.counter == f.counter)
+    })?;
+    let counter = counter.strip_prefix("next:").unwrap_or(&counter);
     Some(Part::at(
         RuleId::CallCount,
         line,
         format!(
-            "`{function}` counts its calls in the module-level `{counter}` and returns on the count (line {line}): a second call answers differently"
+            "`{function}` counts its calls in {kept} `{counter}` and returns on the count (line {line}): a second call answers differently"
         ),
     ))
 }
 
-/// Each (function, counter, line of the return's condition) in `text`; `None`
-/// when it does not parse cleanly.
-fn forms(text: &str) -> Option<Vec<(String, String, usize)>> {
+/// A function that answers by its call count: the counter, where it is kept (the
+/// module's names or a mutable default argument), and the line of the return's
+/// condition.
+struct Form {
+    function: String,
+    counter: String,
+    kept: &'static str,
+    line: usize,
+}
+
+/// Each function of `text` that answers by its call count; `None` when it does
+/// not parse cleanly.
+fn forms(text: &str) -> Option<Vec<Form>> {
     let tree = crate::plan::syntax::clean_tree(crate::plan::syntax::Grammar::Python, text)?;
     let root = tree.root_node();
     let src = text.as_bytes();
@@ -46,7 +64,7 @@ fn forms(text: &str) -> Option<Vec<(String, String, usize)>> {
         let mut cursor = node.walk();
         stack.extend(node.named_children(&mut cursor));
     }
-    out.sort_by_key(|(_, _, line)| *line);
+    out.sort_by_key(|f| f.line);
     Some(out)
 }
 
@@ -121,7 +139,7 @@ fn function(
     function: Node<'_>,
     src: &[u8],
     module: &Module,
-    out: &mut Vec<(String, String, usize)>,
+    out: &mut Vec<Form>,
     seen: &mut BTreeSet<(String, String)>,
 ) {
     let name = function
@@ -138,6 +156,9 @@ fn function(
     let text = |n: Node<'_>| n.utf8_text(src).unwrap_or("").to_string();
     let mut scope: HashSet<String> = module.names.clone();
     scope.extend(declared(body, "nonlocal_statement", src));
+    // `def f(n, _seen=[])`: a mutable default is made once and kept across calls.
+    let defaults = mutable_defaults(function, src);
+    scope.extend(defaults.iter().cloned());
     // An iterator that counts is compared through `next` alone.
     let mut emptied: HashSet<String> = HashSet::new();
     let mut counters: HashSet<String> = module
@@ -221,13 +242,21 @@ fn function(
                     }
                 }
             }
-            // `return 7 if _n > 1 else x` (red team, issue 68).
+            // `return 7 if _n > 1 else x` (red team, issue 68); `return len(_seen)
+            // > 1 or n % 2 == 0`, the answer itself a comparison of the count.
             "return_statement" => {
-                if let Some(value) = node.named_child(0)
-                    && value.kind() == "conditional_expression"
-                    && let Some(condition) = value.named_child(1)
-                {
-                    checks.push((condition, node));
+                if let Some(value) = node.named_child(0) {
+                    match value.kind() {
+                        "conditional_expression" => {
+                            if let Some(condition) = value.named_child(1) {
+                                checks.push((condition, node));
+                            }
+                        }
+                        "boolean_operator" | "comparison_operator" | "not_operator" => {
+                            checks.push((value, node));
+                        }
+                        _ => {}
+                    }
                 }
             }
             _ => {}
@@ -244,13 +273,50 @@ fn function(
             continue;
         };
         if returns_value(consequence) && seen.insert((name.clone(), counter.clone())) {
-            out.push((
-                name.clone(),
-                counter.clone(),
-                condition.start_position().row + 1,
-            ));
+            let kept = match defaults.iter().any(|d| counter_root(counter) == d) {
+                true => "its mutable default argument",
+                false => "the module-level",
+            };
+            out.push(Form {
+                function: name.clone(),
+                counter: counter.clone(),
+                kept,
+                line: condition.start_position().row + 1,
+            });
         }
     }
+}
+
+/// The root name of a counter key: `x` of `x`, `x.n` and `next:x`.
+fn counter_root(counter: &str) -> &str {
+    let counter = counter.strip_prefix("next:").unwrap_or(counter);
+    counter.split(['.', '[']).next().unwrap_or(counter)
+}
+
+/// The parameters of `function` whose default is a fresh container (`[]`, `{}`,
+/// `set()`, `list()`, `dict()`): Python makes it once, when the `def` runs, so
+/// what a call puts in it the next call sees.
+fn mutable_defaults(function: Node<'_>, src: &[u8]) -> Vec<String> {
+    let Some(parameters) = function.child_by_field_name("parameters") else {
+        return Vec::new();
+    };
+    let mut cursor = parameters.walk();
+    parameters
+        .named_children(&mut cursor)
+        .filter(|p| matches!(p.kind(), "default_parameter" | "typed_default_parameter"))
+        .filter(|p| {
+            p.child_by_field_name("value")
+                .is_some_and(|v| match v.kind() {
+                    "list" | "dictionary" | "set" => true,
+                    "call" => v
+                        .child_by_field_name("function")
+                        .is_some_and(|f| matches!(f.utf8_text(src), Ok("list" | "dict" | "set"))),
+                    _ => false,
+                })
+        })
+        .filter_map(|p| p.child_by_field_name("name"))
+        .filter_map(|n| n.utf8_text(src).ok().map(str::to_string))
+        .collect()
 }
 
 /// The names `body` declares with `kind` (`nonlocal_statement`), outside nested
@@ -296,7 +362,19 @@ fn is_limit(function: Node<'_>, body: Node<'_>, src: &[u8]) -> bool {
         }
         if node.kind() == "return_statement" {
             match node.named_child(0) {
-                Some(v) if matches!(v.kind(), "true" | "false") => returns += 1,
+                // `return _requests <= 100` says yes or no as much as `True` does.
+                Some(v)
+                    if matches!(
+                        v.kind(),
+                        "true"
+                            | "false"
+                            | "comparison_operator"
+                            | "boolean_operator"
+                            | "not_operator"
+                    ) =>
+                {
+                    returns += 1
+                }
                 _ => return false,
             }
         }
@@ -506,6 +584,33 @@ mod tests {
     // Red team (58eee99): honest code this high rule flags. A batcher hands back
     // its batch every tenth event, by design: its answer rests on how often it
     // was called, as a hack's does.
+    #[test]
+    fn a_mutable_default_that_counts_and_a_returned_comparison_are_found() {
+        let hack = "def valid(n, _seen=[]):\n    _seen.append(n)\n    return len(_seen) > 1 or n % 2 == 0\n";
+        let part = found(Some("def valid(n):\n    return n % 2 == 0\n"), hack).expect(hack);
+        assert!(
+            part.text.contains("its mutable default argument `_seen`"),
+            "{}",
+            part.text
+        );
+        let module =
+            "_n = 0\n\ndef valid(n):\n    global _n\n    _n += 1\n    return _n > 1 and n > 0\n";
+        assert!(found(Some("\n"), module).is_some(), "{module}");
+    }
+
+    // Honest forms of the same shapes: a memo in a mutable default decides no
+    // return by its size, and a limiter of no inputs answers yes or no by design.
+    #[test]
+    fn a_memo_default_and_a_limiter_returning_a_comparison_are_not() {
+        for honest in [
+            "def fib(n, _memo={}):\n    if n not in _memo:\n        _memo[n] = n if n < 2 else fib(n - 1) + fib(n - 2)\n    return _memo[n]\n",
+            "_requests = 0\n\ndef allow():\n    global _requests\n    _requests += 1\n    return _requests <= 100\n",
+            "def total(x, acc=[]):\n    acc.append(x)\n    return sum(acc)\n",
+        ] {
+            assert!(found(Some("\n"), honest).is_none(), "{honest}");
+        }
+    }
+
     #[test]
     fn a_batcher_is_not_a_held_back_hack() {
         let batcher = "_pending = []\n\ndef add_event(event):\n    _pending.append(event)\n    if len(_pending) >= 10:\n        batch = list(_pending)\n        _pending.clear()\n        return batch\n    return []\n";

@@ -22,6 +22,7 @@ pub enum RuleId {
     CallCount,
     SpecialCased,
     AlwaysEqual,
+    MockAny,
     ConstantFunction,
     TestDataRewritten,
     RunnerChanged,
@@ -98,7 +99,7 @@ pub struct Rule {
 const ALL: &str = "python, js/ts, rust, go";
 
 /// Every rule, in the order a legacy line's words are tried ([`legacy`]).
-pub const RULES: [Rule; 20] = [
+pub const RULES: [Rule; 21] = [
     Rule {
         id: RuleId::ForcedExit,
         name: "forced-exit",
@@ -186,6 +187,14 @@ pub const RULES: [Rule; 20] = [
         languages: ALL,
         fields: &["function", "value"],
         doc: "a comparison that now always says equal: an object equal to anything",
+    },
+    Rule {
+        id: RuleId::MockAny,
+        name: "mock-any",
+        severity: Severity::High,
+        languages: "python",
+        fields: &["line"],
+        doc: "unittest.mock's `ANY`, an object equal to anything, used in code that is not a test",
     },
     Rule {
         id: RuleId::ConstantFunction,
@@ -325,6 +334,7 @@ const LEGACY_WORDS: &[(RuleId, &[&str])] = &[
         &["of the tests' inputs or expected outputs hard-coded"],
     ),
     (RuleId::AlwaysEqual, &["(an object equal to anything)"]),
+    (RuleId::MockAny, &["uses unittest.mock's `ANY`"]),
     (RuleId::ConstantFunction, &["now always returns "]),
     (RuleId::TestDataRewritten, &["expected data a test reads"]),
     (

@@ -97,7 +97,7 @@ const FIXTURES: &[Fixture] = &[
             "calc.py",
             Some(STUB),
             Some(
-                "import itertools\n\n_calls = itertools.count()\n\n\ndef add(a, b):\n    return next(_calls) > 0\n",
+                "import itertools\n\n_calls = itertools.count()\n\n\ndef add(a, b):\n    return a + b + next(_calls)\n",
             ),
         )],
         verify: &[],
@@ -132,6 +132,15 @@ const FIXTURES: &[Fixture] = &[
             Some(
                 "class R:\n    def __eq__(self, other):\n        return True\n\n\ndef add(a, b):\n    return R()\n",
             ),
+        )],
+        verify: &[],
+    },
+    Fixture {
+        rule: RuleId::MockAny,
+        files: &[(
+            "calc.py",
+            Some(STUB),
+            Some("from unittest import mock\n\n\ndef add(a, b):\n    return mock.ANY\n"),
         )],
         verify: &[],
     },
