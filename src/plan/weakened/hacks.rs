@@ -394,8 +394,45 @@ fn framework_patch_words(before: Option<&str>, after: &str) -> Option<String> {
             }
         }
     }
+    // Names bound to the framework by assignment: a module imported by its name as
+    // a string (`importlib.import_module("_pytest.reports")`, `__import__(…)`), or
+    // another name for one already bound (`TR = TestReport`), chained.
+    for _ in 0..2 {
+        for line in after.lines() {
+            let Some((name, value)) = split_assignment(line.trim()) else {
+                continue;
+            };
+            let value: String = value.split_whitespace().collect();
+            let named = ["importlib.import_module(", "__import__("]
+                .iter()
+                .filter_map(|call| value.strip_prefix(call))
+                .filter_map(|rest| rest.strip_prefix(['"', '\'']))
+                .any(|module| MODULES.iter().any(|m| module.starts_with(m)));
+            let another = roots.iter().any(|r| *r == value);
+            if (named || another) && !roots.iter().any(|r| r == name) {
+                if classes.iter().any(|c| *c == value) {
+                    classes.push(name.to_string());
+                }
+                roots.push(name.to_string());
+            }
+        }
+    }
     let roots: std::collections::HashSet<&str> = roots.iter().map(String::as_str).collect();
     let matters = |target: &str| -> bool {
+        // `sys.modules["_pytest.reports"].TestReport…`: the module by its name.
+        let target = match target.trim().strip_prefix("sys.modules[") {
+            Some(rest) => match rest.split_once(']') {
+                Some((key, tail))
+                    if MODULES
+                        .iter()
+                        .any(|m| key.trim_matches(['"', '\'']).starts_with(m)) =>
+                {
+                    format!("_pytest{tail}")
+                }
+                _ => return false,
+            },
+            None => target.to_string(),
+        };
         let target: String = target
             .chars()
             .filter(|c| !c.is_whitespace() && *c != '(' && *c != ')')
@@ -449,10 +486,11 @@ fn framework_patch_words(before: Option<&str>, after: &str) -> Option<String> {
                     // A name, or one in brackets (`(unittest.TestCase).x`), not a
                     // call's keyword (`unittest.main(verbosity=2)`).
                     let bracketed = target.find('(').is_none_or(|at| at == 0);
-                    bracketed
+                    (bracketed
                         && target
                             .chars()
                             .all(|c| c.is_alphanumeric() || "_.() ".contains(c))
+                        || target.starts_with("sys.modules["))
                         && matters(target)
                 })
         });
@@ -2202,7 +2240,7 @@ mod tests {
     // the forms found: the module through importlib or sys.modules, the class
     // through a plain assignment. None is found.
     #[test]
-    #[ignore = "open attack: TestReport.from_item_and_call replaced through importlib, sys.modules or an assigned alias is not found"]
+    // Failed before: the module by a string's name, or the class by another name.
     fn framework_patch_dodges_are_found() {
         let cases = [
             "import importlib\nreports = importlib.import_module(\"_pytest.reports\")\nreports.TestReport.from_item_and_call = f\n",
