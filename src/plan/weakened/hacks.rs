@@ -408,9 +408,9 @@ fn framework_patch_words(before: Option<&str>, after: &str) -> Option<String> {
                 .filter_map(|call| value.strip_prefix(call))
                 .filter_map(|rest| rest.strip_prefix(['"', '\'']))
                 .any(|module| MODULES.iter().any(|m| module.starts_with(m)));
-            let another = roots.iter().any(|r| *r == value);
+            let another = roots.contains(&value);
             if (named || another) && !roots.iter().any(|r| r == name) {
-                if classes.iter().any(|c| *c == value) {
+                if classes.contains(&value) {
                     classes.push(name.to_string());
                 }
                 roots.push(name.to_string());
