@@ -143,52 +143,80 @@ pub fn blob_reader(root: &Path) -> Option<impl Fn(&str) -> Option<String>> {
 /// How far back HEAD's reflog and the stash list are read for git's discards.
 const REFLOG_READ: usize = 1_000;
 
-/// When git last dropped `rel` on purpose, in seconds since the epoch: HEAD's
-/// reflog moved by a `reset` or a `revert` whose commits hold `rel` differently
-/// (a `git reset --hard` past a committed write, a revert of one). A stash's own
-/// reset moves nothing and is not one. The newest [`REFLOG_READ`] entries are read.
-pub fn last_discard(root: &Path, rel: &Path) -> Option<i64> {
-    let repo = open(root).ok()?;
-    let reflog = repo.reflog("HEAD").ok()?;
+/// The versions of `rel` git itself put in the work tree since `since` (seconds
+/// since the epoch): where HEAD's reflog moved it by a reset, a revert, a rebase, a
+/// merge, a pull or a cherry-pick that changed `rel`, each with when, its blob id
+/// at the new commit and its text at the old one. A commit is none of these: it
+/// takes the work tree as it is. The newest [`REFLOG_READ`] entries are read; an entry stamped in the future
+/// (a committer date set by hand) is not taken.
+pub fn put_versions(root: &Path, rel: &Path, since: i64, now: i64) -> Vec<(i64, String, String)> {
+    let Ok(repo) = open(root) else {
+        return Vec::new();
+    };
+    let Ok(reflog) = repo.reflog("HEAD") else {
+        return Vec::new();
+    };
     let blob = |id: Oid| -> Option<Oid> {
         let tree = repo.find_commit(id).ok()?.tree().ok()?;
         tree.get_path(rel).ok().map(|e| e.id())
     };
-    reflog.iter().take(REFLOG_READ).find_map(|entry| {
-        let message = String::from_utf8_lossy(entry.message_bytes().unwrap_or_default());
-        let (old, new) = (entry.id_old(), entry.id_new());
-        let discards = (message.starts_with("reset: moving to") || message.starts_with("revert:"))
-            && old != new
-            && !old.is_zero()
-            && blob(old) != blob(new);
-        discards.then(|| entry.committer().when().seconds())
-    })
+    const PUT_BY: [&str; 6] = [
+        "reset:",
+        "revert:",
+        "rebase",
+        "merge",
+        "pull",
+        "cherry-pick",
+    ];
+    reflog
+        .iter()
+        .take(REFLOG_READ)
+        .filter_map(|entry| {
+            let when = entry.committer().when().seconds();
+            let message = String::from_utf8_lossy(entry.message_bytes().unwrap_or_default());
+            let (old, new) = (entry.id_old(), entry.id_new());
+            let put = PUT_BY.iter().any(|p| message.starts_with(p))
+                && (since..=now).contains(&when)
+                && old != new;
+            let now_blob = put.then(|| blob(new)).flatten()?;
+            let was = (!old.is_zero()).then(|| blob(old)).flatten()?;
+            let was_text = (was != now_blob)
+                .then(|| blob_text(&repo, was).ok())
+                .flatten()?;
+            Some((when, now_blob.to_string(), was_text))
+        })
+        .collect()
 }
 
-/// Each stash entry made at or after `since` (seconds since the epoch), newest
-/// first: the blob id of `rel` as it left the work tree (HEAD's when it was made;
-/// none if HEAD had no such file) and `rel`'s text in it. Writes a stash holds are
-/// put away, not lost. The newest [`REFLOG_READ`] entries are read.
-pub fn stashed(root: &Path, rel: &Path, since: i64) -> Vec<(Option<String>, String)> {
+/// Each stash entry made since `since` (seconds since the epoch) that took `rel`'s
+/// changes out of the work tree and left HEAD's version there (a `git stash` with
+/// `rel` not staged apart, nor left out by a pathspec): when, the blob id it left,
+/// and `rel`'s text in it. Writes a stash holds are put away, not lost. The newest
+/// [`REFLOG_READ`] entries are read.
+pub fn stashed(root: &Path, rel: &Path, since: i64) -> Vec<(i64, String, String)> {
     let Ok(repo) = open(root) else {
         return Vec::new();
     };
     let Ok(reflog) = repo.reflog("refs/stash") else {
         return Vec::new();
     };
+    let at =
+        |c: &git2::Commit<'_>| -> Option<Oid> { c.tree().ok()?.get_path(rel).ok().map(|e| e.id()) };
     reflog
         .iter()
         .take(REFLOG_READ)
         .filter(|entry| entry.committer().when().seconds() >= since)
         .filter_map(|entry| {
             let stash = repo.find_commit(entry.id_new()).ok()?;
-            let left = stash
-                .parent(0)
-                .ok()
-                .and_then(|head| head.tree().ok()?.get_path(rel).ok())
-                .map(|e| e.id().to_string());
-            let held = blob_text(&repo, stash.tree().ok()?.get_path(rel).ok()?.id()).ok()?;
-            Some((left, held))
+            let head = stash.parent(0).ok()?;
+            let index = stash.parent(1).ok()?;
+            let (left, held) = (at(&head)?, at(&stash)?);
+            // Staged apart (`--keep-index`) or not taken at all: the work tree kept it.
+            if at(&index) != Some(left) || held == left {
+                return None;
+            }
+            let text = blob_text(&repo, held).ok()?;
+            Some((entry.committer().when().seconds(), left.to_string(), text))
         })
         .collect()
 }

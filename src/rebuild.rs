@@ -191,19 +191,13 @@ pub fn stale(ctx: &Ctx, src: &str) -> Option<Stale> {
     };
     // History moved back or aside past a write (a reset, a rebase): what was
     // written before it is settled, dropped or not on purpose.
-    // So did a reset or a revert that changed the file (git's reflog says when:
-    // to the second, so a write in that second counts as before it).
-    let discarded = crate::git::last_discard(&repo.root, &rel);
     let journaled: Vec<Written> = journaled
         .into_iter()
-        .filter(|w| w.branch == branch && discarded.is_none_or(|t| w.ts > t))
+        .filter(|w| w.branch == branch)
         .collect();
-    // `plan doctor --discard-lost` journaled the file as it was, unchanged: what it
-    // lacked then is settled. (A repair's whole-file write is no such word: a
-    // rebuild of a cut file can lack writes the next repair brings back.)
     let from = journaled
         .iter()
-        .rposition(|w| !reaches(&w.commit) || meant(w))
+        .rposition(|w| !reaches(&w.commit))
         .map_or(0, |x| x + 1);
     let journaled = &journaled[from..];
     let changes: Vec<Change> = journaled.iter().map(|w| w.change.clone()).collect();
@@ -225,22 +219,8 @@ pub fn stale(ctx: &Ctx, src: &str) -> Option<Stale> {
             .unwrap_or(i)
     };
     lost.retain(|&i| broken_after(run_end(i)));
-    // A `git stash` not popped yet put them away: the version that came in after
-    // them is the one the stash left (HEAD's), and the stash holds them.
-    if let Some(oldest) = lost.first().map(|&i| journaled[i].ts) {
-        let stashes = crate::git::stashed(&repo.root, &rel, oldest);
-        let now = crate::git::blob_id(src.as_bytes());
-        let came_in = |end: usize| {
-            journaled
-                .get(end + 1)
-                .map_or(Some(now.as_str()), |next| next.before.as_deref())
-        };
-        for (left, held) in &stashes {
-            let still: std::collections::HashSet<usize> =
-                replay::lost(held, &changes).into_iter().collect();
-            lost.retain(|&i| still.contains(&i) || came_in(run_end(i)) != left.as_deref());
-        }
-    }
+    let settled = settled(repo, &rel, src, journaled, &changes, &lost, &run_end);
+    lost.retain(|i| !settled.contains(i));
     let first = *lost.first()?;
     // A sign-off, a cancel or a contract is made again by plan's commands alone:
     // the journal is anyone's to write.
@@ -311,6 +291,65 @@ pub fn stale(ctx: &Ctx, src: &str) -> Option<Stale> {
         skipped,
         text,
     })
+}
+
+/// Which of the `lost` writes were dropped on purpose, and said so:
+/// - git put the version that came in after them (`run_end`: the last of their
+///   run), moving from a commit that held them: a reset, a revert, a rebase or a
+///   merge whose result is that version; or a stash not popped yet that holds them
+///   and left it, made after them;
+/// - `plan doctor --discard-lost` took a version that already lacked them as meant.
+///
+/// Bytes alone say neither: a person's `git checkout -- plan.md` reads as an
+/// editor's older copy until they say so.
+fn settled(
+    repo: &crate::git::Repo,
+    rel: &std::path::Path,
+    src: &str,
+    journaled: &[Written],
+    changes: &[Change],
+    lost: &[usize],
+    run_end: &dyn Fn(usize) -> usize,
+) -> std::collections::HashSet<usize> {
+    use std::collections::HashSet;
+    let mut out = HashSet::new();
+    let Some(oldest) = lost.first().map(|&i| journaled[i].ts) else {
+        return out;
+    };
+    let now = crate::git::blob_id(src.as_bytes());
+    let came_in = |i: usize| {
+        let end = run_end(i);
+        journaled
+            .get(end + 1)
+            .map_or(Some(now.as_str()), |next| next.before.as_deref())
+    };
+    let put = crate::git::put_versions(&repo.root, rel, oldest, crate::clock::epoch_seconds());
+    // Only what the commit it moved from held: a write an editor lost before it is
+    // still the editor's.
+    for (when, blob, was) in &put {
+        let lacked: HashSet<usize> = replay::lost(was, changes).into_iter().collect();
+        out.extend(lost.iter().filter(|&&i| {
+            *when >= journaled[i].ts && !lacked.contains(&i) && came_in(i) == Some(blob.as_str())
+        }));
+    }
+    for (when, left, held) in crate::git::stashed(&repo.root, rel, oldest) {
+        let still: HashSet<usize> = replay::lost(&held, changes).into_iter().collect();
+        out.extend(lost.iter().filter(|&&i| {
+            when >= journaled[i].ts && !still.contains(&i) && came_in(i) == Some(left.as_str())
+        }));
+    }
+    let read = crate::git::blob_reader(&repo.root);
+    for (k, w) in journaled.iter().enumerate().filter(|(_, w)| meant(w)) {
+        let text = match (&w.change, &read) {
+            (Change::Whole(text), _) => Some(text.clone()),
+            (Change::WholeBlob(id), Some(read)) => read(id),
+            _ => None,
+        };
+        let Some(text) = text else { continue };
+        let lacked: HashSet<usize> = replay::lost(&text, &changes[..k]).into_iter().collect();
+        out.extend(lost.iter().filter(|i| lacked.contains(i)));
+    }
+    out
 }
 
 /// Whether `w` is a person's word that the file as it was is meant (`plan doctor

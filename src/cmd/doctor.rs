@@ -95,6 +95,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         let (keep, keep_name) = crate::rebuild::keep_path(ctx, "stale")?;
         let mut finding = lacking.finding(&ctx.store.name, &keep_name);
         if args.discard_lost {
+            if !args.json {
+                // What is taken as meant, as `--fix` would have made it.
+                println(&lacking.shown(&src, &ctx.store.name, &keep_name))?;
+            }
             ctx.store.mark_meant(&src)?;
             println(&format!(
                 "{}: {} since {} taken as meant; the file is left as it is",

@@ -353,3 +353,82 @@ fn a_stash_kept_after_its_pop_does_not_hide_writes_an_editor_lost_later() {
         "{md}"
     );
 }
+
+/// Red team on 8f87d25: git's discards hid an editor's losses. A reset that moved
+/// HEAD without touching the file (`--soft`), a revert of an old commit that
+/// changed another goal, a `--discard-lost` taken before the loss of a write its
+/// version still held, and a stash that kept plan.md staged apart each settled
+/// every write before them. A discard settles only the writes the version it put
+/// (or took as meant) lacks. Each failed before.
+#[test]
+fn gits_discards_settle_only_the_writes_the_version_they_put_lacks() {
+    let found = |t: &Test, what: &str| {
+        let doctor = t.run(&["doctor"]);
+        assert!(
+            doctor.stdout.contains("[lost-writes]") && doctor.stdout.contains("1 write"),
+            "{what}: {}{}",
+            doctor.stdout,
+            doctor.stderr
+        );
+    };
+    let theirs = |t: &Test| {
+        t.plan_md()
+            .replacen("# Plan: x\n", "# Plan: x\nA note the person wrote.\n", 1)
+    };
+    // A soft reset after an editor's loss.
+    let t = Test::new().plan(PLAN);
+    t.commit_all("start");
+    t.ok(&["subtask", "beta", "beta two"]);
+    t.commit_all("beta two");
+    let read = theirs(&t);
+    t.ok(&["log", "one"]);
+    t.write("plan.md", &read);
+    t.commit_all("the editor's save");
+    t.git(&["reset", "-q", "--soft", "HEAD~1"]);
+    found(&t, "a soft reset");
+
+    // A revert of an old commit that changed plan.md elsewhere.
+    let t = Test::new().plan(PLAN);
+    t.commit_all("start");
+    t.ok(&["subtask", "alpha", "alpha two"]);
+    t.commit_all("alpha two");
+    let read = theirs(&t);
+    t.ok(&["log", "one"]);
+    t.write("plan.md", &read);
+    t.commit_all("the editor's save");
+    t.git(&["revert", "--no-edit", "HEAD~1"]);
+    found(&t, "a revert of another commit");
+
+    // --discard-lost, then a write its version held lost to an editor.
+    let t = Test::new().plan(PLAN);
+    t.commit_all("start");
+    let read = theirs(&t);
+    t.ok(&["log", "kept"]);
+    t.ok(&["log", "taken out"]);
+    let md = t.plan_md();
+    let cut = md
+        .lines()
+        .filter(|l| !l.ends_with(" taken out"))
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n";
+    t.write("plan.md", &cut);
+    t.ok(&["doctor", "--discard-lost"]);
+    t.write("plan.md", &read);
+    t.ok(&["log", "after"]);
+    found(&t, "a write --discard-lost's version held");
+
+    // A stash that left plan.md as staged (`--keep-index`).
+    let t = Test::new().plan(PLAN);
+    t.commit_all("start");
+    let read = theirs(&t);
+    t.ok(&["log", "one"]);
+    t.git(&["add", "plan.md"]);
+    t.write("other.txt", "x\n");
+    t.git(&["add", "other.txt"]);
+    t.write("other.txt", "y\n");
+    t.git(&["stash", "-q", "--keep-index"]);
+    t.write("plan.md", &read);
+    t.ok(&["log", "two"]);
+    found(&t, "a stash that kept plan.md");
+}
