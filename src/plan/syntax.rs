@@ -101,10 +101,9 @@ pub struct View {
     /// The text of each string literal, as the program sees it.
     pub strings: Vec<String>,
     /// The file's syntax with comments, layout, quote style, trailing commas,
-    /// meaningless parentheses and import order taken out.
-    pub normal: String,
-    /// The same, with top-level definitions whose order does not matter sorted:
-    /// tests reordered in a file read the same.
+    /// meaningless parentheses and import order taken out, and top-level
+    /// definitions whose order does not matter sorted: tests reordered in a file
+    /// read the same.
     pub unordered: String,
 }
 

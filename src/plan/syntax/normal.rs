@@ -7,20 +7,15 @@ use tree_sitter::Node;
 
 use super::{Grammar, MAX_DEPTH};
 
-/// Writes `node`'s normal form to `out`; false when it nests past [`MAX_DEPTH`].
-pub(super) fn write(g: Grammar, src: &str, node: Node<'_>, out: &mut String) -> bool {
-    emit(g, src, node, out, 0)
-}
-
 /// The normal form of `node`, or `None` when it nests past [`MAX_DEPTH`].
 pub(super) fn of(g: Grammar, src: &str, node: Node<'_>) -> Option<String> {
     let mut out = String::new();
-    write(g, src, node, &mut out).then_some(out)
+    emit(g, src, node, &mut out, 0).then_some(out)
 }
 
-/// The file's normal form, and the same with its top-level definitions sorted
-/// where their order cannot matter; `None` when it nests past [`MAX_DEPTH`].
-pub(super) fn file(g: Grammar, src: &str, root: Node<'_>) -> Option<(String, String)> {
+/// The file's normal form with its top-level definitions sorted where their order
+/// cannot matter; `None` when it nests past [`MAX_DEPTH`].
+pub(super) fn file(g: Grammar, src: &str, root: Node<'_>) -> Option<String> {
     let mut items: Vec<(String, bool, bool)> = Vec::new();
     let mut pending = String::new();
     let names = top_names(g, src, root);
@@ -46,10 +41,6 @@ pub(super) fn file(g: Grammar, src: &str, root: Node<'_>) -> Option<(String, Str
     }
     sort_runs(&mut items);
     let kind = root.kind();
-    let normal = format!(
-        "({kind} {})",
-        items.iter().map(|i| i.0.as_str()).collect::<String>()
-    );
     let mut free: Vec<&str> = items.iter().filter(|i| i.2).map(|i| i.0.as_str()).collect();
     free.sort_unstable();
     let fixed: String = items
@@ -58,7 +49,7 @@ pub(super) fn file(g: Grammar, src: &str, root: Node<'_>) -> Option<(String, Str
         .map(|i| i.0.as_str())
         .collect();
     let unordered = format!("({kind} {fixed}|{})", free.concat());
-    Some((normal, unordered))
+    Some(unordered)
 }
 
 /// Sorts each run of consecutive imports, as isort, rustfmt and prettier's import

@@ -10,15 +10,12 @@ use super::{Assertion, Grammar, MAX_DEPTH, Macro, Redefinition, Skip, Test, View
 
 pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
     let root = tree.root_node();
-    let forms = normal::file(g, src, root);
+    let unordered = normal::file(g, src, root);
     let mut view = View {
-        clean: !root.has_error() && forms.is_some(),
+        clean: !root.has_error() && unordered.is_some(),
+        unordered: unordered.unwrap_or_default(),
         ..View::default()
     };
-    if let Some((normal, unordered)) = forms {
-        view.normal = normal;
-        view.unordered = unordered;
-    }
     for node in preorder(root) {
         // Python's grammar takes an empty block (`def f():` at the end) that
         // Python rejects.
