@@ -243,7 +243,7 @@ fn emit(g: Grammar, src: &str, node: Node<'_>, out: &mut String, depth: usize) -
     ) && !has_interpolation(node)
     {
         out.push_str(" =");
-        out.push_str(&string_value(g, src, node));
+        out.push_str(&string_value(src, node));
         out.push(')');
         return true;
     }
@@ -278,7 +278,7 @@ fn emit(g: Grammar, src: &str, node: Node<'_>, out: &mut String, depth: usize) -
         && !has_interpolation(doc)
     {
         // A docstring: black re-indents its lines and strips their ends.
-        let value = string_value(g, src, doc);
+        let value = string_value(src, doc);
         let lines: Vec<&str> = value.lines().map(str::trim).collect();
         out.push_str(" (expression_statement (string =");
         out.push_str(lines.join("\n").trim());
@@ -314,7 +314,7 @@ fn emit(g: Grammar, src: &str, node: Node<'_>, out: &mut String, depth: usize) -
         for child in node.children(&mut cursor) {
             if Some(child.id()) == key && child.kind() == "string" && plain_key(src, child) {
                 out.push_str(" property_identifier=");
-                out.push_str(&string_value(g, src, child));
+                out.push_str(&string_value(src, child));
                 out.push('\u{1}');
             } else if !emit(g, src, child, out, depth + 1) {
                 return false;
@@ -458,7 +458,7 @@ fn has_interpolation(node: Node<'_>) -> bool {
 
 /// The value a string literal without interpolation holds, with its prefix (`b`,
 /// `r`, `f`) in lower case and `u` dropped: what the program sees.
-pub(super) fn string_value(_g: Grammar, src: &str, node: Node<'_>) -> String {
+pub(super) fn string_value(src: &str, node: Node<'_>) -> String {
     let mut value = String::new();
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
@@ -507,7 +507,7 @@ fn prefix(start: &str) -> impl Iterator<Item = char> + '_ {
 /// A JavaScript object key written as a string that could be a bare name:
 /// prettier's `quoteProps` takes the quotes off (`{'a': 1}` is `{a: 1}`).
 fn plain_key(src: &str, key: Node<'_>) -> bool {
-    let value = string_value(Grammar::JavaScript, src, key);
+    let value = string_value(src, key);
     let mut chars = value.chars();
     chars
         .next()

@@ -23,7 +23,7 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
             view.clean = false;
         }
         if is_string(g, node) {
-            view.strings.push(string_value(g, src, node));
+            view.strings.push(string_value(src, node));
         }
     }
     let mut r = Reader {
@@ -540,7 +540,7 @@ impl<'s> Reader<'s> {
             return String::new();
         };
         match first.kind() {
-            "string" | "template_string" => string_value(self.g, self.src, first),
+            "string" | "template_string" => string_value(self.src, first),
             "arrow_function" | "function_expression" | "object" => String::new(),
             _ => self.normal(first),
         }
