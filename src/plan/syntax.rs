@@ -1,5 +1,5 @@
 //! One syntax view per file version, read through tree-sitter's grammars: the
-//! tests, their assertions and skips, helpers, redefinitions, macros, and the
+//! tests, their assertions and skips, redefinitions, macros, and the
 //! file's test-relevant syntax in a normal form that formatting does not change.
 //! Pure: text in, values out; it never reads a file, and never one over the cap.
 
@@ -84,8 +84,6 @@ pub struct View {
     /// then may two versions be called the same.
     pub clean: bool,
     pub tests: Vec<Test>,
-    /// Functions that are not tests, each with the scope it is defined in.
-    pub helpers: Vec<Def>,
     /// Skip markers, each with the test it switches off and its condition.
     pub skips: Vec<Skip>,
     /// Names defined twice in one scope (Python keeps the last).
@@ -103,10 +101,9 @@ pub struct View {
     /// The text of each string literal, as the program sees it.
     pub strings: Vec<String>,
     /// The file's syntax with comments, layout, quote style, trailing commas,
-    /// meaningless parentheses and import order taken out.
-    pub normal: String,
-    /// The same, with top-level definitions whose order does not matter sorted:
-    /// tests reordered in a file read the same.
+    /// meaningless parentheses and import order taken out, and top-level
+    /// definitions whose order does not matter sorted: tests reordered in a file
+    /// read the same.
     pub unordered: String,
 }
 
@@ -117,7 +114,6 @@ pub struct Test {
     /// Where it is defined: enclosing classes, modules or `describe` blocks,
     /// joined by `::`, empty at the top.
     pub scope: String,
-    pub span: Range<usize>,
     /// Its syntax in normal form.
     pub body: String,
     pub assertions: Vec<Assertion>,
@@ -127,8 +123,6 @@ pub struct Test {
     /// Go: its `*testing.T` parameter rebound inside it to a value of another type
     /// (`t := fakeT{}`), so the checks called on it are that value's.
     pub shadowed: Vec<String>,
-    /// Rust: the `macro_rules!` whose expansion holds it, if any.
-    pub in_macro: Option<String>,
     /// Rust: the `#[cfg(…)]` conditions on statements inside it, squeezed of
     /// whitespace: part of it already ran only under each.
     pub gates: Vec<String>,
@@ -148,14 +142,6 @@ pub struct Assertion {
     pub text: String,
     /// Its syntax in normal form.
     pub normal: String,
-}
-
-/// A function that is not a test.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Def {
-    pub name: String,
-    pub scope: String,
-    pub span: Range<usize>,
 }
 
 /// A skip, expected-failure or focus marker.
@@ -197,11 +183,7 @@ impl Skip {
 pub struct Redefinition {
     pub name: String,
     pub scope: String,
-    /// The definition that no longer counts.
-    pub first: Range<usize>,
-    /// The one that does.
-    pub last: Range<usize>,
-    /// Assertions in each.
+    /// Assertions in the definition that no longer counts and the one that does.
     pub first_assertions: usize,
     pub last_assertions: usize,
 }
@@ -210,7 +192,6 @@ pub struct Redefinition {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Macro {
     pub name: String,
-    pub span: Range<usize>,
     /// Whether anything in the file invokes it by name.
     pub invoked: bool,
     /// The tests its expansion defines by a literal name.
@@ -227,23 +208,21 @@ pub struct Macro {
 /// `None` past [`MAX_BYTES`], or when it does not parse cleanly (a half-written
 /// file says nothing).
 pub fn clean_tree(grammar: Grammar, text: &str) -> Option<tree_sitter::Tree> {
-    if text.len() > MAX_BYTES {
-        return None;
-    }
-    let mut parser = tree_sitter::Parser::new();
-    parser.set_language(&grammar.language()).ok()?;
-    let tree = parser.parse(text, None)?;
-    (!tree.root_node().has_error()).then_some(tree)
+    parse(grammar, text).filter(|tree| !tree.root_node().has_error())
 }
 
 /// The view of `text` as `grammar`, or `None` past [`MAX_BYTES`] (or when the
 /// grammar cannot be loaded, which a version mismatch would do).
 pub fn view(grammar: Grammar, text: &str) -> Option<View> {
+    parse(grammar, text).map(|tree| view::read(grammar, text, &tree))
+}
+
+/// The syntax tree of `text` as `grammar`; `None` past [`MAX_BYTES`].
+fn parse(grammar: Grammar, text: &str) -> Option<tree_sitter::Tree> {
     if text.len() > MAX_BYTES {
         return None;
     }
     let mut parser = tree_sitter::Parser::new();
     parser.set_language(&grammar.language()).ok()?;
-    let tree = parser.parse(text, None)?;
-    Some(view::read(grammar, text, &tree))
+    parser.parse(text, None)
 }

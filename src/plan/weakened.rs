@@ -3194,8 +3194,9 @@ fn verify_finding(
         return None;
     }
     // A checker the goal names (`check.py passes`) had assertions: still a check.
+    // Its tokens count both; the syntax view adds neither.
     let checks = |lang: Lang| {
-        let c = count(lang, before);
+        let c = analyse(lang, before, None).counts;
         c.assertions + c.tests > 0
     };
     if given.asked.contains(&change.path) && Lang::of(&change.path).is_some_and(|l| !checks(l)) {
@@ -3243,23 +3244,6 @@ enum Tok<'a> {
     Ident(&'a str),
     Punct(char),
     Str,
-}
-
-/// The counts of `text` read as `lang`.
-pub fn count(lang: Lang, text: &str) -> Counts {
-    let grammar = match lang {
-        Lang::Python => syntax::Grammar::Python,
-        Lang::Js => syntax::Grammar::JavaScript,
-        Lang::Rust => syntax::Grammar::Rust,
-        Lang::Go => syntax::Grammar::Go,
-    };
-    let view = syntax::view(grammar, text);
-    let mut read = analyse(lang, text, view.as_ref());
-    let reaches = read.counts.tests > 0 && read.counts.assertions > 0;
-    if let Some(view) = &view {
-        read.counts.read_view(view, reaches);
-    }
-    read.counts
 }
 
 /// `text` cut to at most [`MAX_TEXT`] bytes, at a character's boundary.
@@ -5293,6 +5277,25 @@ func (s *Suite) TestMethod() {
             }
         }
     }
+}
+
+/// The counts of `text` read as `lang`, its syntax view's included, as
+/// [`Row::of`] reads a test file: the rule tests' reading of one file.
+#[cfg(test)]
+fn count(lang: Lang, text: &str) -> Counts {
+    let grammar = match lang {
+        Lang::Python => syntax::Grammar::Python,
+        Lang::Js => syntax::Grammar::JavaScript,
+        Lang::Rust => syntax::Grammar::Rust,
+        Lang::Go => syntax::Grammar::Go,
+    };
+    let view = syntax::view(grammar, text);
+    let mut read = analyse(lang, text, view.as_ref());
+    let reaches = read.counts.tests > 0 && read.counts.assertions > 0;
+    if let Some(view) = &view {
+        read.counts.read_view(view, reaches);
+    }
+    read.counts
 }
 
 /// What one changed file's `before` and `after` give: the rule tests' shared case.

@@ -7,20 +7,15 @@ use tree_sitter::Node;
 
 use super::{Grammar, MAX_DEPTH};
 
-/// Writes `node`'s normal form to `out`; false when it nests past [`MAX_DEPTH`].
-pub(super) fn write(g: Grammar, src: &str, node: Node<'_>, out: &mut String) -> bool {
-    emit(g, src, node, out, 0)
-}
-
 /// The normal form of `node`, or `None` when it nests past [`MAX_DEPTH`].
 pub(super) fn of(g: Grammar, src: &str, node: Node<'_>) -> Option<String> {
     let mut out = String::new();
-    write(g, src, node, &mut out).then_some(out)
+    emit(g, src, node, &mut out, 0).then_some(out)
 }
 
-/// The file's normal form, and the same with its top-level definitions sorted
-/// where their order cannot matter; `None` when it nests past [`MAX_DEPTH`].
-pub(super) fn file(g: Grammar, src: &str, root: Node<'_>) -> Option<(String, String)> {
+/// The file's normal form with its top-level definitions sorted where their order
+/// cannot matter; `None` when it nests past [`MAX_DEPTH`].
+pub(super) fn file(g: Grammar, src: &str, root: Node<'_>) -> Option<String> {
     let mut items: Vec<(String, bool, bool)> = Vec::new();
     let mut pending = String::new();
     let names = top_names(g, src, root);
@@ -46,10 +41,6 @@ pub(super) fn file(g: Grammar, src: &str, root: Node<'_>) -> Option<(String, Str
     }
     sort_runs(&mut items);
     let kind = root.kind();
-    let normal = format!(
-        "({kind} {})",
-        items.iter().map(|i| i.0.as_str()).collect::<String>()
-    );
     let mut free: Vec<&str> = items.iter().filter(|i| i.2).map(|i| i.0.as_str()).collect();
     free.sort_unstable();
     let fixed: String = items
@@ -58,7 +49,7 @@ pub(super) fn file(g: Grammar, src: &str, root: Node<'_>) -> Option<(String, Str
         .map(|i| i.0.as_str())
         .collect();
     let unordered = format!("({kind} {fixed}|{})", free.concat());
-    Some((normal, unordered))
+    Some(unordered)
 }
 
 /// Sorts each run of consecutive imports, as isort, rustfmt and prettier's import
@@ -252,7 +243,7 @@ fn emit(g: Grammar, src: &str, node: Node<'_>, out: &mut String, depth: usize) -
     ) && !has_interpolation(node)
     {
         out.push_str(" =");
-        out.push_str(&string_value(g, src, node));
+        out.push_str(&string_value(src, node));
         out.push(')');
         return true;
     }
@@ -287,7 +278,7 @@ fn emit(g: Grammar, src: &str, node: Node<'_>, out: &mut String, depth: usize) -
         && !has_interpolation(doc)
     {
         // A docstring: black re-indents its lines and strips their ends.
-        let value = string_value(g, src, doc);
+        let value = string_value(src, doc);
         let lines: Vec<&str> = value.lines().map(str::trim).collect();
         out.push_str(" (expression_statement (string =");
         out.push_str(lines.join("\n").trim());
@@ -323,7 +314,7 @@ fn emit(g: Grammar, src: &str, node: Node<'_>, out: &mut String, depth: usize) -
         for child in node.children(&mut cursor) {
             if Some(child.id()) == key && child.kind() == "string" && plain_key(src, child) {
                 out.push_str(" property_identifier=");
-                out.push_str(&string_value(g, src, child));
+                out.push_str(&string_value(src, child));
                 out.push('\u{1}');
             } else if !emit(g, src, child, out, depth + 1) {
                 return false;
@@ -467,7 +458,7 @@ fn has_interpolation(node: Node<'_>) -> bool {
 
 /// The value a string literal without interpolation holds, with its prefix (`b`,
 /// `r`, `f`) in lower case and `u` dropped: what the program sees.
-pub(super) fn string_value(_g: Grammar, src: &str, node: Node<'_>) -> String {
+pub(super) fn string_value(src: &str, node: Node<'_>) -> String {
     let mut value = String::new();
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
@@ -516,7 +507,7 @@ fn prefix(start: &str) -> impl Iterator<Item = char> + '_ {
 /// A JavaScript object key written as a string that could be a bare name:
 /// prettier's `quoteProps` takes the quotes off (`{'a': 1}` is `{a: 1}`).
 fn plain_key(src: &str, key: Node<'_>) -> bool {
-    let value = string_value(Grammar::JavaScript, src, key);
+    let value = string_value(src, key);
     let mut chars = value.chars();
     chars
         .next()

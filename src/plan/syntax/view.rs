@@ -1,24 +1,21 @@
 //! Reads a parsed file into its [`View`]: each language's tests, assertions,
-//! skips, helpers, redefinitions and macros, by the shape of its tree.
+//! skips, redefinitions and macros, by the shape of its tree.
 
 use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, Tree};
 
 use super::normal::{self, callee_root, string_value};
-use super::{Assertion, Def, Grammar, MAX_DEPTH, Macro, Redefinition, Skip, Test, View};
+use super::{Assertion, Grammar, MAX_DEPTH, Macro, Redefinition, Skip, Test, View};
 
 pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
     let root = tree.root_node();
-    let forms = normal::file(g, src, root);
+    let unordered = normal::file(g, src, root);
     let mut view = View {
-        clean: !root.has_error() && forms.is_some(),
+        clean: !root.has_error() && unordered.is_some(),
+        unordered: unordered.unwrap_or_default(),
         ..View::default()
     };
-    if let Some((normal, unordered)) = forms {
-        view.normal = normal;
-        view.unordered = unordered;
-    }
     for node in preorder(root) {
         // Python's grammar takes an empty block (`def f():` at the end) that
         // Python rejects.
@@ -26,7 +23,7 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
             view.clean = false;
         }
         if is_string(g, node) {
-            view.strings.push(string_value(g, src, node));
+            view.strings.push(string_value(src, node));
         }
     }
     let mut r = Reader {
@@ -227,7 +224,6 @@ impl<'s> Reader<'s> {
             repeats,
             name: name.to_string(),
             scope: scope.to_string(),
-            span: node.byte_range(),
             body: self.normal(node),
             assertions: assertions
                 .into_iter()
@@ -238,7 +234,6 @@ impl<'s> Reader<'s> {
                 })
                 .collect(),
             shadowed: Vec::new(),
-            in_macro: None,
             gates: Vec::new(),
             returns_early: false,
             yields: false,
@@ -394,11 +389,6 @@ impl<'s> Reader<'s> {
                 test.yields = yields(body);
                 self.view.tests.push(test);
             } else {
-                self.view.helpers.push(Def {
-                    name: name.to_string(),
-                    scope: scope.to_string(),
-                    span: whole.byte_range(),
-                });
                 asserted = python_assertions(self.src, def).len();
             }
             defined
@@ -409,13 +399,11 @@ impl<'s> Reader<'s> {
         let mut twice: Vec<_> = defined.into_iter().filter(|(_, d)| d.len() > 1).collect();
         twice.sort_by_key(|(_, d)| d[0].0.start_byte());
         for (name, defs) in twice {
-            let (last, last_assertions) = defs[defs.len() - 1];
-            for (first, first_assertions) in &defs[..defs.len() - 1] {
+            let (_, last_assertions) = defs[defs.len() - 1];
+            for (_, first_assertions) in &defs[..defs.len() - 1] {
                 self.view.redefinitions.push(Redefinition {
                     name: name.clone(),
                     scope: scope.to_string(),
-                    first: first.byte_range(),
-                    last: last.byte_range(),
                     first_assertions: *first_assertions,
                     last_assertions,
                 });
@@ -552,7 +540,7 @@ impl<'s> Reader<'s> {
             return String::new();
         };
         match first.kind() {
-            "string" | "template_string" => string_value(self.g, self.src, first),
+            "string" | "template_string" => string_value(self.src, first),
             "arrow_function" | "function_expression" | "object" => String::new(),
             _ => self.normal(first),
         }
@@ -743,11 +731,6 @@ impl<'s> Reader<'s> {
             path == "test" || path.ends_with("::test") || matches!(path, "rstest" | "test_case")
         });
         if !is_test {
-            self.view.helpers.push(Def {
-                name: name.to_string(),
-                scope: scope.to_string(),
-                span: item.byte_range(),
-            });
             return;
         }
         self.rust_gates(attrs, name);
@@ -848,7 +831,6 @@ impl<'s> Reader<'s> {
             let inside: Vec<&str> = leaves[from..to].iter().map(|l| self.text(*l)).collect();
             self.view.macros.push(Macro {
                 name: name.to_string(),
-                span,
                 invoked,
                 tests: tests_in_tokens(&inside),
                 hollow: hollow(self.src, def),
@@ -869,11 +851,6 @@ impl<'s> Reader<'s> {
             };
             let t = go_testing_param(self.src, item);
             let Some(t) = t.filter(|_| name.starts_with("Test")) else {
-                self.view.helpers.push(Def {
-                    name: name.to_string(),
-                    scope: String::new(),
-                    span: item.byte_range(),
-                });
                 continue;
             };
             let body = item.child_by_field_name("body").unwrap_or(item);

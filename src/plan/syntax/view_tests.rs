@@ -1,5 +1,5 @@
 //! The view of each language: its tests with their scopes and assertions, skips
-//! with their conditions, helpers, redefinitions, macros and a shadowed `t`.
+//! with their conditions, redefinitions, macros and a shadowed `t`.
 
 use super::{Grammar, View, view};
 
@@ -49,7 +49,6 @@ def test_add():
             ("", "test_add", 0)
         ]
     );
-    assert_eq!(v.helpers.len(), 1);
     assert_eq!(v.skips.len(), 2);
     assert!(v.skips[0].condition.as_deref().unwrap().contains("win32"));
     assert!(v.skips[1].condition.as_deref().unwrap().contains("ok"));
@@ -126,7 +125,6 @@ mod tests {
         "a call of a macro that makes a test of the name it is given is that test"
     );
     assert_eq!(v.skips.len(), 1);
-    assert_eq!(v.helpers.len(), 1);
     let macros: Vec<_> = v
         .macros
         .iter()

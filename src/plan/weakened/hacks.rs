@@ -2004,7 +2004,7 @@ fn bodies(lang: Lang, text: &str) -> Vec<(String, Vec<String>)> {
     let text = super::bounded(text);
     match lang {
         Lang::Python => python_bodies(text),
-        _ => brace_bodies(lang, text),
+        _ => brace_bodies_named(lang, text, fn_name),
     }
 }
 
@@ -2047,10 +2047,6 @@ fn python_bodies(text: &str) -> Vec<(String, Vec<String>)> {
         out.push((name, body));
     }
     out
-}
-
-fn brace_bodies(lang: Lang, text: &str) -> Vec<(String, Vec<String>)> {
-    brace_bodies_named(lang, text, fn_name)
 }
 
 /// The bodies of the functions `named` finds a name for on their first line. An

@@ -6,6 +6,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::plural;
 use super::rules::{Part, RuleId};
 use crate::plan::syntax::{self, Grammar, View};
 
@@ -419,13 +420,6 @@ fn bodies(v: &View) -> HashMap<&str, Vec<&str>> {
         list.sort_unstable();
     }
     by
-}
-
-fn plural(n: usize, word: &str) -> String {
-    match n {
-        1 => format!("1 {word}"),
-        _ => format!("{n} {word}s"),
-    }
 }
 
 /// `1 test removed`, `2 tests removed`: the words [`super::kinds`] reads as
