@@ -147,8 +147,8 @@ const REFLOG_READ: usize = 1_000;
 /// since the epoch): where HEAD's reflog moved it by a reset, a revert, a rebase, a
 /// merge, a pull or a cherry-pick that changed `rel`, each with when, its blob id
 /// at the new commit and its text at the old one. A commit is none of these: it
-/// takes the work tree as it is. The newest [`REFLOG_READ`] entries are read; an entry stamped in the future
-/// (a committer date set by hand) is not taken.
+/// takes the work tree as it is. The newest [`REFLOG_READ`] entries are read; an
+/// entry stamped in the future (a committer date set by hand) is not taken.
 pub fn put_versions(root: &Path, rel: &Path, since: i64, now: i64) -> Vec<(i64, String, String)> {
     let Ok(repo) = open(root) else {
         return Vec::new();
