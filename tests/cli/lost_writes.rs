@@ -12,6 +12,33 @@ fn kept_copies(t: &Test) -> Vec<String> {
     crate::cut_rebuild::kept_beside(t, "plan.md.stale")
 }
 
+/// `text` as a person's editor saved it: with a note of theirs under the title.
+fn with_note(text: &str) -> String {
+    text.replacen("# Plan: x\n", "# Plan: x\nA note the person wrote.\n", 1)
+}
+
+/// `plan doctor` finds one lost write; `what` names the case.
+fn lacks_one_write(t: &Test, what: &str) {
+    let doctor = t.run(&["doctor"]);
+    assert!(
+        doctor.stdout.contains("[lost-writes]") && doctor.stdout.contains("1 write"),
+        "{what}: {}{}",
+        doctor.stdout,
+        doctor.stderr
+    );
+}
+
+/// `plan doctor` finds no lost write; `what` names the case.
+fn lacks_none(t: &Test, what: &str) {
+    let doctor = t.run(&["doctor"]);
+    assert!(
+        !doctor.stdout.contains("lost-writes"),
+        "{what}: {}{}",
+        doctor.stdout,
+        doctor.stderr
+    );
+}
+
 /// Attack (the soak, 926 of 1,024 losses): the editor read plan.md before six
 /// writes and saved its copy, with the person's note, after them. The file is
 /// whole, so nothing was refused and nothing brought the writes back: `plan doctor`
@@ -22,7 +49,7 @@ fn writes_an_editor_saved_an_older_copy_over_are_made_again() {
     t.commit_all("start");
     acknowledged_writes(&t);
     let written = t.plan_md();
-    let theirs = PLAN.replacen("# Plan: x\n", "# Plan: x\nA note the person wrote.\n", 1);
+    let theirs = with_note(PLAN);
     t.write("plan.md", &theirs);
     // Committed as it is, as a person would without looking.
     t.commit_all("the editor's save");
@@ -38,7 +65,7 @@ fn writes_an_editor_saved_an_older_copy_over_are_made_again() {
     let md = t.plan_md();
     assert_eq!(
         md,
-        written.replacen("# Plan: x\n", "# Plan: x\nA note the person wrote.\n", 1),
+        with_note(&written),
         "every write made again, the person's note kept"
     );
     let kept = kept_copies(&t);
@@ -228,22 +255,13 @@ fn a_journaled_cancel_or_contract_rewrite_is_not_made_again() {
 /// git's history says so: nothing is lost. Each failed before.
 #[test]
 fn a_revert_a_reset_and_a_stash_are_gits_discards_not_lost_writes() {
-    let quiet = |t: &Test, what: &str| {
-        let doctor = t.run(&["doctor"]);
-        assert!(
-            !doctor.stdout.contains("lost-writes"),
-            "{what}: {}{}",
-            doctor.stdout,
-            doctor.stderr
-        );
-    };
     let t = Test::new().plan(PLAN);
     t.commit_all("start");
     t.ok(&["subtask", "beta", "beta two"]);
     t.commit_all("beta two");
     t.git(&["revert", "--no-edit", "HEAD"]);
     t.ok(&["log", "after the revert"]);
-    quiet(&t, "a revert");
+    lacks_none(&t, "a revert");
 
     let t = Test::new().plan(PLAN);
     t.commit_all("start");
@@ -251,7 +269,7 @@ fn a_revert_a_reset_and_a_stash_are_gits_discards_not_lost_writes() {
     t.commit_all("with one");
     t.git(&["reset", "-q", "--hard", "HEAD~1"]);
     t.ok(&["log", "after the reset"]);
-    quiet(&t, "a reset past a committed write");
+    lacks_none(&t, "a reset past a committed write");
 
     let t = Test::new().plan(PLAN);
     t.ok(&["install", "git"]);
@@ -259,7 +277,7 @@ fn a_revert_a_reset_and_a_stash_are_gits_discards_not_lost_writes() {
     t.ok(&["log", "one"]);
     t.git(&["stash", "-q"]);
     t.ok(&["log", "while stashed"]);
-    quiet(&t, "a stash not popped yet");
+    lacks_none(&t, "a stash not popped yet");
     t.commit_all("while stashed");
     t.git(&["stash", "pop", "-q"]);
     let md = t.plan_md();
@@ -267,7 +285,7 @@ fn a_revert_a_reset_and_a_stash_are_gits_discards_not_lost_writes() {
         md.contains(" one\n") && md.contains(" while stashed\n"),
         "the pop brings it back: {md}"
     );
-    quiet(&t, "after the pop");
+    lacks_none(&t, "after the pop");
 }
 
 /// A discard git keeps no trace of (`git checkout -- plan.md`, a line plan just
@@ -333,19 +351,14 @@ fn a_discard_said_with_discard_lost_ends_the_finding_and_later_losses_are_still_
 fn a_stash_kept_after_its_pop_does_not_hide_writes_an_editor_lost_later() {
     let t = Test::new().plan(PLAN);
     t.commit_all("start");
-    let theirs = PLAN.replacen("# Plan: x\n", "# Plan: x\nA note the person wrote.\n", 1);
+    let theirs = with_note(PLAN);
     t.ok(&["log", "one"]);
     t.git(&["stash", "-q"]);
     t.git(&["stash", "apply", "-q"]);
     assert!(t.plan_md().contains(" one\n"));
     t.write("plan.md", &theirs);
     t.ok(&["log", "two"]);
-    let doctor = t.run(&["doctor"]);
-    assert!(
-        doctor.stdout.contains("[lost-writes]") && doctor.stdout.contains("1 write"),
-        "{}",
-        doctor.stdout
-    );
+    lacks_one_write(&t, "a stash kept after its pop");
     t.ok(&["doctor", "--fix"]);
     let md = t.plan_md();
     assert!(
@@ -362,47 +375,34 @@ fn a_stash_kept_after_its_pop_does_not_hide_writes_an_editor_lost_later() {
 /// (or took as meant) lacks. Each failed before.
 #[test]
 fn gits_discards_settle_only_the_writes_the_version_they_put_lacks() {
-    let found = |t: &Test, what: &str| {
-        let doctor = t.run(&["doctor"]);
-        assert!(
-            doctor.stdout.contains("[lost-writes]") && doctor.stdout.contains("1 write"),
-            "{what}: {}{}",
-            doctor.stdout,
-            doctor.stderr
-        );
-    };
-    let theirs = |t: &Test| {
-        t.plan_md()
-            .replacen("# Plan: x\n", "# Plan: x\nA note the person wrote.\n", 1)
-    };
     // A soft reset after an editor's loss.
     let t = Test::new().plan(PLAN);
     t.commit_all("start");
     t.ok(&["subtask", "beta", "beta two"]);
     t.commit_all("beta two");
-    let read = theirs(&t);
+    let read = with_note(&t.plan_md());
     t.ok(&["log", "one"]);
     t.write("plan.md", &read);
     t.commit_all("the editor's save");
     t.git(&["reset", "-q", "--soft", "HEAD~1"]);
-    found(&t, "a soft reset");
+    lacks_one_write(&t, "a soft reset");
 
     // A revert of an old commit that changed plan.md elsewhere.
     let t = Test::new().plan(PLAN);
     t.commit_all("start");
     t.ok(&["subtask", "alpha", "alpha two"]);
     t.commit_all("alpha two");
-    let read = theirs(&t);
+    let read = with_note(&t.plan_md());
     t.ok(&["log", "one"]);
     t.write("plan.md", &read);
     t.commit_all("the editor's save");
     t.git(&["revert", "--no-edit", "HEAD~1"]);
-    found(&t, "a revert of another commit");
+    lacks_one_write(&t, "a revert of another commit");
 
     // --discard-lost, then a write its version held lost to an editor.
     let t = Test::new().plan(PLAN);
     t.commit_all("start");
-    let read = theirs(&t);
+    let read = with_note(&t.plan_md());
     t.ok(&["log", "kept"]);
     t.ok(&["log", "taken out"]);
     let md = t.plan_md();
@@ -416,12 +416,12 @@ fn gits_discards_settle_only_the_writes_the_version_they_put_lacks() {
     t.ok(&["doctor", "--discard-lost"]);
     t.write("plan.md", &read);
     t.ok(&["log", "after"]);
-    found(&t, "a write --discard-lost's version held");
+    lacks_one_write(&t, "a write --discard-lost's version held");
 
     // A stash that left plan.md as staged (`--keep-index`).
     let t = Test::new().plan(PLAN);
     t.commit_all("start");
-    let read = theirs(&t);
+    let read = with_note(&t.plan_md());
     t.ok(&["log", "one"]);
     t.git(&["add", "plan.md"]);
     t.write("other.txt", "x\n");
@@ -430,5 +430,5 @@ fn gits_discards_settle_only_the_writes_the_version_they_put_lacks() {
     t.git(&["stash", "-q", "--keep-index"]);
     t.write("plan.md", &read);
     t.ok(&["log", "two"]);
-    found(&t, "a stash that kept plan.md");
+    lacks_one_write(&t, "a stash that kept plan.md");
 }
