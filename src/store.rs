@@ -390,13 +390,18 @@ impl Store {
         }
         self.remember_written(whole);
         // The cut file is kept as a file beside it, not in the journal.
+        self.journal_whole(cut, whole);
+        Ok(())
+    }
+
+    /// Journals `whole` as a whole-file write made on `before`.
+    fn journal_whole(&self, before: &str, whole: &str) {
         let versions = crate::events::Versions {
-            before: Some((cut, crate::git::blob_id(cut.as_bytes()))),
+            before: Some((before, crate::git::blob_id(before.as_bytes()))),
             keep_before: false,
             after: crate::git::blob_id(whole.as_bytes()),
         };
         crate::events::record_write(&self.path, versions, || Change::Whole(whole.to_string()));
-        Ok(())
     }
 
     /// Journals `src`, the file as it is, as a whole version a person meant
@@ -415,13 +420,7 @@ impl Store {
                 hint: "look at the file again and rerun `plan doctor --discard-lost`".to_string(),
             });
         }
-        let id = crate::git::blob_id(src.as_bytes());
-        let versions = crate::events::Versions {
-            before: Some((src, id.clone())),
-            keep_before: false,
-            after: id,
-        };
-        crate::events::record_write(&self.path, versions, || Change::Whole(src.to_string()));
+        self.journal_whole(src, src);
         Ok(())
     }
 
