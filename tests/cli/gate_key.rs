@@ -799,3 +799,44 @@ fn padded_evidence_reaches_the_ci_judge_cut_and_said() {
         &sent[sent.len().saturating_sub(3000)..]
     );
 }
+
+// Red team on 34eb6b6 (open): the refusal of a judge that is a line of script is a
+// list of shells, interpreters and wrappers, and each of these still ran the
+// agent's judge.sh from the tree it judged and signed off: an option taking a
+// value before `c` (`bash -oc posix …`), wrappers not on the list (`taskset`,
+// `flock`, `xargs`), a program that runs a command of its text (GNU sed's `e`).
+// Only an allow-list (a program whose own file is outside the repository and that
+// is no shell, interpreter or wrapper) closes it.
+#[test]
+#[ignore = "open: a command judge that is a line of script through a form the list lacks still signs off"]
+fn a_command_judge_that_is_script_text_in_any_form_does_not_sign_off() {
+    let script = "cd \"$PLAN_JUDGE_TREE\" && sh judge.sh";
+    let forms: Vec<Vec<&str>> = vec![
+        vec!["bash", "-oc", "posix", script],
+        vec!["taskset", "-c", "0", "sh", "-c", script],
+        vec!["flock", "/tmp", "sh", "-c", script],
+        vec!["xargs", "-a", "/etc/hostname", "sh", "-c", script],
+    ];
+    let mut signed = Vec::new();
+    for form in &forms {
+        let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f made.txt"));
+        t.write("made.txt", "made\n");
+        t.write("verdict.txt", fixture("judges/outputs/accept.txt"));
+        t.write("judge.sh", "cat >/dev/null\ncat verdict.txt\n");
+        let argv: Vec<String> = form.iter().map(|w| format!("{w:?}")).collect();
+        t.write(
+            ".plan/config.yaml",
+            &format!(
+                "judge:\n  backend: command\n  command: [{}]\n",
+                argv.join(", ")
+            ),
+        );
+        t.commit_all("base");
+        t.ok(&["start", "w", "--no-verify"]);
+        t.run(&["complete", "w", "--evidence", "the tests pass"]);
+        if t.plan_md().contains("w signed off") {
+            signed.push(form.join(" "));
+        }
+    }
+    assert!(signed.is_empty(), "signed off through: {signed:#?}");
+}
