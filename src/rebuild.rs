@@ -228,7 +228,7 @@ pub fn stale(ctx: &Ctx, src: &str) -> Option<Stale> {
     for &i in &lost {
         match beyond_a_repair(&journaled[i].change) {
             true => skipped.push((
-                "it changes a goal's status past active or back from done, logs a sign-off, cancel or reopen, changes a contract or a line plan does not add, which only plan's own command (`plan complete`, `plan cancel`, `plan reopen`, `plan edit`) makes: run it again".to_string(),
+                "it changes a goal's status past active, logs a sign-off, a cancel or an approval, changes a contract or a line plan does not add, which only plan's own command (`plan complete`, `plan cancel`, `plan edit`) makes: run it again".to_string(),
                 logged_by(&journaled[i]),
             )),
             false => picked.push(i),
@@ -361,11 +361,11 @@ fn meant(w: &Written) -> bool {
 }
 
 /// Whether a journaled write does more than a repair takes on the journal's word
-/// (which anyone with a shell can write): it appends notes or a goal's added or
-/// started line, adds subtasks or a goal, ticks or unticks a subtask, starts a
-/// goal; anything else (a status changed past active or back from done, a
-/// sign-off, cancel or reopen line, a contract line changed, a line deleted, text
-/// at the file's end) only a command of plan's makes again.
+/// (which anyone with a shell can write): it appends notes or a goal's added,
+/// started or reopened line, adds subtasks or a goal, ticks or unticks a subtask,
+/// starts or reopens a goal; anything else (a status made done or cancelled, a
+/// sign-off or cancel line, a contract line changed, a line deleted, text at the
+/// file's end) only a command of plan's makes again.
 fn beyond_a_repair(change: &Change) -> bool {
     use crate::plan::patch::Edit;
     let subtask = |l: &str| l.starts_with("- [ ] ") || l.starts_with("- [x] ");
@@ -381,14 +381,18 @@ fn beyond_a_repair(change: &Change) -> bool {
         Edit::Replace { expect, new, .. } => {
             (subtask(expect) && subtask(new) && expect[6..] == new[6..])
                 || (expect == "status: open" && new == "status: active")
+                // A reopen: less done, never more (a merge that dropped one must not
+                // leave the goal done on a sign-off the reopen voided).
+                || (expect == "status: done" && (new == "status: active" || new == "status: open"))
         }
         Edit::Delete { .. } | Edit::AppendEnd { .. } => false,
     })
 }
 
 /// Whether a journaled log line is one a repair makes again on the journal's
-/// word: a note, or a goal added or started. A sign-off, a cancel, a reopen, an
-/// approval or a CI verdict is written by its own command after its own checks,
+/// word: a note, or a goal added, started or reopened (a reopen makes a goal less
+/// done). A sign-off, a cancel, an approval or a CI verdict is written by its own
+/// command after its own checks,
 /// and a forged one would stand in the log as if made (red team on af406ac: a
 /// forged sign-off line was made again, and `plan lint` saw nothing wrong).
 fn a_repairs_log_line(line: &str) -> bool {
@@ -398,7 +402,7 @@ fn a_repairs_log_line(line: &str) -> bool {
     plan.log.iter().all(|entry| {
         matches!(
             Event::parse(entry.text),
-            None | Some(Event::Added { .. } | Event::Started { .. })
+            None | Some(Event::Added { .. } | Event::Started { .. } | Event::Reopened { .. })
         )
     })
 }

@@ -826,7 +826,7 @@ fn a_command_judge_that_is_script_text_in_any_form_does_not_sign_off() {
         let argv: Vec<String> = form.iter().map(|w| format!("{w:?}")).collect();
         t.write(
             ".plan/config.yaml",
-            &format!(
+            format!(
                 "judge:\n  backend: command\n  command: [{}]\n",
                 argv.join(", ")
             ),

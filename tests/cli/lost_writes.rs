@@ -435,11 +435,12 @@ fn gits_discards_settle_only_the_writes_the_version_they_put_lacks() {
 
 /// Red team on 34eb6b6: a forged journal write holding only a log line that says
 /// `beta signed off (…)` was made again by `--fix` (the status still active, no
-/// record, and `plan lint` quiet), and a forged reopen set a done goal active with
-/// no `plan reopen`. A repair makes again notes and a goal's added or started line,
-/// never a sign-off, a cancel or a reopen. Failed before.
+/// record, and `plan lint` quiet). A repair makes again notes and a goal's added,
+/// started or reopened line, never a sign-off, a cancel or an approval. (A forged
+/// reopen is made again: it makes a goal less done, as a reopen a merge dropped
+/// must come back; `doctor_repair.rs`.) Failed before.
 #[test]
-fn a_journaled_sign_off_line_or_reopen_is_not_made_again() {
+fn a_journaled_sign_off_line_is_not_made_again() {
     let forge = |t: &Test, steps: serde_json::Value| {
         let journal = t.root().join(".git/plan/events.jsonl");
         let text = std::fs::read_to_string(&journal).unwrap();
@@ -462,21 +463,4 @@ fn a_journaled_sign_off_line_or_reopen_is_not_made_again() {
     let fix = t.run(&["doctor", "--fix"]);
     assert_eq!(t.plan_md(), before, "{}{}", fix.stdout, fix.stderr);
     assert!(fix.stdout.contains("plan complete"), "{}", fix.stdout);
-
-    let done = PLAN.replacen("status: open", "status: done", 1);
-    let t = Test::new().plan(&done);
-    t.commit_all("start");
-    t.ok(&["log", "one"]);
-    // alpha's status line, the fifth.
-    forge(
-        &t,
-        serde_json::json!([
-            {"op": "replace", "line": 5, "expect": "status: done", "new": "status: active", "block": "<!-- id: alpha -->"},
-            {"op": "append_log", "lines": ["- 2026-06-15 14:05 alpha reopened: flaky"]}
-        ]),
-    );
-    let before = t.plan_md();
-    let fix = t.run(&["doctor", "--fix"]);
-    assert_eq!(t.plan_md(), before, "{}{}", fix.stdout, fix.stderr);
-    assert!(fix.stdout.contains("plan reopen"), "{}", fix.stdout);
 }
