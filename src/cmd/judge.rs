@@ -162,8 +162,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                     "plan judge command /path/to/judge [ARG]…",
                 ));
             }
-            if let Some(inline) = crate::judge::inline::inline_script(&a.argv) {
-                let (message, hint) = crate::judge::inline::refusal(&inline);
+            if let Some(refusal) =
+                crate::judge::inline::refused(&a.argv, &crate::judge::inline::OnDisk)
+            {
+                let (message, hint) = crate::judge::inline::message(&refusal);
                 return Err(Exit::usage_hint(message, hint));
             }
             if let Some(repo) = repo {

@@ -1,127 +1,126 @@
-//! A command judge that is a line of script rather than a program: `judge.command`
-//! handing a shell or interpreter its program as text (`sh -c '…'`, `python3 -c`,
-//! `node -e`, `perl -e`, an awk program) or on stdin, where plan writes the prompt.
-//! The checks on a command judge read its program's path (outside the repository)
-//! and its arguments (no file inside it); a line of shell is neither, and
-//! `sh -c 'cd "$PLAN_JUDGE_TREE" && sh judge.sh'` runs the agent's own script from
-//! the tree it judges. Such a judge is refused: its text belongs in a file outside
-//! the repository, named by path.
+//! Which command judges plan runs: an allow-list of argv shapes. A judge is a
+//! program of the person's own (outside the repository and outside the system's
+//! directories, where the programs that run other programs live: `xargs`,
+//! `taskset`, `flock`, GNU sed's `e`), or a script of theirs in a file, given to a
+//! shell or interpreter with no option but a harmless few; `env`, `timeout` and
+//! `nice` may come first in their plain forms. Anything else could hand a program
+//! the agent's text to run (`sh -c 'cd "$PLAN_JUDGE_TREE" && sh judge.sh'`,
+//! `bash -oc posix '…'`, `python3 -m timeit '…'`, `perl -M'…'`), which the checks on
+//! the program's path and arguments cannot see, so it is refused. A list of what
+//! runs code never ends; this lists what a judge is.
 
-/// How a command judge's argv gives an interpreter its program other than as a file.
+use std::path::{Path, PathBuf};
+
+/// A command judge refused, and why.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Inline {
-    /// The interpreter, as the argv names it.
-    pub program: String,
-    /// How: the option that takes the text, or stdin.
-    pub how: How,
+pub struct Refusal {
+    /// The word of the argv the refusal is about.
+    pub word: String,
+    pub why: Why,
 }
 
 #[derive(Debug, PartialEq, Eq)]
-pub enum How {
-    /// The program text follows this option (`-c`, `-e`, `--eval`).
-    Option(String),
-    /// The program text is an operand (awk's first operand).
-    Operand,
-    /// No script operand, or one naming stdin: the program is read from stdin.
-    Stdin,
+pub enum Why {
+    /// An option of a shell or interpreter other than the harmless few (`-c`,
+    /// `-o`, `-m`, `-M`, `--eval`): it may take program text, a module, a setting.
+    Option,
+    /// A shell or interpreter with no script file: it reads its program from stdin,
+    /// where plan writes the prompt (or awk's program is its first operand).
+    NoScript,
+    /// A script named relatively: a command judge starts in an empty directory.
+    Relative,
+    /// A script or program that names no file.
+    Missing,
+    /// A program or script in the system's directories (it resolves there).
+    System(PathBuf),
+    /// A program that runs others or a project's code whatever its location
+    /// (`npx`, `cargo`, `make`, `ipython`).
+    Runner,
+    /// `env` with an option or a setting (`BASH_ENV=…`, `-S`, `-C`), or `timeout`
+    /// or `nice` with an option they do not take.
+    Wrapper,
 }
 
-/// One kind of interpreter: how its options hand it a program.
+/// How [`refused`] finds a word's file: a program by PATH (a word with a slash as
+/// a path), a script as a path. Both return the file with symlinks resolved.
+pub trait Find {
+    fn program(&self, word: &str) -> Option<PathBuf>;
+    fn script(&self, word: &str) -> Option<PathBuf>;
+}
+
+/// The real files: programs on PATH, absolute paths as they are.
+pub struct OnDisk;
+
+impl Find for OnDisk {
+    fn program(&self, word: &str) -> Option<PathBuf> {
+        let found = match word.contains('/') {
+            true => Path::new(word).is_file().then(|| PathBuf::from(word)),
+            false => crate::exec::find_on_path(word),
+        }?;
+        Some(std::fs::canonicalize(&found).unwrap_or(found))
+    }
+
+    fn script(&self, word: &str) -> Option<PathBuf> {
+        let path = Path::new(word);
+        path.is_file().then(|| std::fs::canonicalize(path).ok())?
+    }
+}
+
+/// One kind of interpreter: its names and the options it may be given.
 struct Family {
     names: &'static [&'static str],
-    /// Short option letters whose value is program text (`c` in `-ec`).
-    inline_short: &'static str,
-    /// Short option letters that take a value (the rest of the word, or the next).
-    value_short: &'static str,
-    /// Short option letters that read the program from stdin (`sh -s`).
-    stdin_short: &'static str,
-    /// Whole words whose value is program text (`--eval`; `--eval=…` too).
-    inline_long: &'static [&'static str],
-    /// Whole words that take the next word as a value.
-    value_long: &'static [&'static str],
-    /// The first operand is the program text unless a file option came (awk).
-    operand_is_text: bool,
-    /// Short option letters naming the program's file or module (awk's `-f`,
-    /// python's `-m`): then no operand is no program on stdin.
-    file_short: &'static str,
+    /// Short option letters that take no value and load no code (`-u`, `-e`).
+    flags: &'static str,
+    /// Short option letters that take a value that is no code (python's `-W`).
+    values: &'static str,
+    /// Whole-word options that take no value and load no code.
+    long: &'static [&'static str],
+    /// awk: the script comes as `-f FILE`, never as an operand.
+    script_option: bool,
 }
 
-const SHELLS: Family = Family {
-    names: &[
-        "sh", "bash", "dash", "zsh", "ksh", "mksh", "pdksh", "oksh", "loksh", "ash", "yash",
-        "posh", "rbash", "fish", "tcsh", "csh", "elvish", "nu", "xonsh", "pwsh", "expect",
-    ],
-    inline_short: "c",
-    value_short: "oO",
-    stdin_short: "s",
-    inline_long: &["--command", "-command", "-Command", "-EncodedCommand"],
-    value_long: &["--init-file", "--rcfile", "--init-command"],
-    operand_is_text: false,
-    file_short: "",
-};
-
 const FAMILIES: &[Family] = &[
-    SHELLS,
     Family {
-        names: &["python", "pypy", "micropython"],
-        inline_short: "c",
-        value_short: "WXm",
-        stdin_short: "",
-        inline_long: &[],
-        value_long: &["--check-hash-based-pycs"],
-        operand_is_text: false,
-        file_short: "m",
+        names: &[
+            "sh", "bash", "dash", "zsh", "ksh", "mksh", "pdksh", "oksh", "loksh", "ash", "yash",
+            "posh", "rbash", "fish", "tcsh", "csh", "elvish", "nu", "xonsh", "pwsh", "expect",
+        ],
+        flags: "eux",
+        values: "",
+        long: &["--norc", "--noprofile", "--posix"],
+        script_option: false,
     },
     Family {
-        names: &["node", "nodejs", "deno", "bun", "qjs"],
-        inline_short: "",
-        value_short: "",
-        stdin_short: "",
-        inline_long: &["-e", "--eval", "-p", "--print", "eval"],
-        value_long: &[
-            "-r",
-            "--require",
-            "--import",
-            "--loader",
-            "--experimental-loader",
-            "-C",
-            "--conditions",
-        ],
-        operand_is_text: false,
-        file_short: "",
+        names: &["python", "pypy", "micropython"],
+        flags: "BEIOqsSuR",
+        values: "W",
+        long: &[],
+        script_option: false,
+    },
+    Family {
+        names: &["node", "nodejs", "qjs"],
+        flags: "",
+        values: "",
+        long: &["--no-warnings", "--no-deprecation", "--enable-source-maps"],
+        script_option: false,
     },
     Family {
         names: &["perl"],
-        inline_short: "eE",
-        value_short: "IMmxdDC",
-        stdin_short: "",
-        inline_long: &[],
-        value_long: &[],
-        operand_is_text: false,
-        file_short: "",
+        flags: "wWXtT",
+        values: "",
+        long: &[],
+        script_option: false,
     },
     Family {
         names: &["ruby", "jruby"],
-        inline_short: "e",
-        value_short: "IrCxKEF",
-        stdin_short: "",
-        inline_long: &[],
-        value_long: &[],
-        operand_is_text: false,
-        file_short: "",
-    },
-    Family {
-        names: &["php"],
-        inline_short: "rBRE",
-        value_short: "cdfFzt",
-        stdin_short: "",
-        inline_long: &["--run"],
-        value_long: &[],
-        operand_is_text: false,
-        file_short: "f",
+        flags: "wWv",
+        values: "",
+        long: &[],
+        script_option: false,
     },
     Family {
         names: &[
+            "php",
             "lua",
             "luajit",
             "tclsh",
@@ -132,156 +131,209 @@ const FAMILIES: &[Family] = &[
             "julia",
             "osascript",
         ],
-        inline_short: "eE",
-        value_short: "lf",
-        stdin_short: "",
-        inline_long: &["--eval", "--print"],
-        value_long: &[],
-        operand_is_text: false,
-        file_short: "f",
+        flags: "",
+        values: "",
+        long: &[],
+        script_option: false,
     },
     Family {
         names: &["awk", "gawk", "mawk", "nawk", "busybox-awk"],
-        inline_short: "e",
-        value_short: "Fvf",
-        stdin_short: "",
-        inline_long: &["--source"],
-        value_long: &["--assign", "--field-separator"],
-        operand_is_text: true,
-        file_short: "f",
+        flags: "",
+        values: "",
+        long: &[],
+        script_option: true,
     },
 ];
 
-/// Programs that run the rest of their argv as a command, and their short options
-/// that take a value. `timeout` takes its duration as an operand first.
-const WRAPPERS: &[(&str, &str)] = &[
-    ("env", "uC"),
-    ("nice", "n"),
-    ("nohup", ""),
-    ("setsid", ""),
-    ("timeout", "sk"),
-    ("stdbuf", "ioe"),
-    ("time", "fo"),
-    ("command", ""),
-    ("exec", ""),
-    ("ionice", "cnpPu"),
-    ("sudo", "ugCDhprtUT"),
-    ("doas", "uC"),
-    ("busybox", ""),
+/// Programs that run others, or a project's code, wherever they are installed
+/// (a user's own toolchain under HOME included): never a judge by themselves.
+const RUNNERS: &[&str] = &[
+    "npx", "npm", "pnpm", "pnpx", "yarn", "bun", "bunx", "deno", "tsx", "ts-node", "uv", "uvx",
+    "pipx", "poetry", "pdm", "hatch", "tox", "nox", "ipython", "jupyter", "cargo", "rustup", "go",
+    "make", "gmake", "just", "task", "rake", "bundle", "gem", "composer", "dotnet", "java", "mvn",
+    "gradle", "sudo", "doas", "busybox", "xargs", "parallel",
 ];
 
-/// Whether `argv` (a command judge's) gives an interpreter its program as text or
-/// on stdin, seen through wrappers such as `env` and `timeout`.
-pub fn inline_script(argv: &[String]) -> Option<Inline> {
-    let mut i = 0;
-    loop {
-        let word = argv.get(i)?;
-        let name = base_name(word);
-        let Some((wrapper, values)) = WRAPPERS.iter().find(|(w, _)| *w == name) else {
+/// Where the system keeps its programs and libraries: none is a judge of the
+/// person's own, and many run what their arguments say. Source trees (`/usr/src`,
+/// `/usr/local/src`, `/opt/…`) are not among them: a checkout there is the person's.
+const SYSTEM: &[&str] = &[
+    "/bin/",
+    "/sbin/",
+    "/lib/",
+    "/lib32/",
+    "/lib64/",
+    "/libx32/",
+    "/etc/",
+    "/usr/bin/",
+    "/usr/sbin/",
+    "/usr/lib/",
+    "/usr/lib32/",
+    "/usr/lib64/",
+    "/usr/libexec/",
+    "/usr/share/",
+    "/usr/games/",
+    "/usr/local/bin/",
+    "/usr/local/sbin/",
+    "/usr/local/lib/",
+    "/usr/local/libexec/",
+    "/usr/local/share/",
+    "/opt/homebrew/",
+    "/home/linuxbrew/",
+    "/nix/store/",
+    "/gnu/store/",
+    "/run/current-system/",
+    "/snap/",
+    "/System/",
+    "/Library/",
+];
+
+/// Why `argv` (a command judge's) is not a judge plan runs, or `None` when it is.
+/// A program that cannot be found is not refused here: the sign-off says it is not
+/// found.
+pub fn refused(argv: &[String], find: &dyn Find) -> Option<Refusal> {
+    let refusal = |word: &str, why| {
+        Some(Refusal {
+            word: word.to_string(),
+            why,
+        })
+    };
+    let mut i = match wrapped(argv) {
+        Ok(i) => i,
+        Err(wrapper) => return refusal(wrapper, Why::Wrapper),
+    };
+    let word = argv.get(i)?;
+    let real = find.program(word);
+    let names: Vec<String> = std::iter::once(interpreter_name(word))
+        .chain(
+            real.as_deref()
+                .map(|r| interpreter_name(&r.to_string_lossy())),
+        )
+        .collect();
+    if names.iter().any(|n| RUNNERS.contains(&n.as_str())) {
+        return refusal(word, Why::Runner);
+    }
+    let Some(family) = FAMILIES
+        .iter()
+        .find(|f| names.iter().any(|n| f.names.contains(&n.as_str())))
+    else {
+        return match real {
+            Some(path) if system(&path) => refusal(word, Why::System(path)),
+            _ => None,
+        };
+    };
+    i += 1;
+    let mut script = None;
+    while let Some(arg) = argv.get(i) {
+        i += 1;
+        if arg == "--" {
             break;
+        }
+        if !(arg.starts_with('-') || arg.starts_with('+')) || arg.len() == 1 {
+            i -= 1;
+            break;
+        }
+        if family.long.contains(&arg.as_str()) {
+            continue;
+        }
+        if family.script_option && arg == "-f" {
+            script = argv.get(i);
+            i += 1;
+            continue;
+        }
+        match short(&arg[1..], family) {
+            Some(takes_next) if !arg.starts_with("--") && !arg.starts_with('+') => {
+                i += usize::from(takes_next);
+            }
+            _ => return refusal(arg, Why::Option),
+        }
+    }
+    let script = match (script, family.script_option) {
+        (Some(s), _) => s,
+        (None, true) => return refusal(word, Why::NoScript),
+        (None, false) => match argv.get(i) {
+            Some(s) => s,
+            None => return refusal(word, Why::NoScript),
+        },
+    };
+    if script == "-" || script.starts_with("/dev/") || script.starts_with("/proc/") {
+        return refusal(script, Why::NoScript);
+    }
+    if !Path::new(script).is_absolute() {
+        return refusal(script, Why::Relative);
+    }
+    match find.script(script) {
+        None => refusal(script, Why::Missing),
+        Some(path) if system(&path) => refusal(script, Why::System(path)),
+        Some(_) => None,
+    }
+}
+
+/// Whether the short option letters `letters` are the family's flags, ending in at
+/// most one value letter with its value joined (`-uWignore`) or in the next word:
+/// `Some(true)` when the next word is the value, `None` when an option is not taken.
+fn short(letters: &str, family: &Family) -> Option<bool> {
+    for (at, c) in letters.char_indices() {
+        if family.values.contains(c) {
+            return Some(at + c.len_utf8() == letters.len());
+        }
+        if !family.flags.contains(c) {
+            return None;
+        }
+    }
+    (!letters.is_empty()).then_some(false)
+}
+
+/// Where the program comes after `env`, `timeout` and `nice` in their plain forms,
+/// or the wrapper given an option or a setting it may not have (`env BASH_ENV=…`,
+/// `env -S`, `env -C DIR`).
+fn wrapped(argv: &[String]) -> Result<usize, &str> {
+    let mut i = 0;
+    while let Some(word) = argv.get(i) {
+        let name = base_name(word);
+        let takes: &[&str] = match name {
+            "env" => &[],
+            "timeout" => &["-k", "-s", "--kill-after", "--signal", "--foreground"],
+            "nice" => &["-n", "--adjustment"],
+            _ => return Ok(i),
         };
         i += 1;
         while let Some(arg) = argv.get(i) {
-            if *wrapper == "env" && (arg.starts_with("-S") || arg.starts_with("--split-string")) {
-                return Some(Inline {
-                    program: word.clone(),
-                    how: How::Option("-S".to_string()),
-                });
-            }
             if arg == "--" {
                 i += 1;
                 break;
             }
-            if arg.starts_with('-') && arg.len() > 1 {
-                let letters = &arg[1..];
-                // A value-taking letter last in the word takes the next word.
-                if !arg.starts_with("--")
-                    && letters
-                        .char_indices()
-                        .find(|(_, c)| values.contains(*c))
-                        .is_some_and(|(at, _)| at + 1 == letters.len())
-                {
-                    i += 1;
-                }
-                i += 1;
-            } else if *wrapper == "env" && arg.contains('=') {
-                i += 1;
-            } else {
+            if name == "env" && arg.contains('=') {
+                return Err(word);
+            }
+            if !arg.starts_with('-') || arg.len() == 1 {
                 break;
             }
+            let (flag, joined) = match arg.split_once('=') {
+                Some((f, _)) => (f, true),
+                None if !arg.starts_with("--") && arg.len() > 2 => (&arg[..2], true),
+                None => (arg.as_str(), false),
+            };
+            if !takes.contains(&flag) {
+                return Err(word);
+            }
+            i += if joined || flag == "--foreground" {
+                1
+            } else {
+                2
+            };
         }
-        if *wrapper == "timeout" {
+        if name == "timeout" {
             i += 1;
         }
     }
-    let word = &argv[i];
-    let name = interpreter_name(word);
-    let family = FAMILIES.iter().find(|f| f.names.contains(&name.as_str()))?;
-    let found = |how| {
-        Some(Inline {
-            program: word.clone(),
-            how,
-        })
-    };
-    let mut file_given = false;
-    let mut j = i + 1;
-    while let Some(arg) = argv.get(j) {
-        j += 1;
-        if arg == "--" {
-            return match argv.get(j) {
-                Some(op) => operand(family, op, file_given).and_then(found),
-                None => found(How::Stdin),
-            };
-        }
-        if let Some(flag) = family
-            .inline_long
-            .iter()
-            .find(|f| arg == *f || arg.strip_prefix(*f).is_some_and(|r| r.starts_with('=')))
-        {
-            return found(How::Option((*flag).to_string()));
-        }
-        if family.value_long.contains(&arg.as_str()) {
-            j += 1;
-            continue;
-        }
-        if arg.starts_with("--") {
-            continue;
-        }
-        if (arg.starts_with('-') || arg.starts_with('+')) && arg.len() > 1 {
-            for (at, c) in arg.char_indices().skip(1) {
-                if family.inline_short.contains(c) {
-                    return found(How::Option(format!("-{c}")));
-                }
-                if family.stdin_short.contains(c) {
-                    return found(How::Stdin);
-                }
-                if family.file_short.contains(c) {
-                    file_given = true;
-                }
-                if family.value_short.contains(c) {
-                    if at + c.len_utf8() == arg.len() {
-                        j += 1;
-                    }
-                    break;
-                }
-            }
-            continue;
-        }
-        return operand(family, arg, file_given).and_then(found);
-    }
-    if family.operand_is_text || file_given {
-        return None;
-    }
-    found(How::Stdin)
+    Ok(i)
 }
 
-/// What the first operand `op` makes of the judge: `Some(how)` when the program
-/// is text after all (awk's program, stdin by name).
-fn operand(family: &Family, op: &str, file_given: bool) -> Option<How> {
-    if op == "-" || op.starts_with("/dev/") || op.starts_with("/proc/") {
-        return Some(How::Stdin);
-    }
-    (family.operand_is_text && !file_given).then_some(How::Operand)
+/// Whether `path` is in the system's directories.
+fn system(path: &Path) -> bool {
+    let text = path.to_string_lossy();
+    SYSTEM.iter().any(|dir| text.starts_with(dir))
 }
 
 /// The last part of a path.
@@ -300,87 +352,191 @@ fn interpreter_name(word: &str) -> String {
     }
 }
 
-/// The refusal of a command judge [`inline_script`] found: the message and a hint.
-pub fn refusal(inline: &Inline) -> (String, &'static str) {
-    let how = match &inline.how {
-        How::Option(flag) => format!("gives {} its program as text ({flag})", inline.program),
-        How::Operand => format!(
-            "gives {} its program as text (its first argument)",
-            inline.program
+/// The refusal's message and hint.
+pub fn message(refusal: &Refusal) -> (String, &'static str) {
+    let word = format!("`{}`", crate::plan::text::escape_controls(&refusal.word));
+    let why = match &refusal.why {
+        Why::Option => format!(
+            "gives its shell or interpreter the option {word}, which may take program text, a module or a setting (only a script file and a few harmless flags are taken)"
         ),
-        How::Stdin => format!(
-            "has {} read its program from stdin, where plan writes the prompt",
-            inline.program
+        Why::NoScript => format!(
+            "gives {word} no script file: it would read its program from stdin, where plan writes the prompt, or take it as text"
+        ),
+        Why::Relative => format!(
+            "names its script {word} relatively: a command judge starts in an empty directory of its own, and a name found in the repository is a file the agent under review could have written"
+        ),
+        Why::Missing => format!("names {word}, which is no file"),
+        Why::System(path) => format!(
+            "runs {word} from the system's directories ({}), where the programs that run what their arguments say live (xargs, taskset, flock, sed's `e`), not a judge of your own",
+            path.display()
+        ),
+        Why::Runner => format!(
+            "runs {word}, which runs other programs or a project's code, not a judge of your own"
+        ),
+        Why::Wrapper => format!(
+            "gives {word} an option or a setting (only `env`, `timeout DURATION` and `nice -n N` in their plain forms may come first: a setting such as BASH_ENV runs code)"
         ),
     };
     (
         format!(
-            "refusing the command judge: judge.command {how}; a judge is a program, and a line of script can run anything in the tree it judges (`cd \"$PLAN_JUDGE_TREE\" && sh judge.sh` runs the agent's own script) where the checks on the program's path and arguments cannot see it"
+            "refusing the command judge: judge.command {why}; a judge is a program of your own, and anything that can run a line of script can run the agent's own script from the tree it judges"
         ),
-        "put the judge's script in a file outside the repository and give its path, e.g. `plan judge command sh ~/.local/share/my-judge.sh` or `plan judge command ~/.local/bin/my-judge`",
+        "put the judge in a file outside the repository and the system's directories and give its absolute path, e.g. `plan judge command ~/.local/bin/my-judge` or `plan judge command sh ~/.local/share/my-judge.sh` (a script may call any program: `exec llm -m gpt`)",
     )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
 
-    fn argv(words: &[&str]) -> Vec<String> {
-        words.iter().map(|w| w.to_string()).collect()
+    /// Files by word, as a machine would have them.
+    struct Files(HashMap<&'static str, &'static str>);
+
+    impl Find for Files {
+        fn program(&self, word: &str) -> Option<PathBuf> {
+            self.0.get(word).map(PathBuf::from)
+        }
+        fn script(&self, word: &str) -> Option<PathBuf> {
+            self.0.get(word).map(PathBuf::from)
+        }
     }
 
-    fn how(words: &[&str]) -> Option<How> {
-        inline_script(&argv(words)).map(|i| i.how)
+    fn machine() -> Files {
+        Files(HashMap::from([
+            ("sh", "/usr/bin/dash"),
+            ("bash", "/usr/bin/bash"),
+            ("/bin/bash", "/usr/bin/bash"),
+            ("python3", "/usr/bin/python3.12"),
+            ("env", "/usr/bin/env"),
+            ("/usr/bin/env", "/usr/bin/env"),
+            ("sed", "/usr/bin/sed"),
+            ("taskset", "/usr/bin/taskset"),
+            ("flock", "/usr/bin/flock"),
+            ("llm", "/home/u/.local/bin/llm"),
+            ("apt-llm", "/usr/bin/llm"),
+            ("npx", "/home/u/.nvm/versions/node/v22/bin/npx"),
+            ("my-python", "/usr/bin/python3.12"),
+            ("/home/u/.local/bin/my-judge", "/home/u/.local/bin/my-judge"),
+            ("/home/u/judge", "/home/u/judge"),
+            ("/home/u/judge.sh", "/home/u/judge.sh"),
+            ("/home/u/judge.py", "/home/u/judge.py"),
+            ("/home/u/judge.pl", "/home/u/judge.pl"),
+            ("/home/u/judge.awk", "/home/u/judge.awk"),
+            (
+                "/usr/lib/python3.12/timeit.py",
+                "/usr/lib/python3.12/timeit.py",
+            ),
+        ]))
+    }
+
+    fn why(words: &[&str]) -> Option<Why> {
+        let argv: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        refused(&argv, &machine()).map(|r| r.why)
     }
 
     #[test]
-    fn program_text_and_stdin_are_found_through_wrappers() {
-        let opt = |f: &str| Some(How::Option(f.to_string()));
-        let cases: &[(&[&str], Option<How>)] = &[
+    fn only_a_program_or_a_script_of_ones_own_is_a_judge() {
+        let system = |p: &str| Some(Why::System(PathBuf::from(p)));
+        let cases: &[(&[&str], Option<Why>)] = &[
             (
                 &["sh", "-c", "cd \"$PLAN_JUDGE_TREE\" && sh judge.sh"],
-                opt("-c"),
+                Some(Why::Option),
             ),
-            (&["/bin/bash", "-ec", "x"], opt("-c")),
-            (&["bash", "-o", "pipefail", "-c", "x"], opt("-c")),
-            (&["/usr/bin/env", "sh", "-c", "x"], opt("-c")),
-            (&["env", "A=1", "-u", "B", "bash", "-c", "x"], opt("-c")),
-            (&["env", "-S", "sh -c x"], opt("-S")),
-            (&["timeout", "-k", "5", "60", "sh", "-c", "x"], opt("-c")),
-            (&["nice", "-n", "5", "python3.12", "-c", "x"], opt("-c")),
-            (&["python3", "-I", "-c", "x"], opt("-c")),
-            (&["node", "--eval=x"], opt("--eval")),
-            (&["perl", "-lne", "x"], opt("-e")),
-            (&["php", "-r", "x"], opt("-r")),
+            (&["/bin/bash", "-ec", "x"], Some(Why::Option)),
+            (&["bash", "-oc", "posix", "x"], Some(Why::Option)),
+            (
+                &["bash", "-o", "pipefail", "/home/u/judge.sh"],
+                Some(Why::Option),
+            ),
+            (&["env", "sh", "-c", "x"], Some(Why::Option)),
+            (
+                &["env", "A=1", "bash", "/home/u/judge.sh"],
+                Some(Why::Wrapper),
+            ),
+            (
+                &["env", "BASH_ENV=/r/x", "bash", "/home/u/judge.sh"],
+                Some(Why::Wrapper),
+            ),
+            (&["env", "-S", "sh -c x"], Some(Why::Wrapper)),
+            (&["env", "--split-string=sh -c x"], Some(Why::Wrapper)),
+            (
+                &["timeout", "-k", "5", "60", "sh", "-c", "x"],
+                Some(Why::Option),
+            ),
+            (&["python3", "-I", "-c", "x"], Some(Why::Option)),
+            (&["python3", "-m", "timeit", "x"], Some(Why::Option)),
+            (
+                &["python3", "/usr/lib/python3.12/timeit.py", "x"],
+                system("/usr/lib/python3.12/timeit.py"),
+            ),
+            (&["my-python", "-c", "x"], Some(Why::Option)),
+            (&["node", "--eval=x"], Some(Why::Option)),
+            (
+                &["node", "--require", "/r/x.js", "/home/u/judge.js"],
+                Some(Why::Option),
+            ),
+            (
+                &["perl", "-Mstrict;system(1)", "/home/u/judge.pl"],
+                Some(Why::Option),
+            ),
             (
                 &["awk", "BEGIN { system(\"sh judge.sh\") }"],
-                Some(How::Operand),
+                Some(Why::NoScript),
             ),
-            (&["sh"], Some(How::Stdin)),
-            (&["bash", "-s"], Some(How::Stdin)),
-            (&["python3", "-"], Some(How::Stdin)),
-            (&["sh", "/dev/stdin"], Some(How::Stdin)),
+            (&["sh"], Some(Why::NoScript)),
+            (&["bash", "-s"], Some(Why::Option)),
+            (&["python3", "-"], Some(Why::NoScript)),
+            (&["sh", "/dev/stdin"], Some(Why::NoScript)),
+            (&["sh", "judge.sh"], Some(Why::Relative)),
+            (&["sh", "/home/u/gone.sh"], Some(Why::Missing)),
+            (
+                &["taskset", "-c", "0", "sh", "-c", "x"],
+                system("/usr/bin/taskset"),
+            ),
+            (
+                &["flock", "/tmp", "sh", "-c", "x"],
+                system("/usr/bin/flock"),
+            ),
+            (&["sed", "-n", "1e sh judge.sh"], system("/usr/bin/sed")),
+            (
+                &["xargs", "-a", "/etc/hostname", "sh", "-c", "x"],
+                Some(Why::Runner),
+            ),
+            (&["npx", "-c", "sh judge.sh"], Some(Why::Runner)),
+            (&["apt-llm", "-m", "gpt"], system("/usr/bin/llm")),
         ];
         for (words, want) in cases {
-            assert_eq!(&how(words), want, "{words:?}");
+            assert_eq!(&why(words), want, "{words:?}");
         }
     }
 
     #[test]
-    fn programs_and_scripts_in_files_are_judges() {
+    fn programs_and_scripts_in_files_of_ones_own_are_judges() {
         for words in [
             &["/home/u/.local/bin/my-judge"][..],
             &["sh", "/home/u/judge.sh"],
-            &["sh", "/home/u/judge.sh", "-c", "strict"],
+            &["sh", "-eu", "/home/u/judge.sh", "-c", "strict"],
+            &["bash", "--", "/home/u/judge.sh"],
             &["/usr/bin/env", "python3", "/home/u/judge.py"],
-            &["python3", "-m", "myjudge"],
-            &["python3", "-W", "ignore", "/home/u/judge.py"],
-            &["perl", "-Mstrict", "/home/u/judge.pl"],
+            &["python3", "-u", "-W", "ignore", "/home/u/judge.py"],
+            &["python3", "-Wignore", "/home/u/judge.py"],
+            &["perl", "-w", "/home/u/judge.pl"],
             &["awk", "-f", "/home/u/judge.awk"],
             &["timeout", "60", "/home/u/judge"],
+            &[
+                "timeout",
+                "--kill-after=5",
+                "60",
+                "nice",
+                "-n",
+                "5",
+                "/home/u/judge",
+            ],
             &["llm", "-m", "gpt"],
+            &["/nowhere/judge"],
         ] {
-            assert_eq!(how(words), None, "{words:?}");
+            assert_eq!(why(words), None, "{words:?}");
         }
     }
 }

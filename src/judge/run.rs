@@ -455,15 +455,15 @@ fn last_words(stderr: &str) -> String {
     crate::plan::text::cut(&text, LAST_WORDS_CHARS)
 }
 
-/// Refuses a command judge that is a line of script (`sh -c '…'`) or reads its
-/// program from stdin (src/judge/inline.rs), exit 3.
+/// Refuses a command judge that is not a program or script of the person's own
+/// (src/judge/inline.rs: `sh -c '…'`, `xargs`, `python3 -m …`), exit 3.
 fn refuse_inline(judge: &Judge) -> Result<()> {
     if judge.backend != Backend::Command {
         return Ok(());
     }
-    match super::inline::inline_script(&judge.command) {
-        Some(inline) => {
-            let (message, hint) = super::inline::refusal(&inline);
+    match super::inline::refused(&judge.command, &super::inline::OnDisk) {
+        Some(refusal) => {
+            let (message, hint) = super::inline::message(&refusal);
             Err(Exit::env_hint(message, hint))
         }
         None => Ok(()),

@@ -800,15 +800,15 @@ fn padded_evidence_reaches_the_ci_judge_cut_and_said() {
     );
 }
 
-// Red team on 34eb6b6 (open): the refusal of a judge that is a line of script is a
-// list of shells, interpreters and wrappers, and each of these still ran the
-// agent's judge.sh from the tree it judged and signed off: an option taking a
-// value before `c` (`bash -oc posix …`), wrappers not on the list (`taskset`,
-// `flock`, `xargs`), a program that runs a command of its text (GNU sed's `e`).
-// Only an allow-list (a program whose own file is outside the repository and that
-// is no shell, interpreter or wrapper) closes it.
+// Red team on 34eb6b6: while the refusal of a judge that is a line of script was a
+// list of shells, interpreters and wrappers, each of these ran the agent's
+// judge.sh from the tree it judged and signed off: an option taking a value before
+// `c` (`bash -oc posix …`), wrappers not on the list (`taskset`, `flock`,
+// `xargs`), a program that runs a command of its text (GNU sed's `e`), a module
+// that runs its argument (`python3 -m timeit`). The allow-list
+// (src/judge/inline.rs: a program of one's own, or a script file given to an
+// interpreter with harmless flags only) refuses every one.
 #[test]
-#[ignore = "open: a command judge that is a line of script through a form the list lacks still signs off"]
 fn a_command_judge_that_is_script_text_in_any_form_does_not_sign_off() {
     let script = "cd \"$PLAN_JUDGE_TREE\" && sh judge.sh";
     let forms: Vec<Vec<&str>> = vec![
@@ -816,6 +816,17 @@ fn a_command_judge_that_is_script_text_in_any_form_does_not_sign_off() {
         vec!["taskset", "-c", "0", "sh", "-c", script],
         vec!["flock", "/tmp", "sh", "-c", script],
         vec!["xargs", "-a", "/etc/hostname", "sh", "-c", script],
+        vec![
+            "env",
+            "--split-string=sh -c 'cd \"$PLAN_JUDGE_TREE\" && sh judge.sh'",
+        ],
+        vec!["sed", "-n", "1e cd \"$PLAN_JUDGE_TREE\" && sh judge.sh"],
+        vec![
+            "python3",
+            "-m",
+            "timeit",
+            "import os; os.system('cd \"$PLAN_JUDGE_TREE\" && sh judge.sh')",
+        ],
     ];
     let mut signed = Vec::new();
     for form in &forms {
