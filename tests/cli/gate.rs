@@ -1399,6 +1399,12 @@ fn gate(t: &Test, base: &str) -> Run {
     ])
 }
 
+/// What the gate as CI runs it in one job prints, stdout then stderr.
+pub(crate) fn gate_run(t: &Test, base: &str) -> String {
+    let run = gate(t, base);
+    format!("{}{}", run.stdout, run.stderr)
+}
+
 /// The gate as CI runs it in one job; it must fail.
 pub(crate) fn gate_fails(t: &Test, base: &str) {
     gate(t, base).code(1);

@@ -847,16 +847,32 @@ fn a_verify_that_reads_its_own_start_line_does_not_dodge_green_at_start() {
 
 // Attack on red first at the gate: only the scripts the verify line runs itself are
 // laid over the start's checkout, not what they run in turn, so a laid-over
-// `check.sh` that runs `sh inner.sh`, a do-nothing script the work added, is red at
-// the start (inner.sh missing) and green after, however little it checks.
+// `check.sh` that runs `sh inner.sh`, a do-nothing script the work added, was red
+// at the start (inner.sh missing) and green after, however little it checks. A
+// script run in turn that the start lacks is now laid there as one doing nothing:
+// this check passes with it, so it checked nothing the work did.
 #[test]
-#[ignore = "open: a script run by a laid-over verify script is not laid over"]
 fn a_two_step_verify_script_does_not_dodge_green_at_start() {
     let (t, base) = signed_pull_request("sh check.sh", &[("README.md", "# Hello\n")], &[], |t| {
         t.write("check.sh", "sh inner.sh && test -f README.md\n");
         t.write("inner.sh", "exit 0\n");
     });
     gate_fails(&t, &base);
+    let out = crate::gate::gate_run(&t, &base);
+    assert!(out.contains("verify-green-at-start"), "{out}");
+}
+
+// Guard: a check script that runs the work's own script and checks what it does
+// (`sh greet.sh | grep -q hello`, greet.sh the work) is red at the start, where
+// greet.sh is laid as a script doing nothing, and the gate passes it.
+#[test]
+fn a_check_script_that_tests_what_the_works_script_does_passes_the_gate() {
+    let (t, base) = signed_pull_request("sh check.sh", &[("README.md", "# Hello\n")], &[], |t| {
+        t.write("check.sh", "sh greet.sh | grep -q hello\n");
+        t.write("greet.sh", "echo hello\n");
+    });
+    let out = crate::gate::gate_run(&t, &base);
+    assert!(crate::gate::gate_passes(&t, &base), "{out}");
 }
 
 // Guard (caught): a script in the base that counts the commits (`git rev-list
