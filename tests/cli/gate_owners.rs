@@ -315,9 +315,10 @@ fn a_reopen_a_rebased_commit_typed_and_took_back_makes_no_decoy() {
 // commits, with the first taking `d`'s `signed off` line out of the log (its
 // `started` line and `status: done` kept) and the last putting it back: the
 // lines read as that commit had them left `d` started and not signed off, so in
-// flight where calc.py landed, its owner, and `a` verified again only.
+// flight where calc.py landed, its owner, and `a` verified again only. A line
+// the base has now counts from the oldest commit of its line that had it: `d`
+// was done where calc.py landed, and `a`, first started after it, is judged.
 #[test]
-#[ignore = "open: a goal's state is read from the lines each commit has, so a base-kept sign-off line taken out makes it in flight"]
 fn a_sign_off_line_a_rebased_commit_took_out_and_back_makes_no_decoy() {
     decoy_attack(|plan, _| {
         let signed = plan
