@@ -486,7 +486,10 @@ fn kept_steps(
                         Event::Cancelled { .. } => Step::Cancel,
                         _ => return None,
                     };
-                    Some(((entry.stamp.map(str::to_string), entry.text.to_string()), step))
+                    Some((
+                        (entry.stamp.map(str::to_string), entry.text.to_string()),
+                        step,
+                    ))
                 })
                 .collect();
             (id.to_string(), steps)
