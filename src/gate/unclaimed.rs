@@ -527,3 +527,55 @@ fn recorded(steps: &[(Key, Step)], written: &HashMap<Key, usize>, i: usize) -> S
 fn short(commit: &str) -> &str {
     commit.get(..12).unwrap_or(commit)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(text: &str) -> Key {
+        (Some("2030-01-01 00:00".to_string()), text.to_string())
+    }
+
+    // The line is newest first: index 0 is the tip. `d` started at 7 and was
+    // signed off at 5; a commit at 3 that lacks the sign-off line still has it
+    // written by then, as `written` records the oldest commit that had it.
+    #[test]
+    fn a_line_counts_from_the_oldest_commit_that_had_it() {
+        let steps = vec![
+            (key("d started"), Step::Start),
+            (key("d signed off"), Step::Done),
+        ];
+        let written: HashMap<Key, usize> = [(key("d started"), 7), (key("d signed off"), 5)]
+            .into_iter()
+            .collect();
+        assert_eq!(recorded(&steps, &written, 8), Status::Open);
+        assert_eq!(recorded(&steps, &written, 7), Status::Active);
+        assert_eq!(recorded(&steps, &written, 6), Status::Active);
+        assert_eq!(recorded(&steps, &written, 5), Status::Done);
+        assert_eq!(recorded(&steps, &written, 3), Status::Done);
+    }
+
+    // A line no commit of the line had counts nowhere; a `started` after a
+    // sign-off starts nothing, and a reopen does.
+    #[test]
+    fn unwritten_lines_count_nowhere_and_only_a_reopen_undoes_a_sign_off() {
+        let steps = vec![
+            (key("d started"), Step::Start),
+            (key("d signed off"), Step::Done),
+            (key("d started again"), Step::Start),
+            (key("d reopened"), Step::Reopen),
+            (key("d cancelled"), Step::Cancel),
+        ];
+        let written: HashMap<Key, usize> = [
+            (key("d started"), 9),
+            (key("d signed off"), 8),
+            (key("d started again"), 6),
+            (key("d reopened"), 4),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(recorded(&steps, &written, 6), Status::Done);
+        assert_eq!(recorded(&steps, &written, 4), Status::Active);
+        assert_eq!(recorded(&steps, &written, 0), Status::Active);
+    }
+}
