@@ -16,6 +16,10 @@
 //! from its `status:` line: a rebase-merged pull request's own commit that marked
 //! an old done goal active, then landed code, then put the file back, made that
 //! goal the code's owner (a decoy), though no reopen of it was ever recorded.
+//! And a line the base has counts from the oldest commit of its line that had it,
+//! not only where a commit still has it: the log is append-only, so a commit that
+//! took a done goal's `signed off` line out and a later one that put it back (all
+//! kept under "Rebase and merge") left that goal done in between, never in flight.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -26,7 +30,7 @@ use anyhow::Result;
 use crate::ctx::Ctx;
 use crate::git::blame::{self, Writers};
 use crate::plan::event::Event;
-use crate::plan::model::{Plan, Status, parse};
+use crate::plan::model::{Status, parse};
 
 /// The most commits of the base's first-parent line read back from its tip.
 pub const LINE_LIMIT: usize = 10_000;
@@ -90,8 +94,8 @@ pub fn owners(ctx: &Ctx, base: &str, touched: &[(String, Vec<String>)]) -> Resul
     let (line, more) = blame::first_parents(root, base, LINE_LIMIT)?;
     let ids: Vec<&str> = touched.iter().map(|(id, _)| id.as_str()).collect();
     let kept = match line.first() {
-        Some(tip) => kept_lines(root, tip, &rel)?,
-        None => HashSet::new(),
+        Some(tip) => kept_steps(root, tip, &rel, &ids)?,
+        None => HashMap::new(),
     };
     let mut states = States {
         root,
@@ -99,7 +103,7 @@ pub fn owners(ctx: &Ctx, base: &str, touched: &[(String, Vec<String>)]) -> Resul
         line: &line,
         ids: &ids,
         kept: &kept,
-        by_blob: HashMap::new(),
+        walked: None,
         by_index: HashMap::new(),
         oldest_plan: None,
         plan_past_the_line: None,
@@ -322,9 +326,11 @@ struct States<'s> {
     rel: &'s PathBuf,
     line: &'s [String],
     ids: &'s [&'s str],
-    /// The log lines of the base's own plan file ([`kept_lines`]).
-    kept: &'s HashSet<(Option<String>, String)>,
-    by_blob: HashMap<String, Rc<HashMap<String, Status>>>,
+    /// Each goal's state-changing log lines in the base's own plan file
+    /// ([`kept_steps`]).
+    kept: &'s HashMap<String, Vec<(Key, Step)>>,
+    /// The whole line read once ([`Walked`]), when first asked.
+    walked: Option<Walked>,
     by_index: HashMap<usize, Option<Rc<HashMap<String, Status>>>>,
     /// The index of the oldest commit of the line with the plan file, once read.
     oldest_plan: Option<Option<usize>>,
@@ -333,33 +339,104 @@ struct States<'s> {
     plan_past_the_line: Option<Option<bool>>,
 }
 
+/// A log line: its stamp and text.
+type Key = (Option<String>, String);
+
+/// What a log line does to its goal's state.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    Start,
+    Reopen,
+    Done,
+    Cancel,
+}
+
+/// The plan file along the whole line: which goals of `ids` each version has,
+/// and where each kept log line was first written (the oldest commit of the line
+/// whose plan file has it). Where a line is first written is known only from the
+/// line's oldest end, so the whole of it is read, each version parsed once.
+struct Walked {
+    /// Per commit of the line, the index of its version in `goals`.
+    version: Vec<Option<usize>>,
+    /// Per version, the goals of `ids` it has.
+    goals: Vec<Rc<Vec<String>>>,
+    /// Per kept log line, the largest index of the line (the oldest commit) whose
+    /// plan file has it.
+    written: HashMap<Key, usize>,
+}
+
 impl States<'_> {
     /// `None` when the commit has no plan file.
     fn at(&mut self, i: usize) -> Result<Option<Rc<HashMap<String, Status>>>> {
         if let Some(known) = self.by_index.get(&i) {
             return Ok(known.clone());
         }
-        let found = match blame::blob_id_at(self.root, &self.line[i], self.rel)? {
-            None => None,
-            Some(blob) => Some(match self.by_blob.get(&blob) {
-                Some(known) => known.clone(),
-                None => {
-                    let text = blame::blob_text_of(self.root, &blob)?;
-                    let plan = parse(&text);
-                    let statuses: Rc<HashMap<String, Status>> = Rc::new(
-                        plan.goals
-                            .iter()
-                            .filter(|g| self.ids.contains(&g.id.as_ref()))
-                            .map(|g| (g.id.to_string(), recorded(&plan, &g.id, self.kept)))
-                            .collect(),
-                    );
-                    self.by_blob.insert(blob, statuses.clone());
-                    statuses
-                }
-            }),
-        };
+        let kept = self.kept;
+        let walked = self.walked()?;
+        let found = walked.version[i].map(|v| {
+            Rc::new(
+                walked.goals[v]
+                    .iter()
+                    .map(|id| {
+                        let steps = kept.get(id).map_or(&[][..], Vec::as_slice);
+                        (id.clone(), recorded(steps, &walked.written, i))
+                    })
+                    .collect(),
+            )
+        });
         self.by_index.insert(i, found.clone());
         Ok(found)
+    }
+
+    fn walked(&mut self) -> Result<&Walked> {
+        if self.walked.is_none() {
+            let wanted: HashSet<&Key> = self.kept.values().flatten().map(|(k, _)| k).collect();
+            let blobs = blame::blob_ids_on(self.root, self.line, self.rel)?;
+            let mut by_blob: HashMap<&str, usize> = HashMap::new();
+            let mut out = Walked {
+                version: Vec::with_capacity(blobs.len()),
+                goals: Vec::new(),
+                written: HashMap::new(),
+            };
+            let mut lines: Vec<Vec<Key>> = Vec::new();
+            for (i, blob) in blobs.iter().enumerate() {
+                let Some(blob) = blob else {
+                    out.version.push(None);
+                    continue;
+                };
+                let v = match by_blob.get(blob.as_str()) {
+                    Some(v) => *v,
+                    None => {
+                        let text = blame::blob_text_of(self.root, blob)?;
+                        let plan = parse(&text);
+                        let goals: Vec<String> = plan
+                            .goals
+                            .iter()
+                            .filter(|g| self.ids.contains(&g.id.as_ref()))
+                            .map(|g| g.id.to_string())
+                            .collect();
+                        let has: Vec<Key> = self
+                            .ids
+                            .iter()
+                            .flat_map(|id| plan.events(id))
+                            .map(|(e, _)| (e.stamp.map(str::to_string), e.text.to_string()))
+                            .filter(|k| wanted.contains(k))
+                            .collect();
+                        out.goals.push(Rc::new(goals));
+                        lines.push(has);
+                        by_blob.insert(blob, lines.len() - 1);
+                        lines.len() - 1
+                    }
+                };
+                out.version.push(Some(v));
+                // Newest first: the last index seen with a line is its oldest.
+                for key in &lines[v] {
+                    out.written.insert(key.clone(), i);
+                }
+            }
+            self.walked = Some(out);
+        }
+        Ok(self.walked.as_ref().expect("walked just now"))
     }
 
     /// The index of the oldest commit of the line that has the plan file.
@@ -379,41 +456,69 @@ impl States<'_> {
     }
 }
 
-/// The log lines (stamp and text) of the plan file at `tip`, the base: the only
-/// lines a state along its line is read from. The gate keeps every log line of a
-/// base in every later one, so a line here was in every pull request since; one a
-/// rebase-merged pull request's commit wrote and a later commit of it took out
-/// (an old goal's reopen typed, then removed) is not here.
-fn kept_lines(root: &Path, tip: &str, rel: &Path) -> Result<HashSet<(Option<String>, String)>> {
+/// Each goal of `ids`'s log lines that change its state in the plan file at
+/// `tip`, the base, in log order: the only lines a state along its line is read
+/// from. The gate keeps every log line of a base in every later one, so a line
+/// here was in every pull request since; one a rebase-merged pull request's
+/// commit wrote and a later commit of it took out (an old goal's reopen typed,
+/// then removed) is not here.
+fn kept_steps(
+    root: &Path,
+    tip: &str,
+    rel: &Path,
+    ids: &[&str],
+) -> Result<HashMap<String, Vec<(Key, Step)>>> {
     let Some(blob) = blame::blob_id_at(root, tip, rel)? else {
-        return Ok(HashSet::new());
+        return Ok(HashMap::new());
     };
     let text = blame::blob_text_of(root, &blob)?;
-    Ok(parse(&text)
-        .log
+    let plan = parse(&text);
+    Ok(ids
         .iter()
-        .map(|e| (e.stamp.map(str::to_string), e.text.to_string()))
+        .map(|id| {
+            let steps = plan
+                .events(id)
+                .filter_map(|(entry, event)| {
+                    let step = match event {
+                        Event::Started { .. } => Step::Start,
+                        Event::Reopened { .. } => Step::Reopen,
+                        Event::SignedOff { .. } | Event::Imported { .. } => Step::Done,
+                        Event::Cancelled { .. } => Step::Cancel,
+                        _ => return None,
+                    };
+                    Some((
+                        (entry.stamp.map(str::to_string), entry.text.to_string()),
+                        step,
+                    ))
+                })
+                .collect();
+            (id.to_string(), steps)
+        })
         .collect())
 }
 
-/// Goal `id`'s state in `plan` by plan's own lines about it that `kept` has, in
-/// log order: started (from open) or reopened is active, signed off or imported
+/// A goal's state at commit `i` of the line by `steps`, its kept log lines in
+/// log order, each counted where `written` says some commit at `i` or older had
+/// it (not only where commit `i` has it: the log is append-only, and a commit
+/// that took a done goal's `signed off` line out, then a later one that put it
+/// back, would leave the goal in flight between them, owner of code landed
+/// there). Started (from open) or reopened is active, signed off or imported
 /// done, cancelled cancelled; nothing recorded is open. The `status:` line is
 /// the pull request's to type: a done goal marked active by hand, with no reopen
 /// logged, stays done (a `started` line after its sign-off starts nothing, as
 /// `plan start` refuses a done goal).
-fn recorded(plan: &Plan<'_>, id: &str, kept: &HashSet<(Option<String>, String)>) -> Status {
+fn recorded(steps: &[(Key, Step)], written: &HashMap<Key, usize>, i: usize) -> Status {
     let mut state = Status::Open;
-    for (entry, event) in plan.events(id) {
-        if !kept.contains(&(entry.stamp.map(str::to_string), entry.text.to_string())) {
+    for (key, step) in steps {
+        if written.get(key).is_none_or(|w| *w < i) {
             continue;
         }
-        state = match event {
-            Event::Started { .. } if state != Status::Done => Status::Active,
-            Event::Reopened { .. } => Status::Active,
-            Event::SignedOff { .. } | Event::Imported { .. } => Status::Done,
-            Event::Cancelled { .. } => Status::Cancelled,
-            _ => state,
+        state = match step {
+            Step::Start if state != Status::Done => Status::Active,
+            Step::Start => state,
+            Step::Reopen => Status::Active,
+            Step::Done => Status::Done,
+            Step::Cancel => Status::Cancelled,
         };
     }
     state
@@ -421,4 +526,56 @@ fn recorded(plan: &Plan<'_>, id: &str, kept: &HashSet<(Option<String>, String)>)
 
 fn short(commit: &str) -> &str {
     commit.get(..12).unwrap_or(commit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(text: &str) -> Key {
+        (Some("2030-01-01 00:00".to_string()), text.to_string())
+    }
+
+    // The line is newest first: index 0 is the tip. `d` started at 7 and was
+    // signed off at 5; a commit at 3 that lacks the sign-off line still has it
+    // written by then, as `written` records the oldest commit that had it.
+    #[test]
+    fn a_line_counts_from_the_oldest_commit_that_had_it() {
+        let steps = vec![
+            (key("d started"), Step::Start),
+            (key("d signed off"), Step::Done),
+        ];
+        let written: HashMap<Key, usize> = [(key("d started"), 7), (key("d signed off"), 5)]
+            .into_iter()
+            .collect();
+        assert_eq!(recorded(&steps, &written, 8), Status::Open);
+        assert_eq!(recorded(&steps, &written, 7), Status::Active);
+        assert_eq!(recorded(&steps, &written, 6), Status::Active);
+        assert_eq!(recorded(&steps, &written, 5), Status::Done);
+        assert_eq!(recorded(&steps, &written, 3), Status::Done);
+    }
+
+    // A line no commit of the line had counts nowhere; a `started` after a
+    // sign-off starts nothing, and a reopen does.
+    #[test]
+    fn unwritten_lines_count_nowhere_and_only_a_reopen_undoes_a_sign_off() {
+        let steps = vec![
+            (key("d started"), Step::Start),
+            (key("d signed off"), Step::Done),
+            (key("d started again"), Step::Start),
+            (key("d reopened"), Step::Reopen),
+            (key("d cancelled"), Step::Cancel),
+        ];
+        let written: HashMap<Key, usize> = [
+            (key("d started"), 9),
+            (key("d signed off"), 8),
+            (key("d started again"), 6),
+            (key("d reopened"), 4),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(recorded(&steps, &written, 6), Status::Done);
+        assert_eq!(recorded(&steps, &written, 4), Status::Active);
+        assert_eq!(recorded(&steps, &written, 0), Status::Active);
+    }
 }

@@ -202,8 +202,18 @@ pub fn landing(root: &Path, line: &[String], commit: &str) -> Result<Option<usiz
 
 /// The blob id of `rel` at `commit`, `None` where the commit has no such file.
 pub fn blob_id_at(root: &Path, commit: &str, rel: &Path) -> Result<Option<String>> {
+    blob_id_in(&open(root)?, commit, rel)
+}
+
+/// The blob id of `rel` at each commit of `line`, in its order: the repository
+/// opened once for the whole line, which may be ten thousand commits long.
+pub fn blob_ids_on(root: &Path, line: &[String], rel: &Path) -> Result<Vec<Option<String>>> {
     let repo = open(root)?;
-    let at = super::lookup(&repo, commit)
+    line.iter().map(|c| blob_id_in(&repo, c, rel)).collect()
+}
+
+fn blob_id_in(repo: &git2::Repository, commit: &str, rel: &Path) -> Result<Option<String>> {
+    let at = super::lookup(repo, commit)
         .and_then(|o| o.peel_to_commit())
         .with_context(|| format!("reading the commit {commit}"))?;
     let tree = at

@@ -321,6 +321,26 @@ fn a_reopen_a_rebased_commit_typed_and_took_back_makes_no_decoy() {
     });
 }
 
+// The log is append-only, and the base keeps every line it had. The same three
+// commits, with the first taking `d`'s `signed off` line out of the log (its
+// `started` line and `status: done` kept) and the last putting it back: the
+// lines read as that commit had them left `d` started and not signed off, so in
+// flight where calc.py landed, its owner, and `a` verified again only. A line
+// the base has now counts from the oldest commit of its line that had it: `d`
+// was done where calc.py landed, and `a`, first started after it, is judged.
+#[test]
+fn a_sign_off_line_a_rebased_commit_took_out_and_back_makes_no_decoy() {
+    decoy_attack(|plan, _| {
+        let signed = plan
+            .lines()
+            .find(|l| l.starts_with("- ") && l.contains(" d signed off ("))
+            .unwrap_or_else(|| panic!("no sign-off line for d:\n{plan}"));
+        let out = plan.replacen(&format!("{signed}\n"), "", 1);
+        assert!(out.contains(" d started"), "{out}");
+        out
+    });
+}
+
 /// `d` signed off on `main`; then a rebase-merged pull request's three commits:
 /// plan.md as `fake` makes it from the file and where `d`'s goal starts in it,
 /// calc.py and its test landed, plan.md put back; then `a` signed off and gutted
@@ -343,7 +363,7 @@ fn decoy_attack(fake: impl Fn(&str, usize) -> String) {
     // The rebase-merged pull request's three commits.
     let plan = t.read("plan.md");
     let faked = fake(&plan, plan.find("<!-- id: d -->").unwrap());
-    assert!(faked.contains("status: active"), "{faked}");
+    assert_ne!(faked, plan, "the fake changed nothing");
     t.write("plan.md", &faked);
     t.commit_all("wip");
     t.write("calc.py", "def add(a, b):\n    return a + b\n");
