@@ -1147,7 +1147,6 @@ fn run_verify(
 /// and exits 0 (a shebang line alone, which python, node and perl read as a
 /// comment), runnable ([`crate::red_first::Laid::emptied`]).
 fn lay_empty(tree: &Path, rel: &str) -> Result<()> {
-    use std::os::unix::fs::PermissionsExt;
     let path = tree.join(rel);
     if std::fs::symlink_metadata(&path).is_ok() || !path.starts_with(tree) {
         return Ok(());
@@ -1160,7 +1159,7 @@ fn lay_empty(tree: &Path, rel: &str) -> Result<()> {
         reason = "a throwaway copy of a start commit, made for this run"
     )]
     std::fs::write(&path, "#!/bin/sh\n")?;
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))?;
+    crate::atomic::set_mode(&path, 0o755)?;
     Ok(())
 }
 
