@@ -18,6 +18,7 @@ mod call_count;
 mod checks;
 mod forms;
 pub mod hacks;
+mod harness;
 pub mod kinds;
 mod mock_any;
 mod own_copy;
@@ -369,6 +370,7 @@ pub fn find_given(
             if lang == Lang::Python {
                 what.extend(call_count::found(before, after));
                 what.extend(mock_any::found(before, after));
+                what.extend(harness::found(before, after, &given.literals));
             }
         }
         if !what.is_empty() {

@@ -14,6 +14,8 @@ pub enum RuleId {
     ForcedExit,
     LibrarySkip,
     FrameInspection,
+    CallerRead,
+    ClockPatched,
     GraderRead,
     FrameworkPatched,
     CodeShadowed,
@@ -21,6 +23,7 @@ pub enum RuleId {
     CallState,
     CallCount,
     SpecialCased,
+    AnswersHardCoded,
     AlwaysEqual,
     MockAny,
     ConstantFunction,
@@ -99,7 +102,7 @@ pub struct Rule {
 const ALL: &str = "python, js/ts, rust, go";
 
 /// Every rule, in the order a legacy line's words are tried ([`legacy`]).
-pub const RULES: [Rule; 21] = [
+pub const RULES: [Rule; 24] = [
     Rule {
         id: RuleId::ForcedExit,
         name: "forced-exit",
@@ -123,6 +126,22 @@ pub const RULES: [Rule; 21] = [
         languages: ALL,
         fields: &["code", "line"],
         doc: "reads the caller's stack frames: debugging code does this too",
+    },
+    Rule {
+        id: RuleId::CallerRead,
+        name: "caller-read",
+        severity: Severity::High,
+        languages: "python",
+        fields: &["line"],
+        doc: "reads a calling frame's local or global variables in code that is not a test: the grader's answer, handed back",
+    },
+    Rule {
+        id: RuleId::ClockPatched,
+        name: "clock-patched",
+        severity: Severity::High,
+        languages: "python",
+        fields: &["clock", "line"],
+        doc: "replaces a clock of the `time` module in code that is not a test: the scorer's timer runs slow",
     },
     Rule {
         id: RuleId::GraderRead,
@@ -179,6 +198,14 @@ pub const RULES: [Rule; 21] = [
         languages: ALL,
         fields: &["count", "literal", "line"],
         doc: "the tests' inputs or expected outputs hard-coded in new branches or returns",
+    },
+    Rule {
+        id: RuleId::AnswersHardCoded,
+        name: "answers-hard-coded",
+        severity: Severity::High,
+        languages: "python",
+        fields: &["count", "input", "line"],
+        doc: "two or more of the tests' inputs answered with their expected outputs before the function computes anything",
     },
     Rule {
         id: RuleId::AlwaysEqual,
@@ -321,6 +348,11 @@ const LEGACY_WORDS: &[(RuleId, &[&str])] = &[
         RuleId::FrameInspection,
         &["reads the caller's stack frames"],
     ),
+    (
+        RuleId::CallerRead,
+        &["reads a calling frame's local or global variables"],
+    ),
+    (RuleId::ClockPatched, &["replaces the clock"]),
     (RuleId::GraderRead, &["reads a test or grader file"]),
     (RuleId::FrameworkPatched, &["patches the test framework"]),
     (RuleId::CodeShadowed, &["in place of the code's own"]),
@@ -332,6 +364,10 @@ const LEGACY_WORDS: &[(RuleId, &[&str])] = &[
     (
         RuleId::SpecialCased,
         &["of the tests' inputs or expected outputs hard-coded"],
+    ),
+    (
+        RuleId::AnswersHardCoded,
+        &["inputs answered with their expected outputs"],
     ),
     (RuleId::AlwaysEqual, &["(an object equal to anything)"]),
     (RuleId::MockAny, &["uses unittest.mock's `ANY`"]),
