@@ -73,6 +73,9 @@ struct Family {
     flags: &'static str,
     /// Short option letters that take a value that is no code (python's `-W`).
     values: &'static str,
+    /// Short option letters whose value (the next word) must be one of a few
+    /// (a shell's `-o pipefail`).
+    named: &'static [(char, &'static [&'static str])],
     /// Whole-word options that take no value and load no code.
     long: &'static [&'static str],
     /// awk: the script comes as `-f FILE`, never as an operand.
@@ -87,6 +90,19 @@ const FAMILIES: &[Family] = &[
         ],
         flags: "eux",
         values: "",
+        named: &[(
+            'o',
+            &[
+                "pipefail",
+                "errexit",
+                "nounset",
+                "xtrace",
+                "verbose",
+                "noclobber",
+                "noglob",
+                "posix",
+            ],
+        )],
         long: &["--norc", "--noprofile", "--posix"],
         script_option: false,
     },
@@ -94,6 +110,7 @@ const FAMILIES: &[Family] = &[
         names: &["python", "pypy", "micropython"],
         flags: "BEIOqsSuR",
         values: "W",
+        named: &[],
         long: &[],
         script_option: false,
     },
@@ -101,6 +118,7 @@ const FAMILIES: &[Family] = &[
         names: &["node", "nodejs", "qjs"],
         flags: "",
         values: "",
+        named: &[],
         long: &["--no-warnings", "--no-deprecation", "--enable-source-maps"],
         script_option: false,
     },
@@ -108,6 +126,7 @@ const FAMILIES: &[Family] = &[
         names: &["perl"],
         flags: "wWXtT",
         values: "",
+        named: &[],
         long: &[],
         script_option: false,
     },
@@ -115,6 +134,7 @@ const FAMILIES: &[Family] = &[
         names: &["ruby", "jruby"],
         flags: "wWv",
         values: "",
+        named: &[],
         long: &[],
         script_option: false,
     },
@@ -133,6 +153,7 @@ const FAMILIES: &[Family] = &[
         ],
         flags: "",
         values: "",
+        named: &[],
         long: &[],
         script_option: false,
     },
@@ -140,6 +161,7 @@ const FAMILIES: &[Family] = &[
         names: &["awk", "gawk", "mawk", "nawk", "busybox-awk"],
         flags: "",
         values: "",
+        named: &[],
         long: &[],
         script_option: true,
     },
@@ -204,19 +226,20 @@ pub fn refused(argv: &[String], find: &dyn Find) -> Option<Refusal> {
     };
     let word = argv.get(i)?;
     let real = find.program(word);
-    let names: Vec<String> = std::iter::once(interpreter_name(word))
-        .chain(
-            real.as_deref()
-                .map(|r| interpreter_name(&r.to_string_lossy())),
-        )
-        .collect();
-    if names.iter().any(|n| RUNNERS.contains(&n.as_str())) {
+    // The name the argv gives decides first (`sh` linked to busybox is a shell);
+    // the file it resolves to only where that name is no interpreter's
+    // (`my-python` linked to python3, `judge` linked to npx).
+    let family_of = |name: &str| FAMILIES.iter().find(|f| f.names.contains(&name));
+    let named = interpreter_name(word);
+    let resolved = real
+        .as_deref()
+        .map(|r| interpreter_name(&r.to_string_lossy()));
+    let family = family_of(&named).or_else(|| resolved.as_deref().and_then(family_of));
+    let runner = |name: &str| RUNNERS.contains(&name);
+    if runner(&named) || (family.is_none() && resolved.as_deref().is_some_and(runner)) {
         return refusal(word, Why::Runner);
     }
-    let Some(family) = FAMILIES
-        .iter()
-        .find(|f| names.iter().any(|n| f.names.contains(&n.as_str())))
-    else {
+    let Some(family) = family else {
         return match real {
             Some(path) if system(&path) => refusal(word, Why::System(path)),
             _ => None,
@@ -241,7 +264,7 @@ pub fn refused(argv: &[String], find: &dyn Find) -> Option<Refusal> {
             i += 1;
             continue;
         }
-        match short(&arg[1..], family) {
+        match short(&arg[1..], family, argv.get(i)) {
             Some(takes_next) if !arg.starts_with("--") && !arg.starts_with('+') => {
                 i += usize::from(takes_next);
             }
@@ -270,12 +293,17 @@ pub fn refused(argv: &[String], find: &dyn Find) -> Option<Refusal> {
 }
 
 /// Whether the short option letters `letters` are the family's flags, ending in at
-/// most one value letter with its value joined (`-uWignore`) or in the next word:
+/// most one value letter with its value joined (`-uWignore`) or in the next word
+/// (`next`), or in a named one whose value is one of a few (`-euo pipefail`):
 /// `Some(true)` when the next word is the value, `None` when an option is not taken.
-fn short(letters: &str, family: &Family) -> Option<bool> {
+fn short(letters: &str, family: &Family, next: Option<&String>) -> Option<bool> {
     for (at, c) in letters.char_indices() {
         if family.values.contains(c) {
             return Some(at + c.len_utf8() == letters.len());
+        }
+        if let Some((_, names)) = family.named.iter().find(|(n, _)| *n == c) {
+            let last = at + c.len_utf8() == letters.len();
+            return (last && next.is_some_and(|v| names.contains(&v.as_str()))).then_some(true);
         }
         if !family.flags.contains(c) {
             return None;
@@ -284,17 +312,22 @@ fn short(letters: &str, family: &Family) -> Option<bool> {
     (!letters.is_empty()).then_some(false)
 }
 
-/// Where the program comes after `env`, `timeout` and `nice` in their plain forms,
-/// or the wrapper given an option or a setting it may not have (`env BASH_ENV=…`,
+/// Where the program comes after `env`, `timeout` and `nice` in their plain forms
+/// (`env -i`, `env -u NAME`, `timeout --preserve-status -k 5 60`, `nice -n 5`), or
+/// the wrapper given an option or a setting it may not have (`env BASH_ENV=…`,
 /// `env -S`, `env -C DIR`).
 fn wrapped(argv: &[String]) -> Result<usize, &str> {
     let mut i = 0;
     while let Some(word) = argv.get(i) {
         let name = base_name(word);
-        let takes: &[&str] = match name {
-            "env" => &[],
-            "timeout" => &["-k", "-s", "--kill-after", "--signal", "--foreground"],
-            "nice" => &["-n", "--adjustment"],
+        // Options that take a value, then those that take none.
+        let (takes, plain): (&[&str], &[&str]) = match name {
+            "env" => (&["-u", "--unset"], &["-i", "--ignore-environment"]),
+            "timeout" => (
+                &["-k", "-s", "--kill-after", "--signal"],
+                &["--foreground", "--preserve-status", "--verbose", "-v"],
+            ),
+            "nice" => (&["-n", "--adjustment"], &[]),
             _ => return Ok(i),
         };
         i += 1;
@@ -303,11 +336,15 @@ fn wrapped(argv: &[String]) -> Result<usize, &str> {
                 i += 1;
                 break;
             }
-            if name == "env" && arg.contains('=') {
-                return Err(word);
-            }
             if !arg.starts_with('-') || arg.len() == 1 {
+                if name == "env" && arg.contains('=') {
+                    return Err(word);
+                }
                 break;
+            }
+            if plain.contains(&arg.as_str()) {
+                i += 1;
+                continue;
             }
             let (flag, joined) = match arg.split_once('=') {
                 Some((f, _)) => (f, true),
@@ -317,11 +354,7 @@ fn wrapped(argv: &[String]) -> Result<usize, &str> {
             if !takes.contains(&flag) {
                 return Err(word);
             }
-            i += if joined || flag == "--foreground" {
-                1
-            } else {
-                2
-            };
+            i += if joined { 1 } else { 2 };
         }
         if name == "timeout" {
             i += 1;
@@ -416,6 +449,8 @@ mod tests {
             ("llm", "/home/u/.local/bin/llm"),
             ("apt-llm", "/usr/bin/llm"),
             ("npx", "/home/u/.nvm/versions/node/v22/bin/npx"),
+            ("judge-npx", "/home/u/.nvm/versions/node/v22/bin/npx"),
+            ("/opt/alpine/bin/sh", "/usr/bin/busybox"),
             ("my-python", "/usr/bin/python3.12"),
             ("/home/u/.local/bin/my-judge", "/home/u/.local/bin/my-judge"),
             ("/home/u/judge", "/home/u/judge"),
@@ -445,10 +480,6 @@ mod tests {
             ),
             (&["/bin/bash", "-ec", "x"], Some(Why::Option)),
             (&["bash", "-oc", "posix", "x"], Some(Why::Option)),
-            (
-                &["bash", "-o", "pipefail", "/home/u/judge.sh"],
-                Some(Why::Option),
-            ),
             (&["env", "sh", "-c", "x"], Some(Why::Option)),
             (
                 &["env", "A=1", "bash", "/home/u/judge.sh"],
@@ -505,6 +536,20 @@ mod tests {
             ),
             (&["npx", "-c", "sh judge.sh"], Some(Why::Runner)),
             (&["apt-llm", "-m", "gpt"], system("/usr/bin/llm")),
+            (&["bash", "-euo", "posix", "-c", "x"], Some(Why::Option)),
+            (
+                &["bash", "-o", "history", "/home/u/judge.sh"],
+                Some(Why::Option),
+            ),
+            (
+                &["bash", "-oe", "pipefail", "/home/u/judge.sh"],
+                Some(Why::Option),
+            ),
+            (
+                &["env", "-C", "/r", "sh", "/home/u/judge.sh"],
+                Some(Why::Wrapper),
+            ),
+            (&["judge-npx"], Some(Why::Runner)),
         ];
         for (words, want) in cases {
             assert_eq!(&why(words), want, "{words:?}");
@@ -535,6 +580,11 @@ mod tests {
             ],
             &["llm", "-m", "gpt"],
             &["/nowhere/judge"],
+            &["bash", "-euo", "pipefail", "/home/u/judge.sh"],
+            &["bash", "-o", "pipefail", "/home/u/judge.sh"],
+            &["/opt/alpine/bin/sh", "/home/u/judge.sh"],
+            &["timeout", "--preserve-status", "60", "/home/u/judge"],
+            &["env", "-i", "-u", "HOME", "/home/u/judge"],
         ] {
             assert_eq!(why(words), None, "{words:?}");
         }
