@@ -851,3 +851,234 @@ fn a_command_judge_that_is_script_text_in_any_form_does_not_sign_off() {
     }
     assert!(signed.is_empty(), "signed off through: {signed:#?}");
 }
+
+// Attack (stop77-c): the allow-list takes a wrapper by the last part of its word
+// (`env`, `timeout`, `nice`) and an interpreter by its word's name or its file's,
+// so a symlink the agent puts in the repository, named `env` or `sh` and pointing
+// at a system program that runs what its arguments say (awk, find), is neither a
+// system program (its word is a wrapper's or an interpreter's) nor inside the
+// repository (its file is /usr/bin's): awk runs its first operand as a program,
+// find runs `-exec`, and either runs the agent's own judge.sh from the tree.
+#[test]
+#[ignore = "open: a symlink in the repository named env/timeout/nice or sh, to a system program (awk, find), is taken as a wrapper or a shell: the agent's judge.sh signs off"]
+fn a_system_program_behind_a_symlink_named_like_a_wrapper_or_a_shell_does_not_sign_off() {
+    let script = "cd \"$PLAN_JUDGE_TREE\" && sh judge.sh";
+    let awk = "BEGIN { system(\"cd \\\"$PLAN_JUDGE_TREE\\\" && sh judge.sh\") }";
+    // Each form: the symlink's name in the repository, its target, the rest of argv.
+    let forms: Vec<(&str, &str, Vec<String>)> = vec![
+        ("env", "/usr/bin/awk", vec![awk.to_string()]),
+        (
+            "timeout",
+            "/usr/bin/awk",
+            vec![awk.to_string(), "/nowhere".to_string()],
+        ),
+        ("nice", "/usr/bin/awk", vec![awk.to_string()]),
+        // `sh FILE ARGS`: an absolute file outside the repository and the system's
+        // directories (any, its content unread), then find's expression.
+        (
+            "sh",
+            "/usr/bin/find",
+            vec![
+                "ANY".into(),
+                "-exec".into(),
+                "sh".into(),
+                "-c".into(),
+                script.into(),
+                ";".into(),
+            ],
+        ),
+        // `sh -u FILE ARGS`: env unsets a variable named FILE, then runs the rest.
+        (
+            "sh",
+            "/usr/bin/env",
+            vec![
+                "-u".into(),
+                "ANY".into(),
+                "sh".into(),
+                "-c".into(),
+                script.into(),
+            ],
+        ),
+    ];
+    let mut signed = Vec::new();
+    for (name, target, rest) in &forms {
+        let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f made.txt"));
+        let any = t.dir.path().join("home/notes.txt");
+        std::fs::write(&any, "anything\n").unwrap();
+        t.write("made.txt", "made\n");
+        t.write("verdict.txt", fixture("judges/outputs/accept.txt"));
+        t.write("judge.sh", "cat >/dev/null\ncat verdict.txt\n");
+        std::fs::create_dir_all(t.root().join("tools")).unwrap();
+        std::os::unix::fs::symlink(target, t.root().join("tools").join(name)).unwrap();
+        let mut argv = vec![t.root().join("tools").join(name).display().to_string()];
+        argv.extend(
+            rest.iter()
+                .map(|w| w.replace("ANY", &any.display().to_string())),
+        );
+        let words: Vec<String> = argv.iter().map(|w| format!("{w:?}")).collect();
+        t.write(
+            ".plan/config.yaml",
+            format!(
+                "judge:\n  backend: command\n  command: [{}]\n",
+                words.join(", ")
+            ),
+        );
+        t.commit_all("base");
+        t.ok(&["start", "w", "--no-verify"]);
+        let run = t.run(&["complete", "w", "--evidence", "the tests pass"]);
+        if t.plan_md().contains("w signed off") {
+            signed.push(format!("tools/{name} -> {target}: {}", argv[1..].join(" ")));
+        } else {
+            eprintln!("{name} -> {target}: {}", run.stderr);
+        }
+    }
+    assert!(signed.is_empty(), "signed off through: {signed:#?}");
+}
+
+// Attack (stop77-c): `env`'s plain form ends at the first word not an option, and a
+// lone `-` is taken as that word, the program: no file, so not refused. To env it
+// is `-i`, and what follows is the program: `env - sh -c '…'` is a line of script
+// in the config, no file written anywhere. With its environment gone, the script
+// reads the tree's path from the prompt's line naming it.
+#[test]
+#[ignore = "open: `env - sh -c '…'`: the lone `-` (env's -i) is taken as the program, and the line of script after it is not checked"]
+fn a_command_judge_behind_env_dash_does_not_sign_off() {
+    let script = "while read -r l; do case $l in \"The repository under review is at \"*) t=${l#The repository under review is at }; cd \"${t%%;*}\"; break;; esac; done; sh judge.sh";
+    let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f made.txt"));
+    t.write("made.txt", "made\n");
+    t.write("verdict.txt", fixture("judges/outputs/accept.txt"));
+    t.write("judge.sh", "cat >/dev/null\ncat verdict.txt\n");
+    let argv: Vec<String> = ["env", "-", "sh", "-c", script]
+        .iter()
+        .map(|w| format!("{w:?}"))
+        .collect();
+    t.write(
+        ".plan/config.yaml",
+        format!(
+            "judge:\n  backend: command\n  command: [{}]\n",
+            argv.join(", ")
+        ),
+    );
+    t.commit_all("base");
+    t.ok(&["start", "w", "--no-verify"]);
+    let run = t.run(&["complete", "w", "--evidence", "the tests pass"]);
+    assert!(
+        !t.plan_md().contains("w signed off"),
+        "signed off through env - sh -c:\n{}{}",
+        run.stdout,
+        run.stderr
+    );
+}
+
+// Attack (stop77-c): "outside the repository" is outside its working tree. In a
+// linked worktree (`git worktree add`, how agents are often run side by side) the
+// worktree's git dir is the main repository's `.git/worktrees/NAME`, outside it,
+// and `git commit -m MSG` writes MSG there as COMMIT_EDITMSG: the agent's last
+// commit message is a script file outside the tree and the system's directories,
+// `sh …/.git/worktrees/NAME/COMMIT_EDITMSG` a judge of the allow-list's shape.
+#[test]
+#[ignore = "open: a file in a linked worktree's own git dir (COMMIT_EDITMSG, the agent's commit message) is outside the tree: `sh <gitdir>/COMMIT_EDITMSG` signs off"]
+fn a_judge_script_in_a_worktrees_git_dir_does_not_sign_off() {
+    let mut t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f made.txt"));
+    t.write("made.txt", "made\n");
+    t.write("verdict.txt", fixture("judges/outputs/accept.txt"));
+    t.commit_all("base");
+    let side = t.dir.path().join("side");
+    t.git(&[
+        "worktree",
+        "add",
+        "-q",
+        "-b",
+        "side",
+        side.to_str().unwrap(),
+    ]);
+    t.cwd = side.clone();
+    let editmsg = t.root().join(".git/worktrees/side/COMMIT_EDITMSG");
+    std::fs::create_dir_all(side.join(".plan")).unwrap();
+    std::fs::write(
+        side.join(".plan/config.yaml"),
+        format!(
+            "judge:\n  backend: command\n  command: [\"sh\", {:?}]\n",
+            editmsg.display().to_string()
+        ),
+    )
+    .unwrap();
+    t.git(&["add", "-A"]);
+    t.git(&[
+        "commit",
+        "-q",
+        "-m",
+        "cat >/dev/null\ncat \"$PLAN_JUDGE_TREE/verdict.txt\"",
+    ]);
+    assert!(editmsg.is_file());
+    t.ok(&["start", "w", "--no-verify"]);
+    let run = t.run(&["complete", "w", "--evidence", "the tests pass"]);
+    let plan = std::fs::read_to_string(side.join("plan.md")).unwrap();
+    assert!(
+        !plan.contains("w signed off"),
+        "signed off through sh {}:\n{}{}",
+        editmsg.display(),
+        run.stdout,
+        run.stderr
+    );
+}
+
+// Honest (stop77-c): judges of one's own in ordinary shapes that the allow-list
+// refused, until the argv's own name decided first and these options were taken. On Alpine (and in many CI containers) `sh` is a link to busybox, which
+// the runners' list names, so `sh ~/judge.sh` is refused as a runner; `bash -euo
+// pipefail` is the common strict-mode line; `timeout --preserve-status` and `env
+// -i` (run with a clean environment) take or set nothing that runs code.
+#[test]
+fn honest_judges_of_ones_own_sign_off() {
+    let verdict = fixture_path("judges/outputs/accept.txt");
+    let mut refused = Vec::new();
+    for form in [
+        "busybox sh",
+        "bash -euo pipefail",
+        "timeout --preserve-status",
+        "env -i",
+    ] {
+        let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f made.txt"));
+        let judge = t.fake_program(
+            "my-judge",
+            &format!("cat >/dev/null\ncat '{}'\n", verdict.display()),
+        );
+        let judge = judge.display().to_string();
+        let argv: Vec<String> = match form {
+            "busybox sh" => {
+                // /bin/sh -> busybox, as Alpine has it: a shell all the same.
+                let sh = std::fs::canonicalize("/bin/sh").unwrap();
+                std::fs::copy(&sh, t.bin().join("busybox")).unwrap();
+                std::os::unix::fs::symlink("busybox", t.bin().join("sh")).unwrap();
+                vec![t.bin().join("sh").display().to_string(), judge]
+            }
+            "bash -euo pipefail" => vec!["bash".into(), "-euo".into(), "pipefail".into(), judge],
+            "timeout --preserve-status" => {
+                vec![
+                    "timeout".into(),
+                    "--preserve-status".into(),
+                    "60".into(),
+                    judge,
+                ]
+            }
+            _ => vec!["env".into(), "-i".into(), judge],
+        };
+        t.write("made.txt", "made\n");
+        let words: Vec<String> = argv.iter().map(|w| format!("{w:?}")).collect();
+        t.write(
+            ".plan/config.yaml",
+            format!(
+                "judge:\n  backend: command\n  command: [{}]\n",
+                words.join(", ")
+            ),
+        );
+        t.commit_all("base");
+        t.ok(&["start", "w", "--no-verify"]);
+        let run = t.run(&["complete", "w", "--evidence", "the tests pass"]);
+        if !t.plan_md().contains("w signed off") {
+            let why = run.stderr.lines().next().unwrap_or_default().to_string();
+            refused.push(format!("{form}: {why}"));
+        }
+    }
+    assert!(refused.is_empty(), "refused: {refused:#?}");
+}
