@@ -220,23 +220,15 @@ pub fn refused(argv: &[String], find: &dyn Find) -> Option<Refusal> {
             why,
         })
     };
-    let mut i = match wrapped(argv) {
+    let mut i = match wrapped(argv, find) {
         Ok(i) => i,
         Err(wrapper) => return refusal(wrapper, Why::Wrapper),
     };
     let word = argv.get(i)?;
     let real = find.program(word);
-    // The name the argv gives decides first (`sh` linked to busybox is a shell);
-    // the file it resolves to only where that name is no interpreter's
-    // (`my-python` linked to python3, `judge` linked to npx).
-    let family_of = |name: &str| FAMILIES.iter().find(|f| f.names.contains(&name));
-    let named = interpreter_name(word);
-    let resolved = real
-        .as_deref()
-        .map(|r| interpreter_name(&r.to_string_lossy()));
-    let family = family_of(&named).or_else(|| resolved.as_deref().and_then(family_of));
-    let runner = |name: &str| RUNNERS.contains(&name);
-    if runner(&named) || (family.is_none() && resolved.as_deref().is_some_and(runner)) {
+    let name = identity(word, real.as_deref());
+    let family = FAMILIES.iter().find(|f| f.names.contains(&name.as_str()));
+    if RUNNERS.contains(&name.as_str()) {
         return refusal(word, Why::Runner);
     }
     let Some(family) = family else {
@@ -316,10 +308,11 @@ fn short(letters: &str, family: &Family, next: Option<&String>) -> Option<bool> 
 /// (`env -i`, `env -u NAME`, `timeout --preserve-status -k 5 60`, `nice -n 5`), or
 /// the wrapper given an option or a setting it may not have (`env BASH_ENV=…`,
 /// `env -S`, `env -C DIR`).
-fn wrapped(argv: &[String]) -> Result<usize, &str> {
+fn wrapped<'a>(argv: &'a [String], find: &dyn Find) -> Result<usize, &'a str> {
     let mut i = 0;
     while let Some(word) = argv.get(i) {
-        let name = base_name(word);
+        let name = identity(word, find.program(word).as_deref());
+        let name = name.as_str();
         // Options that take a value, then those that take none.
         let (takes, plain): (&[&str], &[&str]) = match name {
             "env" => (&["-u", "--unset"], &["-i", "--ignore-environment"]),
@@ -361,6 +354,27 @@ fn wrapped(argv: &[String]) -> Result<usize, &str> {
         }
     }
     Ok(i)
+}
+
+/// Programs that act as the one their argv names (`sh` linked to busybox).
+const MULTI_CALL: &[&str] = &["busybox", "toybox", "coreutils"];
+
+/// What a program is, by the name its argv gives (`word`) and the file it resolves
+/// to (`real`): the word's name where the file is a multi-call program or of the
+/// same family (`sh` to dash, `python3` to python3.12, `awk` to mawk), else the
+/// file's (`my-python` linked to python3 is python; a link named `env` or `sh` to
+/// awk or find is awk or find, whatever its name says).
+fn identity(word: &str, real: Option<&Path>) -> String {
+    let named = interpreter_name(word);
+    let Some(real) = real else {
+        return named;
+    };
+    let resolved = interpreter_name(&real.to_string_lossy());
+    let family = |n: &str| FAMILIES.iter().position(|f| f.names.contains(&n));
+    let same = resolved == named
+        || MULTI_CALL.contains(&resolved.as_str())
+        || family(&named).is_some_and(|f| family(&resolved) == Some(f));
+    if same { named } else { resolved }
 }
 
 /// Whether `path` is in the system's directories.
@@ -451,6 +465,8 @@ mod tests {
             ("npx", "/home/u/.nvm/versions/node/v22/bin/npx"),
             ("judge-npx", "/home/u/.nvm/versions/node/v22/bin/npx"),
             ("/opt/alpine/bin/sh", "/usr/bin/busybox"),
+            ("/r/tools/env", "/usr/bin/mawk"),
+            ("/r/tools/sh", "/usr/bin/find"),
             ("my-python", "/usr/bin/python3.12"),
             ("/home/u/.local/bin/my-judge", "/home/u/.local/bin/my-judge"),
             ("/home/u/judge", "/home/u/judge"),
@@ -550,6 +566,22 @@ mod tests {
                 Some(Why::Wrapper),
             ),
             (&["judge-npx"], Some(Why::Runner)),
+            (
+                &["/r/tools/env", "BEGIN { system(\"x\") }"],
+                Some(Why::NoScript),
+            ),
+            (
+                &[
+                    "/r/tools/sh",
+                    "/home/u/judge.sh",
+                    "-exec",
+                    "sh",
+                    "-c",
+                    "x",
+                    ";",
+                ],
+                system("/usr/bin/find"),
+            ),
         ];
         for (words, want) in cases {
             assert_eq!(&why(words), want, "{words:?}");

@@ -852,15 +852,16 @@ fn a_command_judge_that_is_script_text_in_any_form_does_not_sign_off() {
     assert!(signed.is_empty(), "signed off through: {signed:#?}");
 }
 
-// Attack (stop77-c): the allow-list takes a wrapper by the last part of its word
+// Attack (stop77-c): the allow-list took a wrapper by the last part of its word
 // (`env`, `timeout`, `nice`) and an interpreter by its word's name or its file's,
 // so a symlink the agent puts in the repository, named `env` or `sh` and pointing
 // at a system program that runs what its arguments say (awk, find), is neither a
 // system program (its word is a wrapper's or an interpreter's) nor inside the
 // repository (its file is /usr/bin's): awk runs its first operand as a program,
-// find runs `-exec`, and either runs the agent's own judge.sh from the tree.
+// find runs `-exec`, and either ran the agent's own judge.sh from the tree. Now a
+// program is what its file is, unless that file is of the same family as its
+// name or a multi-call program (busybox).
 #[test]
-#[ignore = "open: a symlink in the repository named env/timeout/nice or sh, to a system program (awk, find), is taken as a wrapper or a shell: the agent's judge.sh signs off"]
 fn a_system_program_behind_a_symlink_named_like_a_wrapper_or_a_shell_does_not_sign_off() {
     let script = "cd \"$PLAN_JUDGE_TREE\" && sh judge.sh";
     let awk = "BEGIN { system(\"cd \\\"$PLAN_JUDGE_TREE\\\" && sh judge.sh\") }";
