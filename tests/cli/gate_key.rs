@@ -928,9 +928,11 @@ fn a_system_program_behind_a_symlink_named_like_a_wrapper_or_a_shell_does_not_si
         t.ok(&["start", "w", "--no-verify"]);
         let run = t.run(&["complete", "w", "--evidence", "the tests pass"]);
         if t.plan_md().contains("w signed off") {
-            signed.push(format!("tools/{name} -> {target}: {}", argv[1..].join(" ")));
-        } else {
-            eprintln!("{name} -> {target}: {}", run.stderr);
+            signed.push(format!(
+                "tools/{name} -> {target}: {} ({})",
+                argv[1..].join(" "),
+                run.stderr
+            ));
         }
     }
     assert!(signed.is_empty(), "signed off through: {signed:#?}");
