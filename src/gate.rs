@@ -655,7 +655,7 @@ struct Prepared {
     at_start: Vec<String>,
     /// The files laid over each of those commits' checkouts from the one judged
     /// ([`crate::red_first::laid_over`]).
-    laid: crate::red_first::Laid,
+    laid: Vec<String>,
     /// For a goal the base has: the verify it has there, and the contract lines
     /// the pull request changed ([`Rejudge::against_base`]); `None`: a goal new in
     /// the pull request, held to its own contract.
@@ -717,7 +717,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
                 weakened: crate::weakened::now(root, plan, goal)?,
                 green_at_start: crate::red_first::of_goal(ctx, plan, goal),
                 at_start: Vec::new(),
-                laid: crate::red_first::Laid::default(),
+                laid: Vec::new(),
                 base: None,
             };
             out.push((goal, prepared));
@@ -834,7 +834,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
         let run = |ran: &mut Vec<((String, String), Ran)>,
                    line: &str,
                    commit: &str,
-                   laid: &crate::red_first::Laid,
+                   laid: &[String],
                    id: &str|
          -> Result<usize> {
             let key = (line.to_string(), commit.to_string());
@@ -875,13 +875,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
                 });
                 continue;
             };
-            let at = run(
-                &mut ran,
-                line,
-                &self.commit,
-                &crate::red_first::Laid::default(),
-                &id,
-            )?;
+            let at = run(&mut ran, line, &self.commit, &[], &id)?;
             let here = &ran[at].1;
             let mut result = verified::GoalResult {
                 id: id.clone(),
@@ -1085,7 +1079,7 @@ struct Ran {
 fn run_verify(
     root: &Path,
     commit: &str,
-    over: Option<(&str, &crate::red_first::Laid)>,
+    over: Option<(&str, &[String])>,
     line: &str,
     id: &str,
     timeout: Duration,
@@ -1112,10 +1106,7 @@ fn run_verify(
     }
     git::export_commit(root, commit, &tree)?;
     if let Some((from, laid)) = over {
-        git::export_paths(root, from, &tree, &laid.copied)?;
-        for rel in &laid.emptied {
-            lay_empty(&tree, rel)?;
-        }
+        git::export_paths(root, from, &tree, laid)?;
     }
     crate::out::progress(&format!(
         "rejudge {id}: running verify at {}",
@@ -1141,26 +1132,6 @@ fn run_verify(
             scratch: Some(scratch),
         }
     })
-}
-
-/// Writes at `rel` in `tree`, where the start lacks it, a script that does nothing
-/// and exits 0 (a shebang line alone, which python, node and perl read as a
-/// comment), runnable ([`crate::red_first::Laid::emptied`]).
-fn lay_empty(tree: &Path, rel: &str) -> Result<()> {
-    let path = tree.join(rel);
-    if std::fs::symlink_metadata(&path).is_ok() || !path.starts_with(tree) {
-        return Ok(());
-    }
-    if let Some(dir) = path.parent() {
-        crate::atomic::make_dirs(dir)?;
-    }
-    #[expect(
-        clippy::disallowed_methods,
-        reason = "a throwaway copy of a start commit, made for this run"
-    )]
-    std::fs::write(&path, "#!/bin/sh\n")?;
-    crate::atomic::set_mode(&path, 0o755)?;
-    Ok(())
 }
 
 /// The scrubbed environment: [`CLEAN_ENV`] as plan has it, less anything named

@@ -333,25 +333,17 @@ pub fn green_in_run(
     let root = &ctx.repo()?.root;
     let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
     let recorded = recorded_files(root, plan, &goal.id);
-    let laid = result.verify.as_deref().map_or_else(Laid::default, |line| {
+    let laid = result.verify.as_deref().map_or_else(Vec::new, |line| {
         laid_over(root, ctx.plan_in_repo().as_deref(), line)
     });
     for run in result.at_start.iter().filter(|r| r.passed) {
-        // A script the start lacked ran as one doing nothing: the check passed
-        // without it, so what the work wrote there does not count as a change.
-        let mut same = laid.copied.clone();
-        for rel in &laid.emptied {
-            if git::blame::blob_id_at(root, &run.commit, Path::new(rel))?.is_none() {
-                same.push(rel.clone());
-            }
-        }
         let green = unchanged_since(
             root,
             plan_rel.as_deref(),
             goal,
             &recorded,
             &run.commit,
-            &same,
+            &laid,
         )?;
         if green.is_some() {
             return Ok(green);
@@ -412,44 +404,26 @@ pub fn start_commits(
     Ok(out)
 }
 
-/// What the gate lays over a start commit's checkout before it runs the verify
-/// `line` there ([`laid_over`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Laid {
-    /// Files copied from the commit judged: the scripts the line runs
-    /// (`judge::files::verify_scripts`) and the plan file.
-    pub copied: Vec<String>,
-    /// Scripts those run in turn (`judge::files::scripts_run_in_turn`), written as
-    /// a script that does nothing where the start lacks them.
-    pub emptied: Vec<String>,
-}
-
 /// The files the gate lays over a start commit's checkout, as the commit it judges
-/// has them, before it runs the verify `line` there: the scripts the line runs and
-/// the plan file (`plan_rel`). Red first asks whether this check would have passed
-/// before the work: a script the work added is missing at the start, and a verify
-/// that reads its own `started` line finds none there, so either would read as
-/// red however little it checks. What those scripts run in turn may be the work
-/// itself, so it is not copied; where the start lacks it, it is laid as a script
-/// that does nothing: a check that passes then rests on nothing it does (`sh
-/// inner.sh && test -f README.md`), while one that checks what it does (`sh
-/// inner.sh | grep -q hello`) stays red. The files the scripts check stay as the
-/// start had them. Read from the working tree at `root` (the commit judged,
-/// checked out), so the verify job and the judge job name the same files.
-pub fn laid_over(root: &Path, plan_rel: Option<&Path>, line: &str) -> Laid {
-    let (mut copied, emptied) = match verify::parse(line) {
-        Ok(parsed) => (
-            crate::judge::files::verify_scripts(root, &parsed),
-            crate::judge::files::scripts_run_in_turn(root, &parsed),
-        ),
-        Err(_) => (Vec::new(), Vec::new()),
+/// has them, before it runs the verify `line` there: the scripts the line runs
+/// (`judge::files::verify_scripts`) and the plan file (`plan_rel`). Red first asks
+/// whether this check would have passed before the work: a script the work added
+/// is missing at the start, and a verify that reads its own `started` line finds
+/// none there, so either would read as red however little it checks. What they
+/// run in turn, and the files they check, stay as the start had them: they may be
+/// the work. Read from the working tree at `root` (the commit judged, checked
+/// out), so the verify job and the judge job name the same files.
+pub fn laid_over(root: &Path, plan_rel: Option<&Path>, line: &str) -> Vec<String> {
+    let mut out = match verify::parse(line) {
+        Ok(parsed) => crate::judge::files::verify_scripts(root, &parsed),
+        Err(_) => Vec::new(),
     };
     if let Some(rel) = plan_rel.and_then(Path::to_str)
-        && !copied.iter().any(|f| f == rel)
+        && !out.iter().any(|f| f == rel)
     {
-        copied.push(rel.to_string());
+        out.push(rel.to_string());
     }
-    Laid { copied, emptied }
+    out
 }
 
 /// Where the verify `line` reads the plan file (`plan_rel`): the line itself, or

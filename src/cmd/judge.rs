@@ -41,7 +41,7 @@ pub enum Set {
 /// are: `plan judge command my-judge --strict -- --global`
 #[derive(Debug, clap::Args)]
 pub struct CommandArgs {
-    /// The program and its arguments, run without a shell, e.g. `/usr/local/bin/my-judge
+    /// The program and its arguments, run without a shell, e.g. `~/.local/bin/my-judge
     /// --strict` (a program inside the repository is refused)
     #[arg(value_name = "ARGV", required = true, num_args = 1.., trailing_var_arg = true,
           allow_hyphen_values = true)]
@@ -478,7 +478,7 @@ fn notes(repo: Option<&Repo>, global: bool, key: &str) -> Vec<String> {
     if key == "backend" {
         match Runs::of(judge) {
             Runs::Command if judge.command.is_empty() => notes.push(
-                "note: judge.command is empty; set it with `plan judge command /usr/local/bin/my-judge` (a program outside the repository)".to_string(),
+                "note: judge.command is empty; set it with `plan judge command ~/.local/bin/my-judge` (a program outside the repository)".to_string(),
             ),
             Runs::Program(b, None) => notes.push(format!("note: {b} is not on PATH")),
             Runs::NoneFound => notes.push(format!(

@@ -339,8 +339,23 @@ struct States<'s> {
     plan_past_the_line: Option<Option<bool>>,
 }
 
-/// A log line: its stamp and text.
-type Key = (Option<String>, String);
+/// A log line: its stamp, its text, and how many of the goal's lines before it
+/// have both the same: the second of two equal lines (a reopen typed twice in a
+/// minute, its stamp the agent's to set) is written where a version first had
+/// two, not where the first was.
+type Key = (Option<String>, String, usize);
+
+/// The keys of one goal's log lines (stamp and text), in order.
+fn numbered<'a>(lines: impl Iterator<Item = (Option<&'a str>, &'a str)>) -> Vec<Key> {
+    let mut seen: HashMap<(Option<&str>, &str), usize> = HashMap::new();
+    lines
+        .map(|(stamp, text)| {
+            let n = seen.entry((stamp, text)).or_insert(0);
+            *n += 1;
+            (stamp.map(str::to_string), text.to_string(), *n - 1)
+        })
+        .collect()
+}
 
 /// What a log line does to its goal's state.
 #[derive(Clone, Copy, Debug)]
@@ -418,8 +433,9 @@ impl States<'_> {
                         let has: Vec<Key> = self
                             .ids
                             .iter()
-                            .flat_map(|id| plan.events(id))
-                            .map(|(e, _)| (e.stamp.map(str::to_string), e.text.to_string()))
+                            .flat_map(|id| {
+                                numbered(plan.events(id).map(|(e, _)| (e.stamp, e.text)))
+                            })
                             .filter(|k| wanted.contains(k))
                             .collect();
                         out.goals.push(Rc::new(goals));
@@ -476,9 +492,11 @@ fn kept_steps(
     Ok(ids
         .iter()
         .map(|id| {
+            let keys = numbered(plan.events(id).map(|(e, _)| (e.stamp, e.text)));
             let steps = plan
                 .events(id)
-                .filter_map(|(entry, event)| {
+                .zip(keys)
+                .filter_map(|((_, event), key)| {
                     let step = match event {
                         Event::Started { .. } => Step::Start,
                         Event::Reopened { .. } => Step::Reopen,
@@ -486,10 +504,7 @@ fn kept_steps(
                         Event::Cancelled { .. } => Step::Cancel,
                         _ => return None,
                     };
-                    Some((
-                        (entry.stamp.map(str::to_string), entry.text.to_string()),
-                        step,
-                    ))
+                    Some((key, step))
                 })
                 .collect();
             (id.to_string(), steps)
@@ -533,7 +548,7 @@ mod tests {
     use super::*;
 
     fn key(text: &str) -> Key {
-        (Some("2030-01-01 00:00".to_string()), text.to_string())
+        (Some("2030-01-01 00:00".to_string()), text.to_string(), 0)
     }
 
     // The line is newest first: index 0 is the tip. `d` started at 7 and was

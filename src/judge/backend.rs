@@ -64,7 +64,7 @@ fn llm(model: Option<&str>, system: &str) -> Invocation {
 fn command(command: &[String]) -> Result<Invocation> {
     let Some((program, rest)) = command.split_first() else {
         bail!(
-            "judge backend is command but judge.command is empty\n  hint: set judge.command in .plan/config.yaml to an argv list whose program lies outside the repository, e.g. [\"/usr/local/bin/my-judge\"]"
+            "judge backend is command but judge.command is empty\n  hint: set judge.command in .plan/config.yaml to an argv list whose program lies outside the repository, e.g. [\"/home/you/.local/bin/my-judge\"] (not under /usr or /bin, where the system keeps its programs)"
         );
     };
     if program.trim().is_empty() {

@@ -134,17 +134,6 @@ pub fn verify_scripts(root: &Path, verify: &Verify) -> Vec<String> {
     out
 }
 
-/// The scripts the verify runs in turn: of [`verify_runs`], the scripts its own
-/// words do not name ([`verify_scripts`]) but those scripts' text does (`sh
-/// inner.sh` in check.sh). What the gate empties at a start commit that lacks
-/// them: a check whose green rests on nothing such a script does passes there.
-pub fn scripts_run_in_turn(root: &Path, verify: &Verify) -> Vec<String> {
-    let own = verify_scripts(root, verify);
-    let mut out = verify_runs(root, verify);
-    out.retain(|rel| !own.contains(rel) && is_script(&root.join(rel)));
-    out
-}
-
 /// Adds `rel` to `out` once, up to [`CLOSURE_FILES`].
 fn add(rel: String, out: &mut Vec<String>) {
     if out.len() < CLOSURE_FILES && !out.contains(&rel) {

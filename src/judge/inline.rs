@@ -46,6 +46,9 @@ pub enum Why {
 pub trait Find {
     fn program(&self, word: &str) -> Option<PathBuf>;
     fn script(&self, word: &str) -> Option<PathBuf>;
+    /// Whether `path` (resolved) is the file plan's own stdin is: the judge's
+    /// stdin is the prompt, and a script named through it would run the prompt.
+    fn is_stdin(&self, path: &Path) -> bool;
 }
 
 /// The real files: programs on PATH, absolute paths as they are.
@@ -63,6 +66,10 @@ impl Find for OnDisk {
     fn script(&self, word: &str) -> Option<PathBuf> {
         let path = Path::new(word);
         path.is_file().then(|| std::fs::canonicalize(path).ok())?
+    }
+
+    fn is_stdin(&self, path: &Path) -> bool {
+        std::fs::canonicalize("/proc/self/fd/0").is_ok_and(|stdin| stdin == path)
     }
 }
 
@@ -271,13 +278,14 @@ pub fn refused(argv: &[String], find: &dyn Find) -> Option<Refusal> {
             None => return refusal(word, Why::NoScript),
         },
     };
-    if script == "-" || script.starts_with("/dev/") || script.starts_with("/proc/") {
+    if script == "-" || stream(script) {
         return refusal(script, Why::NoScript);
     }
     if !Path::new(script).is_absolute() {
         return refusal(script, Why::Relative);
     }
     match find.script(script) {
+        Some(path) if in_git_dir(&path) || find.is_stdin(&path) => refusal(script, Why::NoScript),
         None => refusal(script, Why::Missing),
         Some(path) if system(&path) => refusal(script, Why::System(path)),
         Some(_) => None,
@@ -329,6 +337,11 @@ fn wrapped<'a>(argv: &'a [String], find: &dyn Find) -> Result<usize, &'a str> {
                 i += 1;
                 break;
             }
+            // env's lone `-` is its `-i`.
+            if name == "env" && arg == "-" {
+                i += 1;
+                continue;
+            }
             if !arg.starts_with('-') || arg.len() == 1 {
                 if name == "env" && arg.contains('=') {
                     return Err(word);
@@ -375,6 +388,29 @@ fn identity(word: &str, real: Option<&Path>) -> String {
         || MULTI_CALL.contains(&resolved.as_str())
         || family(&named).is_some_and(|f| family(&resolved) == Some(f));
     if same { named } else { resolved }
+}
+
+/// Whether `word`, read as a path with `//`, `/./` and `..` taken out, is under
+/// /dev or /proc: a stream (`//dev/stdin`, `/proc/self/fd/0`), not a script.
+fn stream(word: &str) -> bool {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in word.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
+    }
+    word.starts_with('/') && matches!(parts.first(), Some(&"dev" | &"proc"))
+}
+
+/// Whether `path` is inside a git directory (`.git/…`, a linked worktree's
+/// `.git/worktrees/NAME/COMMIT_EDITMSG`): git writes there what the agent gives
+/// it (a commit message), outside the working tree's files.
+fn in_git_dir(path: &Path) -> bool {
+    path.components().any(|c| c.as_os_str() == ".git")
 }
 
 /// Whether `path` is in the system's directories.
@@ -447,6 +483,9 @@ mod tests {
         fn script(&self, word: &str) -> Option<PathBuf> {
             self.0.get(word).map(PathBuf::from)
         }
+        fn is_stdin(&self, path: &Path) -> bool {
+            path == Path::new("/home/u/stdin.txt")
+        }
     }
 
     fn machine() -> Files {
@@ -466,6 +505,11 @@ mod tests {
             ("judge-npx", "/home/u/.nvm/versions/node/v22/bin/npx"),
             ("/opt/alpine/bin/sh", "/usr/bin/busybox"),
             ("/r/tools/env", "/usr/bin/mawk"),
+            ("/home/u/in", "/home/u/stdin.txt"),
+            (
+                "/r/.git/worktrees/side/COMMIT_EDITMSG",
+                "/r/.git/worktrees/side/COMMIT_EDITMSG",
+            ),
             ("/r/tools/sh", "/usr/bin/find"),
             ("my-python", "/usr/bin/python3.12"),
             ("/home/u/.local/bin/my-judge", "/home/u/.local/bin/my-judge"),
@@ -566,6 +610,14 @@ mod tests {
                 Some(Why::Wrapper),
             ),
             (&["judge-npx"], Some(Why::Runner)),
+            (&["env", "-", "sh", "-c", "x"], Some(Why::Option)),
+            (&["sh", "//dev/stdin"], Some(Why::NoScript)),
+            (&["sh", "/./proc/self/fd/0"], Some(Why::NoScript)),
+            (&["sh", "/home/u/in"], Some(Why::NoScript)),
+            (
+                &["sh", "/r/.git/worktrees/side/COMMIT_EDITMSG"],
+                Some(Why::NoScript),
+            ),
             (
                 &["/r/tools/env", "BEGIN { system(\"x\") }"],
                 Some(Why::NoScript),

@@ -149,7 +149,7 @@ fn judge_backend_validates_and_persists() {
     let run = t.ok(&["judge", "backend", "command"]);
     insta::assert_snapshot!(run.stdout, @r#"
     set judge.backend to command in .plan/config.yaml
-    note: judge.command is empty; set it with `plan judge command /usr/local/bin/my-judge` (a program outside the repository)
+    note: judge.command is empty; set it with `plan judge command ~/.local/bin/my-judge` (a program outside the repository)
     "#);
     t.write(
         ".plan/config.yaml",

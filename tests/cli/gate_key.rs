@@ -944,7 +944,6 @@ fn a_system_program_behind_a_symlink_named_like_a_wrapper_or_a_shell_does_not_si
 // in the config, no file written anywhere. With its environment gone, the script
 // reads the tree's path from the prompt's line naming it.
 #[test]
-#[ignore = "open: `env - sh -c '…'`: the lone `-` (env's -i) is taken as the program, and the line of script after it is not checked"]
 fn a_command_judge_behind_env_dash_does_not_sign_off() {
     let script = "while read -r l; do case $l in \"The repository under review is at \"*) t=${l#The repository under review is at }; cd \"${t%%;*}\"; break;; esac; done; sh judge.sh";
     let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f made.txt"));
@@ -980,7 +979,6 @@ fn a_command_judge_behind_env_dash_does_not_sign_off() {
 // commit message is a script file outside the tree and the system's directories,
 // `sh …/.git/worktrees/NAME/COMMIT_EDITMSG` a judge of the allow-list's shape.
 #[test]
-#[ignore = "open: a file in a linked worktree's own git dir (COMMIT_EDITMSG, the agent's commit message) is outside the tree: `sh <gitdir>/COMMIT_EDITMSG` signs off"]
 fn a_judge_script_in_a_worktrees_git_dir_does_not_sign_off() {
     let mut t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f made.txt"));
     t.write("made.txt", "made\n");
@@ -1024,6 +1022,89 @@ fn a_judge_script_in_a_worktrees_git_dir_does_not_sign_off() {
         run.stdout,
         run.stderr
     );
+}
+
+// Honest (stop77-c): plan's own advice for a command judge names
+// `/usr/local/bin/my-judge` (the sign-off's hint when judge.command is empty, `plan
+// judge backend command`'s note, `plan judge command --help`), a directory the
+// allow-list counts as the system's: a person who follows it is refused at every
+// sign-off ("runs … from the system's directories").
+#[test]
+fn plans_advice_for_a_command_judge_names_a_place_it_takes() {
+    let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f made.txt"));
+    t.write("made.txt", "made\n");
+    t.write(
+        ".plan/config.yaml",
+        "judge:\n  backend: command\n  command: []\n",
+    );
+    t.commit_all("base");
+    t.ok(&["start", "w", "--no-verify"]);
+    let complete = t.run(&["complete", "w", "--evidence", "the tests pass"]);
+    let backend = t.run(&["judge", "backend", "command"]);
+    let help = t.run(&["judge", "command", "--help"]);
+    let advised: Vec<String> = [
+        ("complete", complete.stderr),
+        ("judge backend command", backend.stdout + &backend.stderr),
+        ("judge command --help", help.stdout),
+    ]
+    .into_iter()
+    .flat_map(|(what, text)| {
+        text.lines()
+            .filter(|l| l.contains("/usr/local/bin/"))
+            .map(|l| format!("{what}: {}", l.trim()))
+            .collect::<Vec<_>>()
+    })
+    .collect();
+    assert!(
+        advised.is_empty(),
+        "advised a place the allow-list refuses: {advised:#?}"
+    );
+}
+
+// Attack (stop77-c): the script's word is refused when it starts with `/dev/` or
+// `/proc/`, by its text; `//dev/stdin` (or `/./dev/stdin`) names the same file and
+// passes. Where plan's own stdin is a regular file outside the repository and the
+// system's directories (`plan complete … < /proc/cpuinfo`, any file will do), it
+// resolves to that file and is taken as the script; the judge's stdin is the
+// prompt, so `sh //dev/stdin` runs the prompt as a script, line by line, errors
+// and all. The goal's title is the agent's, on a line of its own near the top:
+// `x; cat "$PLAN_JUDGE_TREE/verdict.txt"; exit 0` answers for the judge.
+#[test]
+fn a_judge_reading_the_prompt_as_its_script_does_not_sign_off() {
+    let plan = PR_PLAN.replace("VERIFY", "test -f made.txt").replace(
+        "## Goal: Work",
+        "## Goal: x; cat \"$PLAN_JUDGE_TREE/verdict.txt\"; exit 0",
+    );
+    let mut signed = Vec::new();
+    for script in ["//dev/stdin", "/./dev/stdin", "//proc/self/fd/0"] {
+        let t = Test::new().plan(&plan);
+        t.write("made.txt", "made\n");
+        t.write("verdict.txt", fixture("judges/outputs/accept.txt"));
+        t.write(
+            ".plan/config.yaml",
+            format!("judge:\n  backend: command\n  command: [\"sh\", {script:?}]\n"),
+        );
+        t.commit_all("base");
+        t.ok(&["start", "w", "--no-verify"]);
+        // Any regular file outside the repository and the system's directories.
+        let any = t.dir.path().join("home/any.txt");
+        std::fs::write(&any, "anything\n").unwrap();
+        let out = t
+            .cmd(&["complete", "w", "--evidence", "the tests pass"])
+            .stdin(std::fs::File::open(&any).unwrap())
+            .output()
+            .unwrap();
+        if t.plan_md().contains("w signed off") {
+            signed.push(format!(
+                "sh {script}: {}",
+                String::from_utf8_lossy(&out.stdout)
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+            ));
+        }
+    }
+    assert!(signed.is_empty(), "signed off through: {signed:#?}");
 }
 
 // Honest (stop77-c): judges of one's own in ordinary shapes that the allow-list

@@ -634,3 +634,154 @@ fn a_process_the_verify_left_cannot_rewrite_the_judges_copy() {
     let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
     assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
 }
+
+// Cost (stop77-c): the plan file's versions along the base's line are all read and
+// parsed to find where each kept log line was first written. On a line where each
+// commit adds a line to plan.md (as every `plan start`, `plan complete` and note
+// does), every commit is a version of its own, each as long as the log then:
+// versions times length, the square of the line. Timed as the test above, against
+// a line a quarter as long in the same run: linear grows four times, the square
+// sixteen.
+#[test]
+#[ignore = "open: the gate reads and parses every version of plan.md along the base's line, each as long as the log: quadratic in a line whose commits each log a line"]
+fn a_long_line_whose_commits_each_log_a_line_is_read_in_linear_time() {
+    let short = gate_time_on_a_logging_line_of(600);
+    let long = gate_time_on_a_logging_line_of(2400);
+    assert!(
+        long < short * 8,
+        "the gate took {long:?} on 2,400 commits each logging a line, {short:?} on 600"
+    );
+}
+
+/// How long the gate takes on a pull request reformatting lines written by one
+/// commit in eight of `commits` landed after the only goal was done, each of them
+/// adding a line to the plan file's log.
+fn gate_time_on_a_logging_line_of(commits: usize) -> std::time::Duration {
+    let t = adopted();
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("add, by hand");
+    t.ok(&["start", "a", "--no-verify"]);
+    t.commit_all("start");
+    t.ok(&["complete", "a", "--evidence", "add works"]);
+    t.commit_all("done");
+    let mut plan = t.read("plan.md");
+    let mut stream = String::new();
+    let mut notes = String::new();
+    for i in 0..commits {
+        plan.push_str(&format!("- 2030-01-01 00:00 note {i} on the work\n"));
+        let (path, text) = if i % 8 == 0 {
+            notes.push_str(&format!("note {i}\n"));
+            ("notes.txt", notes.clone())
+        } else {
+            ("other.txt", format!("{i}\n"))
+        };
+        let msg = format!("change {i}");
+        stream.push_str(&format!(
+            "commit refs/heads/main\ncommitter P <p@example.com> {} +0000\ndata {}\n{msg}\n",
+            1_800_000_000 + i,
+            msg.len()
+        ));
+        if i == 0 {
+            stream.push_str("from refs/heads/main^0\n");
+        }
+        stream.push_str(&format!(
+            "M 100644 inline {path}\ndata {}\n{text}\n",
+            text.len()
+        ));
+        stream.push_str(&format!(
+            "M 100644 inline plan.md\ndata {}\n{plan}\n",
+            plan.len()
+        ));
+    }
+    let mut import = std::process::Command::new("git")
+        .args(["fast-import", "--quiet", "--force"])
+        .current_dir(t.root())
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(import.stdin.as_mut().unwrap(), stream.as_bytes()).unwrap();
+    assert!(import.wait().unwrap().success());
+    t.git(&["reset", "-q", "--hard", "main"]);
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    user_judge(&t, "accept");
+    t.write("notes.txt", notes.to_uppercase());
+    t.commit_all("shout");
+    let started = std::time::Instant::now();
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    let took = started.elapsed();
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    took
+}
+
+// Attack (stop77-c): a kept log line counts from the oldest commit of the line that
+// had a line with its stamp and text, and two of a goal's lines can have both the
+// same: `plan reopen d --reason "more notes"` twice in one minute. `d` signed off,
+// reopened, signed off again; calc.py landed while `d` was done; `a` started; then
+// `d` reopened with the same reason and stamp, and was signed off a third time.
+// The second reopen counts from where the first was written, so `d` reads
+// reopened, in flight, where calc.py landed: its owner, a decoy, and `a`, the
+// first goal started after it, is not judged again when a later pull request guts
+// calc.py. With another reason for the second reopen, `a` is judged.
+#[test]
+fn a_reopen_repeated_with_the_same_stamp_and_text_makes_no_decoy() {
+    for (reason, judged) in [("more notes, again", true), ("more notes", true)] {
+        let t = adopted_with(
+            DECOY_AND_A,
+            &[
+                (
+                    "test_notes.py",
+                    "import unittest\n\nclass N(unittest.TestCase):\n    def test_notes(self):\n        self.assertTrue(open('NOTES.md').read())\n",
+                ),
+                ("NOTES.md", "calc adds\n"),
+            ],
+        );
+        t.ok(&["start", "d", "--no-verify"]);
+        t.commit_all("start d");
+        t.ok(&["complete", "d", "--evidence", "notes written"]);
+        t.commit_all("done d");
+        t.ok(&["reopen", "d", "--reason", "more notes"]);
+        t.commit_all("reopen d");
+        t.write("NOTES.md", "calc adds two numbers\n");
+        t.ok(&["complete", "d", "--evidence", "notes written"]);
+        t.commit_all("done d again");
+        // Landed while `d` was done: no goal in flight.
+        t.write("calc.py", "def add(a, b):\n    return a + b\n");
+        t.write("test_calc.py", TEST_CALC);
+        t.commit_all("add");
+        t.ok(&["start", "a", "--no-verify"]);
+        t.commit_all("start a");
+        t.ok(&["reopen", "d", "--reason", reason]);
+        t.commit_all("reopen d, the same minute");
+        t.write("NOTES.md", "calc adds two numbers, a and b\n");
+        t.ok(&["complete", "d", "--evidence", "notes written"]);
+        t.commit_all("done d a third time");
+        t.ok(&["complete", "a", "--evidence", "add works"]);
+        t.commit_all("done a");
+        let md = t.plan_md();
+        let reopens: Vec<&str> = md.lines().filter(|l| l.contains(" d reopened: ")).collect();
+        assert_eq!(reopens.len(), 2, "{md}");
+        let base = rev(&t, "main");
+        t.git(&["checkout", "-q", "-b", "pr"]);
+        user_judge(&t, "reject");
+        t.write("calc.py", "def add(a, b):\n    return 5\n");
+        t.commit_all("simplify");
+        let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+        let said: Vec<&str> = run.stdout.lines().collect();
+        let a = said
+            .iter()
+            .position(|l| l.starts_with("✓ a ") || l.starts_with("⚠ a "))
+            .unwrap_or_else(|| panic!("no line for a:\n{}\n{}", run.stdout, run.stderr));
+        let rest = said[a + 1..]
+            .iter()
+            .position(|l| l.starts_with('✓') || l.starts_with('⚠'))
+            .map_or(said.len(), |n| a + 1 + n);
+        assert_eq!(
+            said[a..rest].iter().any(|l| l.contains("rejudge:")),
+            judged,
+            "a judged again, second reopen {reason:?}:\n{}\n{}",
+            run.stdout,
+            run.stderr
+        );
+    }
+}

@@ -847,11 +847,15 @@ fn a_verify_that_reads_its_own_start_line_does_not_dodge_green_at_start() {
 
 // Attack on red first at the gate: only the scripts the verify line runs itself are
 // laid over the start's checkout, not what they run in turn, so a laid-over
-// `check.sh` that runs `sh inner.sh`, a do-nothing script the work added, was red
-// at the start (inner.sh missing) and green after, however little it checks. A
-// script run in turn that the start lacks is now laid there as one doing nothing:
-// this check passes with it, so it checked nothing the work did.
+// `check.sh` that runs `sh inner.sh`, a do-nothing script the work added, is red
+// at the start (inner.sh missing) and green after, however little it checks.
+// Laying such a script at the start as one doing nothing caught it, but also
+// flagged honest work (a check running the work's own test of the work's script:
+// `a_check_that_runs_the_works_test_of_the_works_script_passes_the_gate`), and
+// named any other way it dodged: the ambiguity is the work's to explain to the
+// judge, so it stays open (ci.md).
 #[test]
+#[ignore = "open: a script run by a laid-over verify script is not laid over (laying it empty flags honest work)"]
 fn a_two_step_verify_script_does_not_dodge_green_at_start() {
     let (t, base) = signed_pull_request("sh check.sh", &[("README.md", "# Hello\n")], &[], |t| {
         t.write("check.sh", "sh inner.sh && test -f README.md\n");
@@ -888,4 +892,91 @@ fn a_verify_that_counts_commits_does_not_dodge_green_at_start() {
         |t| t.write("other.txt", "unrelated\n"),
     );
     gate_fails(&t, &base);
+}
+
+// Attack (stop77-c) on red first at the gate: the scripts a laid-over check runs in
+// turn are found by name in its text (a word with a `.` or a `/` naming a script
+// file), so a check naming its do-nothing inner script any other way is red at the
+// start (the inner script missing, not laid) and green after, checking nothing the
+// work did: a name with no dot (and no exec bit), one built from `$0` or a
+// variable, a Python import, a `cd` into its directory, a directory's scripts.
+#[test]
+#[ignore = "open: an inner script the laid-over check names by no dotted word (no extension, $(dirname \"$0\"), a variable, an import, a cd, a glob) is not laid at the start: the two-step verify dodges verify-green-at-start"]
+fn a_two_step_verify_naming_its_inner_script_otherwise_does_not_dodge_green_at_start() {
+    type Edit = fn(&Test);
+    let forms: Vec<(&str, &str, Edit)> = vec![
+        ("no extension", "sh check.sh", |t| {
+            t.write("check.sh", "sh inner && test -f README.md\n");
+            t.write("inner", "exit 0\n");
+        }),
+        ("$(dirname \"$0\")", "sh check.sh", |t| {
+            t.write(
+                "check.sh",
+                "sh \"$(dirname \"$0\")/inner.sh\" && test -f README.md\n",
+            );
+            t.write("inner.sh", "exit 0\n");
+        }),
+        ("a variable", "sh check.sh", |t| {
+            t.write("check.sh", "n=inner\nsh $n.sh && test -f README.md\n");
+            t.write("inner.sh", "exit 0\n");
+        }),
+        ("a python import", "python3 check.py", |t| {
+            t.write(
+                "check.py",
+                "import inner\nassert open('README.md').read()\n",
+            );
+            t.write("inner.py", "pass\n");
+        }),
+        ("cd into its directory", "sh check.sh", |t| {
+            t.write(
+                "check.sh",
+                "(cd checks && sh inner.sh) && test -f README.md\n",
+            );
+            t.write("checks/inner.sh", "exit 0\n");
+        }),
+        ("a directory's scripts", "sh check.sh", |t| {
+            t.write(
+                "check.sh",
+                "set -e\nfor f in checks/*.sh; do sh \"$f\"; done\ntest -f README.md\n",
+            );
+            t.write("checks/inner.sh", "exit 0\n");
+        }),
+    ];
+    let mut dodged = Vec::new();
+    for (what, verify, edit) in forms {
+        let (t, base) = signed_pull_request(verify, &[("README.md", "# Hello\n")], &[], edit);
+        if crate::gate::gate_passes(&t, &base) {
+            dodged.push(what);
+        }
+    }
+    assert!(
+        dodged.is_empty(),
+        "the gate passed (verify-green-at-start dodged): {dodged:?}"
+    );
+}
+
+// Honest (stop77-c): a check script that runs the work's test script, which tests
+// what the work's script does (check.sh runs test_greet.sh, which checks `sh
+// greet.sh` says hello), is red before the work. At the start both scripts run in
+// turn are laid as doing nothing, so the check passes there and the gate calls an
+// honest, working test verify-green-at-start; the same test as the verify itself
+// (`sh test_greet.sh`, laid over as it is, greet.sh missing) passes the gate.
+#[test]
+fn a_check_that_runs_the_works_test_of_the_works_script_passes_the_gate() {
+    let mut flagged = Vec::new();
+    for verify in ["sh test_greet.sh", "sh check.sh"] {
+        let (t, base) = signed_pull_request(verify, &[("README.md", "# Hello\n")], &[], |t| {
+            t.write("check.sh", "set -e\nsh test_greet.sh\n");
+            t.write(
+                "test_greet.sh",
+                "out=$(sh greet.sh)\ntest \"$out\" = hello\n",
+            );
+            t.write("greet.sh", "echo hello\n");
+        });
+        let out = crate::gate::gate_run(&t, &base);
+        if !crate::gate::gate_passes(&t, &base) {
+            flagged.push(format!("{verify}: {out}"));
+        }
+    }
+    assert!(flagged.is_empty(), "{}", flagged.join("\n"));
 }
