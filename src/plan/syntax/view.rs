@@ -31,6 +31,7 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
         src,
         view,
         test_macros: HashSet::new(),
+        js_cases: HashSet::new(),
     };
     match g {
         Grammar::Python => r.python_scope(root, "", 0),
@@ -221,6 +222,10 @@ struct Reader<'s> {
     /// Rust: the `macro_rules!` of the file whose expansion is a test named by
     /// the caller (`#[test] fn $name()`): each item-level call of one is a test.
     test_macros: HashSet<&'s str>,
+    /// JavaScript: names bound to a test function that skips under a condition
+    /// (`const testOnPosix = isWindows() ? test.skip : test`): each call of one
+    /// is a test case.
+    js_cases: HashSet<&'s str>,
 }
 
 impl<'s> Reader<'s> {
@@ -497,8 +502,14 @@ impl<'s> Reader<'s> {
         let mut cursor = node.walk();
         let kids: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
         for child in kids {
-            if child.kind() == "ternary_expression" {
-                self.js_skip_alias(child);
+            if child.kind() == "ternary_expression" && self.js_skip_alias(child) {
+                // Read before the calls that follow it: a declaration comes first.
+                let name = node
+                    .child_by_field_name("name")
+                    .filter(|_| node.kind() == "variable_declarator");
+                if let Some(name) = name {
+                    self.js_cases.insert(self.text(name));
+                }
             }
             if child.kind() != "call_expression" {
                 self.js(child, scope, depth + 1);
@@ -510,7 +521,8 @@ impl<'s> Reader<'s> {
                 root,
                 "describe" | "suite" | "context" | "xdescribe" | "fdescribe"
             );
-            let case = matches!(root, "it" | "test" | "specify" | "xit" | "xtest" | "fit");
+            let case = matches!(root, "it" | "test" | "specify" | "xit" | "xtest" | "fit")
+                || self.js_cases.contains(root);
             if !suite && !case {
                 // `const test = base.skipIf(cond)`: every test called through it.
                 if callee_words(self.src, child)
@@ -586,8 +598,8 @@ impl<'s> Reader<'s> {
 
     /// `cond ? test.skip : test`: every test called through the value is
     /// skipped whenever the condition picks the skipping side, a marker on the
-    /// file's tests under that condition.
-    fn js_skip_alias(&mut self, ternary: Node<'_>) {
+    /// file's tests under that condition. Whether it is one.
+    fn js_skip_alias(&mut self, ternary: Node<'_>) -> bool {
         let sides = ["consequence", "alternative"].map(|f| ternary.child_by_field_name(f));
         let skipping = sides.into_iter().flatten().any(|side| {
             let root = callee_root(self.src, side).unwrap_or("");
@@ -601,6 +613,7 @@ impl<'s> Reader<'s> {
             let condition = self.normal(condition);
             self.guard(ternary, None, condition);
         }
+        skipping
     }
 
     /// A test's or suite's name: its string, or the code that makes it (`'should
@@ -1426,6 +1439,7 @@ fn js_never_runs(src: &str, n: Node<'_>) -> Option<std::ops::Range<usize>> {
 fn js_check(src: &str, top: Node<'_>) -> bool {
     let mut node = top;
     let mut expects = false;
+    let mut asserts = false;
     for _ in 0..64 {
         node = match node.kind() {
             "call_expression" => {
@@ -1446,15 +1460,21 @@ fn js_check(src: &str, top: Node<'_>) -> bool {
                 expects |= matches!(head, Some("expect" | "expectTypeOf" | "poll" | "soft"));
                 f
             }
-            "member_expression" => match node.child_by_field_name("object") {
-                Some(o) => o,
-                None => return false,
-            },
+            "member_expression" => {
+                // node:test's context assertions: `t.assert.ok(…)`.
+                let property = node.child_by_field_name("property");
+                asserts |= property.is_some_and(|p| &src[p.byte_range()] == "assert");
+                match node.child_by_field_name("object") {
+                    Some(o) => o,
+                    None => return false,
+                }
+            }
             "identifier" => {
                 let root = &src[node.byte_range()];
                 let called = top.kind() == "call_expression";
                 return match root {
                     "assert" | "assertType" => called,
+                    _ if asserts => called,
                     "expect" | "expectTypeOf" => expects,
                     _ => false,
                 };

@@ -559,8 +559,8 @@ fn elements(toks: &Toks<'_, '_>, open: usize) -> usize {
 }
 
 /// The name of the test whose marker is token `i`: Python's and Go's function name,
-/// Rust's `fn` after the attribute, the title of a JavaScript `it('…')` or a Go
-/// `t.Run("…")`. Empty when none is found.
+/// Rust's `fn` after the attribute, the title of a Go `t.Run("…")` (JavaScript's
+/// are the syntax view's). Empty when none is found.
 pub(super) fn test_name(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> String {
     match lang {
         Lang::Python => ident(toks, i).unwrap_or("").to_string(),
@@ -579,35 +579,20 @@ fn next_fn(toks: &Toks<'_, '_>, i: usize) -> String {
         .to_string()
 }
 
-/// The text of the first string literal in the dozen tokens from `i`, past an
-/// `.each(…)` table (`test.each([…])('title', …)`).
+/// The text of the first string literal in the dozen tokens from `i`: a Go
+/// subtest's name.
 fn first_string(toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> String {
-    let mut k = i;
-    for _ in 0..12 {
-        if ident(toks, k) == Some("each") && punct(toks, k + 1, '(') {
-            k = toks.group_end(k + 1).map_or(toks.len(), |e| e + 1);
-            continue;
-        }
-        match toks.get(k) {
-            Some(Tok::Str) => {
-                return layout
-                    .spans
-                    .get(k)
-                    .and_then(|&(s, e)| layout.text.get(s..e))
-                    .unwrap_or("")
-                    .to_string();
-            }
-            Some(_) => k += 1,
-            None => break,
-        }
-    }
-    String::new()
+    (i..toks.len().min(i + 12))
+        .find(|&k| toks[k] == Tok::Str)
+        .and_then(|k| layout.spans.get(k))
+        .and_then(|&(s, e)| layout.text.get(s..e))
+        .unwrap_or("")
+        .to_string()
 }
 
 /// The test the skip marker at `i` switches off, by name (see [`test_name`]), given
 /// the test markers before it (`tests`, ascending): the function that a Rust
-/// attribute or a Python decorator sits on, the JavaScript call the marker is part
-/// of, else the test whose body holds it. Empty when the marker is the whole file's
+/// attribute or a Python decorator sits on, else the test whose body holds it. Empty when the marker is the whole file's
 /// (`#![cfg(…)]`, `__test__ = False`) or no test holds it.
 pub(super) fn skip_owner(
     lang: Lang,
