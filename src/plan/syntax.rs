@@ -94,6 +94,9 @@ pub struct View {
     /// (`sys.exit(0)`, `os._exit(0)`, `raise SystemExit`): importing the module
     /// ends the run, passing. One under `if __name__ == "__main__":` is none.
     pub exits: usize,
+    /// JavaScript: the assertions in no test case (a helper's, a hook's, the
+    /// file's top): they still check whatever calls or runs them.
+    pub loose: Vec<Assertion>,
     /// Python and JavaScript: assertions inside a `try` whose first handler
     /// catches their failure (a bare `except`, `Exception`, `BaseException`,
     /// `AssertionError`; any `catch`) and neither raises again nor checks.
@@ -116,6 +119,8 @@ pub struct Test {
     pub scope: String,
     /// Its syntax in normal form.
     pub body: String,
+    /// The bytes of its definition (JavaScript: the whole `it(…)` call).
+    pub span: Range<usize>,
     pub assertions: Vec<Assertion>,
     /// Of those, the ones whose statement repeats the one right before it word
     /// for word: the same check twice in a row checks nothing more.
@@ -159,6 +164,14 @@ pub struct Skip {
     /// a subtest): it stops a part of the test, read as a condition the test had
     /// but never as a new one.
     pub nested: bool,
+    /// JavaScript's focus (`.only`, `fit`, `fdescribe`): it runs its own tests
+    /// alone, switching off every other test of the file.
+    pub focus: bool,
+    /// A condition that stops the test whenever it holds, for the view's
+    /// conditions to judge ([`Skip::condition`]) and not a marker for the
+    /// counts: `if (c) return` and `ctx.skip(c)` in its body, `{ skip: c }`,
+    /// `const test = base.skipIf(c)`, `c ? test.skip : test`.
+    pub guard: bool,
 }
 
 impl Skip {

@@ -31,6 +31,7 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
         src,
         view,
         test_macros: HashSet::new(),
+        js_cases: HashSet::new(),
     };
     match g {
         Grammar::Python => r.python_scope(root, "", 0),
@@ -40,7 +41,20 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
             r.rust_macros(root);
         }
         Grammar::Go => r.go(root),
-        _ => r.js(root, &mut Vec::new(), 0),
+        _ => {
+            r.js(root, &mut Vec::new(), 0);
+            let held: HashSet<usize> = r
+                .view
+                .tests
+                .iter()
+                .flat_map(|t| &t.assertions)
+                .map(|a| a.span.start)
+                .collect();
+            let loose = js_assertions(src, root)
+                .into_iter()
+                .filter(|a| !held.contains(&a.start_byte()));
+            r.view.loose = loose.map(|a| r.assertion(a)).collect();
+        }
     }
     if g == Grammar::Python || g.is_js() {
         let tries = preorder(root).filter(|n| n.kind() == "try_statement");
@@ -110,6 +124,7 @@ fn swallowed(g: Grammar, src: &str, t: Node<'_>) -> usize {
 fn js_checks(src: &str, node: Node<'_>) -> usize {
     let asserts = js_assertions(src, node)
         .into_iter()
+        .filter(|c| !js_wait(src, *c))
         .filter(|c| callee_root(src, *c).is_some_and(|r| matches!(r, "expect" | "assert")))
         .count();
     let waits = preorder(node)
@@ -207,6 +222,10 @@ struct Reader<'s> {
     /// Rust: the `macro_rules!` of the file whose expansion is a test named by
     /// the caller (`#[test] fn $name()`): each item-level call of one is a test.
     test_macros: HashSet<&'s str>,
+    /// JavaScript: names bound to a test function that skips under a condition
+    /// (`const testOnPosix = isWindows() ? test.skip : test`): each call of one
+    /// is a test case.
+    js_cases: HashSet<&'s str>,
 }
 
 impl<'s> Reader<'s> {
@@ -225,18 +244,20 @@ impl<'s> Reader<'s> {
             name: name.to_string(),
             scope: scope.to_string(),
             body: self.normal(node),
-            assertions: assertions
-                .into_iter()
-                .map(|a| Assertion {
-                    span: a.byte_range(),
-                    text: self.text(a).to_string(),
-                    normal: self.normal(a),
-                })
-                .collect(),
+            span: node.byte_range(),
+            assertions: assertions.into_iter().map(|a| self.assertion(a)).collect(),
             shadowed: Vec::new(),
             gates: Vec::new(),
             returns_early: false,
             yields: false,
+        }
+    }
+
+    fn assertion(&self, a: Node<'_>) -> Assertion {
+        Assertion {
+            span: a.byte_range(),
+            text: self.text(a).to_string(),
+            normal: self.normal(a),
         }
     }
 
@@ -293,7 +314,7 @@ impl<'s> Reader<'s> {
             };
             if bare_return(then) {
                 let condition = self.normal(condition);
-                self.skip(node, Some(test), Some(condition));
+                self.guard(node, Some(test), condition);
             }
         }
         // Asking a node for its parent walks from the root: the top's are known.
@@ -313,7 +334,7 @@ impl<'s> Reader<'s> {
                     .any(|s| s.span == node.byte_range())
             {
                 let condition = self.normal(condition);
-                self.skip(node, Some(test), Some(condition));
+                self.guard(node, Some(test), condition);
                 if let Some(last) = self.view.skips.last_mut() {
                     last.nested = true;
                 }
@@ -458,7 +479,17 @@ impl<'s> Reader<'s> {
             test: test.map(str::to_string),
             condition,
             nested: false,
+            focus: false,
+            guard: false,
         });
+    }
+
+    /// A skip in a test's body under `condition` ([`Skip::guard`]).
+    fn guard(&mut self, node: Node<'_>, test: Option<&str>, condition: String) {
+        self.skip(node, test, Some(condition));
+        if let Some(last) = self.view.skips.last_mut() {
+            last.guard = true;
+        }
     }
 
     fn js(&mut self, node: Node<'_>, scope: &mut Vec<String>, depth: usize) {
@@ -471,6 +502,15 @@ impl<'s> Reader<'s> {
         let mut cursor = node.walk();
         let kids: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
         for child in kids {
+            if child.kind() == "ternary_expression" && self.js_skip_alias(child) {
+                // Read before the calls that follow it: a declaration comes first.
+                let name = node
+                    .child_by_field_name("name")
+                    .filter(|_| node.kind() == "variable_declarator");
+                if let Some(name) = name {
+                    self.js_cases.insert(self.text(name));
+                }
+            }
             if child.kind() != "call_expression" {
                 self.js(child, scope, depth + 1);
                 continue;
@@ -481,7 +521,8 @@ impl<'s> Reader<'s> {
                 root,
                 "describe" | "suite" | "context" | "xdescribe" | "fdescribe"
             );
-            let case = matches!(root, "it" | "test" | "specify" | "xit" | "xtest" | "fit");
+            let case = matches!(root, "it" | "test" | "specify" | "xit" | "xtest" | "fit")
+                || self.js_cases.contains(root);
             if !suite && !case {
                 // `const test = base.skipIf(cond)`: every test called through it.
                 if callee_words(self.src, child)
@@ -490,25 +531,37 @@ impl<'s> Reader<'s> {
                     && let Some(args) = child.child_by_field_name("arguments")
                 {
                     let condition = self.normal(args);
-                    self.skip(child, None, Some(condition));
+                    self.guard(child, None, condition);
                 }
                 self.js(child, scope, depth + 1);
                 continue;
             }
             let args = child.child_by_field_name("arguments");
             let name = self.js_case_name(child);
-            let skipped = root.starts_with('x')
+            let skipped = self.js_empty_each(child)
+                || root.starts_with('x')
                 || root.starts_with('f')
-                || words
-                    .iter()
-                    .any(|w| matches!(*w, "skip" | "todo" | "only" | "skipIf" | "runIf" | "fails"));
+                || words.iter().any(|w| {
+                    matches!(
+                        *w,
+                        "skip" | "todo" | "only" | "skipIf" | "runIf" | "fails" | "failing"
+                    )
+                });
             if skipped {
                 let condition = self.js_condition(child);
                 let test = case.then_some(name.as_str());
                 self.skip(child, test, condition);
+                let focus = root.starts_with('f') || words.contains(&"only");
+                if let Some(last) = self.view.skips.last_mut() {
+                    last.focus = focus;
+                }
             } else if let Some(condition) = args.and_then(|a| self.js_skip_option(a)) {
                 let test = case.then_some(name.as_str());
-                self.skip(child, test, Some(condition));
+                // `{ skip: true }` is a marker; any other value a condition.
+                match condition.trim() == "true" {
+                    true => self.skip(child, test, Some(condition)),
+                    false => self.guard(child, test, condition),
+                }
             }
             if suite {
                 scope.push(name);
@@ -527,6 +580,40 @@ impl<'s> Reader<'s> {
                 self.view.tests.push(test);
             }
         }
+    }
+
+    /// `test.each([])(…)`: a table of no rows runs the test on none.
+    fn js_empty_each(&self, call: Node<'_>) -> bool {
+        let Some(f) = call.child_by_field_name("function") else {
+            return false;
+        };
+        preorder(f).any(|n| {
+            n.kind() == "call_expression"
+                && callee_words(self.src, n).first() == Some(&"each")
+                && n.child_by_field_name("arguments")
+                    .and_then(|a| a.named_child(0))
+                    .is_some_and(|a| a.kind() == "array" && a.named_child_count() == 0)
+        })
+    }
+
+    /// `cond ? test.skip : test`: every test called through the value is
+    /// skipped whenever the condition picks the skipping side, a marker on the
+    /// file's tests under that condition. Whether it is one.
+    fn js_skip_alias(&mut self, ternary: Node<'_>) -> bool {
+        let sides = ["consequence", "alternative"].map(|f| ternary.child_by_field_name(f));
+        let skipping = sides.into_iter().flatten().any(|side| {
+            let root = callee_root(self.src, side).unwrap_or("");
+            side.kind() == "member_expression"
+                && matches!(root, "it" | "test" | "describe" | "suite")
+                && callee_words(self.src, side)
+                    .first()
+                    .is_some_and(|w| matches!(*w, "skip" | "todo"))
+        });
+        if let (true, Some(condition)) = (skipping, ternary.child_by_field_name("condition")) {
+            let condition = self.normal(condition);
+            self.guard(ternary, None, condition);
+        }
+        skipping
     }
 
     /// A test's or suite's name: its string, or the code that makes it (`'should
@@ -580,7 +667,7 @@ impl<'s> Reader<'s> {
                 .collect();
             for name in cases {
                 for (guard, condition) in &guards {
-                    self.skip(*guard, Some(&name), Some(condition.clone()));
+                    self.guard(*guard, Some(&name), condition.clone());
                 }
             }
         }
@@ -655,6 +742,16 @@ impl<'s> Reader<'s> {
                 if !matches!(words.first(), Some(&("skip" | "fixme"))) {
                     continue;
                 }
+                // mocha's `this.skip()`, vitest's `ctx.skip()`: a marker on the
+                // test, under the `if` around it when there is one.
+                let bare = n
+                    .child_by_field_name("arguments")
+                    .is_some_and(|a| a.named_child_count() == 0);
+                if bare && words.len() == 1 {
+                    let condition = enclosing_if(n, body).map(|c| self.normal(c));
+                    self.skip(n, Some(name), condition);
+                    continue;
+                }
                 let first = n
                     .child_by_field_name("arguments")
                     .and_then(|a| a.named_child(0))
@@ -666,7 +763,7 @@ impl<'s> Reader<'s> {
                     });
                 if let Some(first) = first {
                     let condition = self.normal(first);
-                    self.skip(n, Some(name), Some(condition));
+                    self.guard(n, Some(name), condition);
                 }
             }
         }
@@ -1266,31 +1363,140 @@ fn python_assertions<'t>(src: &str, node: Node<'t>) -> Vec<Node<'t>> {
         .collect()
 }
 
-/// JavaScript's assertions in `node`: the outermost call of each chain that
-/// starts at `expect(…)` or `assert`. Found from the top down: asking a node for
-/// its parent walks from the root, so once per call would be quadratic.
+/// JavaScript's assertions in `node`: the outermost link of each chain that
+/// checks: a call rooted at `assert` or `assertType`, or a chain through a call
+/// of `expect(…)` (`expect.poll(…)`, `expect.soft(…)`, `expectTypeOf(…)`) that
+/// may end in chai's property (`expect(x).to.exist`), but not an asymmetric
+/// matcher (`expect.any(String)`) inside another's arguments; and a wait for a
+/// condition (`waitFor(…)`, `vi.waitFor(…)`, `untilReady(…)`) that holds no
+/// check of its own, which fails when the condition never comes. Found from the
+/// top down: asking a node for its parent walks from the root, so once per
+/// call would be quadratic.
 fn js_assertions<'t>(src: &str, node: Node<'t>) -> Vec<Node<'t>> {
     let mut inner = std::collections::HashSet::new();
-    let mut calls = Vec::new();
+    let mut links = Vec::new();
+    let mut dead: Vec<std::ops::Range<usize>> = Vec::new();
     for n in preorder(node) {
+        if let Some(body) = js_never_runs(src, n) {
+            dead.push(body);
+        }
         let below = match n.kind() {
-            "call_expression" => {
-                calls.push(n);
-                n.child_by_field_name("function")
-            }
+            "call_expression" => n.child_by_field_name("function"),
             "member_expression" => n.child_by_field_name("object"),
-            _ => None,
+            _ => continue,
         };
-        if let Some(b) = below.filter(|b| b.kind() == "call_expression") {
+        links.push(n);
+        if let Some(b) =
+            below.filter(|b| matches!(b.kind(), "call_expression" | "member_expression"))
+        {
             inner.insert(b.id());
         }
     }
-    calls
+    let tops: Vec<Node<'t>> = links
         .into_iter()
         .filter(|c| !inner.contains(&c.id()))
-        .filter(|c| {
-            callee_root(src, *c)
-                .is_some_and(|r| matches!(r, "expect" | "assert" | "expectTypeOf" | "assertType"))
-        })
-        .collect()
+        .collect();
+    let checks: Vec<Node<'t>> = tops
+        .iter()
+        .copied()
+        .filter(|top| js_check(src, *top))
+        .collect();
+    let waits = tops.into_iter().filter(|top| {
+        top.kind() == "call_expression"
+            && js_wait(src, *top)
+            && !checks
+                .iter()
+                .any(|c| top.byte_range().contains(&c.start_byte()))
+    });
+    let mut out: Vec<Node<'t>> = checks.iter().copied().chain(waits).collect();
+    out.retain(|a| !dead.iter().any(|d| d.contains(&a.start_byte())));
+    out.sort_by_key(|n| n.start_byte());
+    out
+}
+
+/// The bytes of the branch of an `if`/`while` whose condition is a literal
+/// that never holds (`if (false)`, `if (0)`, `while (!true)`): no run reaches
+/// what it asserts.
+fn js_never_runs(src: &str, n: Node<'_>) -> Option<std::ops::Range<usize>> {
+    let branch = match n.kind() {
+        "if_statement" => n.child_by_field_name("consequence")?,
+        "while_statement" => n.child_by_field_name("body")?,
+        _ => return None,
+    };
+    let condition = n.child_by_field_name("condition")?;
+    let words: String = src[condition.byte_range()]
+        .chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '(' | ')'))
+        .collect();
+    matches!(
+        words.as_str(),
+        "false" | "0" | "null" | "undefined" | "!true" | "!1" | "''" | "\"\""
+    )
+    .then(|| branch.byte_range())
+}
+
+/// Whether the chain whose outermost link is `top` checks (see [`js_assertions`]).
+fn js_check(src: &str, top: Node<'_>) -> bool {
+    let mut node = top;
+    let mut expects = false;
+    let mut asserts = false;
+    for _ in 0..64 {
+        node = match node.kind() {
+            "call_expression" => {
+                let Some(f) = node.child_by_field_name("function") else {
+                    return false;
+                };
+                let head = match f.kind() {
+                    "identifier" => Some(&src[f.byte_range()]),
+                    "member_expression" => f
+                        .child_by_field_name("property")
+                        .filter(|_| {
+                            f.child_by_field_name("object")
+                                .is_some_and(|o| &src[o.byte_range()] == "expect")
+                        })
+                        .map(|p| &src[p.byte_range()]),
+                    _ => None,
+                };
+                expects |= matches!(head, Some("expect" | "expectTypeOf" | "poll" | "soft"));
+                f
+            }
+            "member_expression" => {
+                // node:test's context assertions: `t.assert.ok(…)`.
+                let property = node.child_by_field_name("property");
+                asserts |= property.is_some_and(|p| &src[p.byte_range()] == "assert");
+                match node.child_by_field_name("object") {
+                    Some(o) => o,
+                    None => return false,
+                }
+            }
+            "identifier" => {
+                let root = &src[node.byte_range()];
+                let called = top.kind() == "call_expression";
+                return match root {
+                    "assert" | "assertType" => called,
+                    _ if asserts => called,
+                    "expect" | "expectTypeOf" => expects,
+                    _ => false,
+                };
+            }
+            _ => return false,
+        };
+    }
+    false
+}
+
+/// Whether `call` waits for a condition: its callee's name, or the method's,
+/// starts `until` or `waitFor`.
+fn js_wait(src: &str, call: Node<'_>) -> bool {
+    let name = call
+        .child_by_field_name("function")
+        .and_then(|f| match f.kind() {
+            "member_expression" => f.child_by_field_name("property"),
+            "identifier" => Some(f),
+            _ => None,
+        });
+    name.is_some_and(|n| {
+        let t = &src[n.byte_range()];
+        t.starts_with("until") || t.starts_with("waitFor")
+    })
 }

@@ -192,3 +192,63 @@ fn rust_tests_a_macro_of_the_file_makes_with_their_gates() {
     assert_eq!(v.skips[0].condition.as_deref(), Some("cfg(not(windows))"));
     assert_eq!(v.skips[0].words(), ["cfg", "not", "windows"]);
 }
+
+#[test]
+fn javascript_checks_skips_and_cases_the_tokens_read() {
+    let v = read(
+        Grammar::JavaScript,
+        r#"const testOnPosix = isWindows() ? test.skip : test
+
+function helper(x) {
+  expect(x).toBe(1)
+}
+
+testOnPosix('posix only', () => {
+  expect(err).to.exist
+  expect(fn).toHaveBeenCalledWith(expect.any(String))
+})
+
+test('node', (t) => {
+  t.assert.ok(ready)
+  if (false) {
+    t.assert.fail('never')
+  }
+  if (slow) return this.skip()
+})
+
+test('waits', async () => {
+  await waitFor(() => ready)
+  await vi.waitFor(() => expect(x).toBe(1))
+})
+
+test.each([])('no rows', () => {})
+it.only('alone', () => {})
+"#,
+    );
+    assert_eq!(
+        names(&v),
+        [
+            ("", "posix only", 2),
+            ("", "node", 1),
+            ("", "waits", 2),
+            ("", "no rows", 0),
+            ("", "alone", 0)
+        ],
+        "chai's property, node:test's t.assert, a wait holding no check; no matcher, no dead branch"
+    );
+    assert_eq!(v.loose.len(), 1, "the helper's check is in no test");
+    let marks: Vec<(Option<&str>, bool, bool, bool)> = v
+        .skips
+        .iter()
+        .map(|s| (s.test.as_deref(), s.condition.is_some(), s.focus, s.guard))
+        .collect();
+    assert_eq!(
+        marks,
+        [
+            (None, true, false, true),
+            (Some("node"), true, false, false),
+            (Some("no rows"), false, false, false),
+            (Some("alone"), false, true, false)
+        ]
+    );
+}

@@ -559,8 +559,8 @@ fn elements(toks: &Toks<'_, '_>, open: usize) -> usize {
 }
 
 /// The name of the test whose marker is token `i`: Python's and Go's function name,
-/// Rust's `fn` after the attribute, the title of a JavaScript `it('…')` or a Go
-/// `t.Run("…")`. Empty when none is found.
+/// Rust's `fn` after the attribute, the title of a Go `t.Run("…")` (JavaScript's
+/// are the syntax view's). Empty when none is found.
 pub(super) fn test_name(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> String {
     match lang {
         Lang::Python => ident(toks, i).unwrap_or("").to_string(),
@@ -579,35 +579,20 @@ fn next_fn(toks: &Toks<'_, '_>, i: usize) -> String {
         .to_string()
 }
 
-/// The text of the first string literal in the dozen tokens from `i`, past an
-/// `.each(…)` table (`test.each([…])('title', …)`).
+/// The text of the first string literal in the dozen tokens from `i`: a Go
+/// subtest's name.
 fn first_string(toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> String {
-    let mut k = i;
-    for _ in 0..12 {
-        if ident(toks, k) == Some("each") && punct(toks, k + 1, '(') {
-            k = toks.group_end(k + 1).map_or(toks.len(), |e| e + 1);
-            continue;
-        }
-        match toks.get(k) {
-            Some(Tok::Str) => {
-                return layout
-                    .spans
-                    .get(k)
-                    .and_then(|&(s, e)| layout.text.get(s..e))
-                    .unwrap_or("")
-                    .to_string();
-            }
-            Some(_) => k += 1,
-            None => break,
-        }
-    }
-    String::new()
+    (i..toks.len().min(i + 12))
+        .find(|&k| toks[k] == Tok::Str)
+        .and_then(|k| layout.spans.get(k))
+        .and_then(|&(s, e)| layout.text.get(s..e))
+        .unwrap_or("")
+        .to_string()
 }
 
 /// The test the skip marker at `i` switches off, by name (see [`test_name`]), given
 /// the test markers before it (`tests`, ascending): the function that a Rust
-/// attribute or a Python decorator sits on, the JavaScript call the marker is part
-/// of, else the test whose body holds it. Empty when the marker is the whole file's
+/// attribute or a Python decorator sits on, else the test whose body holds it. Empty when the marker is the whole file's
 /// (`#![cfg(…)]`, `__test__ = False`) or no test holds it.
 pub(super) fn skip_owner(
     lang: Lang,
@@ -646,12 +631,6 @@ pub(super) fn skip_owner(
             } else {
                 previous()
             }
-        }
-        Lang::Js
-            if i >= 1 && punct(toks, i - 1, '.')
-                || matches!(ident(toks, i), Some(n) if n.starts_with(['x', 'f'])) =>
-        {
-            first_string(toks, layout, i)
         }
         _ => previous(),
     }
@@ -718,7 +697,7 @@ pub(super) fn loop_block(toks: &Toks<'_, '_>, open: usize) -> bool {
 }
 
 /// A shared harness: the function's name and the tests, rows and assertions its
-/// body holds.
+/// body holds (the tests and assertions the caller's, from the view).
 pub(super) struct Harness {
     pub name: String,
     pub counts: super::Counts,
@@ -728,8 +707,9 @@ pub(super) struct Harness {
     pub statements: Vec<String>,
 }
 
-/// Exported JavaScript functions that define tests (`export function commonTests()
-/// { test(…) }`): a shared harness whose tests run once per file that calls it.
+/// Exported JavaScript functions (`export function commonTests() { test(…) }`),
+/// each with the table rows in its body: one that defines tests is a shared
+/// harness, whose tests run once per file that calls it.
 pub(super) fn harnesses(toks: &Toks<'_, '_>) -> Vec<Harness> {
     let mut out = Vec::new();
     for i in 0..toks.len() {
@@ -757,27 +737,17 @@ pub(super) fn harnesses(toks: &Toks<'_, '_>) -> Vec<Harness> {
         let Some(close) = toks.group_end(open) else {
             continue;
         };
-        let (mut tests, mut assertions) = (0, 0);
-        for k in open + 1..close {
-            let (a, _, t) = at(Lang::Js, toks, k);
-            assertions += usize::from(a);
-            tests += usize::from(t);
-        }
-        if tests > 0 {
-            let (cases, tables) = cases(Lang::Js, &toks.part(open + 1..close));
-            out.push(Harness {
-                name: name.to_string(),
-                counts: super::Counts {
-                    tests,
-                    assertions,
-                    cases,
-                    tables,
-                    ..super::Counts::default()
-                },
-                body: (open + 1, close),
-                statements: Vec::new(),
-            });
-        }
+        let (cases, tables) = cases(Lang::Js, &toks.part(open + 1..close));
+        out.push(Harness {
+            name: name.to_string(),
+            counts: super::Counts {
+                cases,
+                tables,
+                ..super::Counts::default()
+            },
+            body: (open + 1, close),
+            statements: Vec::new(),
+        });
     }
     out
 }

@@ -169,11 +169,9 @@ fn guarded(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> Op
         }
         return Some(python_block(toks, layout, i, j + 1));
     }
-    if punct(toks, j, '{') {
-        return toks.group_end(j).map(|e| e + 1);
-    }
-    // JavaScript's brace-less branch: one statement.
-    (lang == Lang::Js).then(|| statement_end(lang, toks, layout, j + 1, toks.len()))
+    punct(toks, j, '{')
+        .then(|| toks.group_end(j).map(|e| e + 1))
+        .flatten()
 }
 
 /// A closure thrown away where it is made, its end: `let _ = || assert_eq!(…);`,
@@ -548,19 +546,14 @@ fn in_impls(toks: &Toks<'_, '_>) -> Vec<bool> {
     out
 }
 
-/// The tokens `from..end` of the body of the test whose marker is token `i`
-/// (JavaScript's `test.skip(…)` from its call).
+/// The tokens `from..end` of the body of the test whose marker is token `i`.
 pub(super) fn test_body(
     lang: Lang,
     toks: &Toks<'_, '_>,
     layout: &Layout<'_>,
     i: usize,
 ) -> Option<(usize, usize)> {
-    let mut k = i;
-    while lang == Lang::Js && punct(toks, k + 1, '.') && ident(toks, k + 2).is_some() {
-        k += 2;
-    }
-    body(lang, toks, layout, k).map(|b| (b.from, b.end))
+    body(lang, toks, layout, i).map(|b| (b.from, b.end))
 }
 
 /// A test's body: its tokens `from..end`.
@@ -570,41 +563,18 @@ struct Body {
 }
 
 /// The body of the test whose marker is token `i` (`#` of `#[test]`, Go's and
-/// Python's function name, JavaScript's `it`).
+/// Python's function name); JavaScript's tests are the syntax view's.
 fn body(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> Option<Body> {
     let open = match lang {
         Lang::Python => return python_body(toks, layout, i),
         Lang::Rust => toks.top_brace(toks.attributed_fn(i)?)?,
         Lang::Go => toks.top_brace(i)?,
-        Lang::Js => callback_brace(toks, i)?,
+        Lang::Js => return None,
     };
     Some(Body {
         from: open + 1,
         end: toks.group_end(open)?,
     })
-}
-
-/// The body of the function `it(…)` at `i` is given: the first `{` among the call's
-/// arguments that follows `=>` or a parameter list's `)`.
-fn callback_brace(toks: &Toks<'_, '_>, i: usize) -> Option<usize> {
-    if !punct(toks, i + 1, '(') {
-        return None;
-    }
-    let mut j = i + 2;
-    while j < toks.len() {
-        j = match toks[j] {
-            Tok::Punct('{')
-                if punct(toks, j - 1, ')')
-                    || (punct(toks, j - 1, '>') && punct(toks, j - 2, '=')) =>
-            {
-                return Some(j);
-            }
-            Tok::Punct('(' | '[' | '{') => toks.group_end(j)? + 1,
-            Tok::Punct(')' | ']' | '}') => return None,
-            _ => j + 1,
-        };
-    }
-    None
 }
 
 /// A Python test's body: from the line after the signature's `:` to the first line
