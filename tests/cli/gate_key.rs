@@ -834,18 +834,7 @@ fn a_command_judge_that_is_script_text_in_any_form_does_not_sign_off() {
         t.write("made.txt", "made\n");
         t.write("verdict.txt", fixture("judges/outputs/accept.txt"));
         t.write("judge.sh", "cat >/dev/null\ncat verdict.txt\n");
-        let argv: Vec<String> = form.iter().map(|w| format!("{w:?}")).collect();
-        t.write(
-            ".plan/config.yaml",
-            format!(
-                "judge:\n  backend: command\n  command: [{}]\n",
-                argv.join(", ")
-            ),
-        );
-        t.commit_all("base");
-        t.ok(&["start", "w", "--no-verify"]);
-        t.run(&["complete", "w", "--evidence", "the tests pass"]);
-        if t.plan_md().contains("w signed off") {
+        if judged_with(&t, form).0 {
             signed.push(form.join(" "));
         }
     }
@@ -916,18 +905,8 @@ fn a_system_program_behind_a_symlink_named_like_a_wrapper_or_a_shell_does_not_si
             rest.iter()
                 .map(|w| w.replace("ANY", &any.display().to_string())),
         );
-        let words: Vec<String> = argv.iter().map(|w| format!("{w:?}")).collect();
-        t.write(
-            ".plan/config.yaml",
-            format!(
-                "judge:\n  backend: command\n  command: [{}]\n",
-                words.join(", ")
-            ),
-        );
-        t.commit_all("base");
-        t.ok(&["start", "w", "--no-verify"]);
-        let run = t.run(&["complete", "w", "--evidence", "the tests pass"]);
-        if t.plan_md().contains("w signed off") {
+        let (signed_off, run) = judged_with(&t, &argv);
+        if signed_off {
             signed.push(format!(
                 "tools/{name} -> {target}: {} ({})",
                 argv[1..].join(" "),
@@ -950,20 +929,7 @@ fn a_command_judge_behind_env_dash_does_not_sign_off() {
     t.write("made.txt", "made\n");
     t.write("verdict.txt", fixture("judges/outputs/accept.txt"));
     t.write("judge.sh", "cat >/dev/null\ncat verdict.txt\n");
-    let argv: Vec<String> = ["env", "-", "sh", "-c", script]
-        .iter()
-        .map(|w| format!("{w:?}"))
-        .collect();
-    t.write(
-        ".plan/config.yaml",
-        format!(
-            "judge:\n  backend: command\n  command: [{}]\n",
-            argv.join(", ")
-        ),
-    );
-    t.commit_all("base");
-    t.ok(&["start", "w", "--no-verify"]);
-    let run = t.run(&["complete", "w", "--evidence", "the tests pass"]);
+    let (_, run) = judged_with(&t, &["env", "-", "sh", "-c", script]);
     assert!(
         !t.plan_md().contains("w signed off"),
         "signed off through env - sh -c:\n{}{}",
@@ -1148,21 +1114,28 @@ fn honest_judges_of_ones_own_sign_off() {
             _ => vec!["env".into(), "-i".into(), judge],
         };
         t.write("made.txt", "made\n");
-        let words: Vec<String> = argv.iter().map(|w| format!("{w:?}")).collect();
-        t.write(
-            ".plan/config.yaml",
-            format!(
-                "judge:\n  backend: command\n  command: [{}]\n",
-                words.join(", ")
-            ),
-        );
-        t.commit_all("base");
-        t.ok(&["start", "w", "--no-verify"]);
-        let run = t.run(&["complete", "w", "--evidence", "the tests pass"]);
-        if !t.plan_md().contains("w signed off") {
+        let (signed_off, run) = judged_with(&t, &argv);
+        if !signed_off {
             let why = run.stderr.lines().next().unwrap_or_default().to_string();
             refused.push(format!("{form}: {why}"));
         }
     }
     assert!(refused.is_empty(), "refused: {refused:#?}");
+}
+
+/// Sets `argv` as `t`'s command judge, commits, starts `w` and signs it off:
+/// whether plan.md then says `w signed off`, and the sign-off's run.
+fn judged_with(t: &Test, argv: &[impl AsRef<str>]) -> (bool, crate::util::Run) {
+    let words: Vec<String> = argv.iter().map(|w| format!("{:?}", w.as_ref())).collect();
+    t.write(
+        ".plan/config.yaml",
+        format!(
+            "judge:\n  backend: command\n  command: [{}]\n",
+            words.join(", ")
+        ),
+    );
+    t.commit_all("base");
+    t.ok(&["start", "w", "--no-verify"]);
+    let run = t.run(&["complete", "w", "--evidence", "the tests pass"]);
+    (t.plan_md().contains("w signed off"), run)
 }
