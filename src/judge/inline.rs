@@ -259,6 +259,11 @@ pub fn refused(argv: &[String], find: &dyn Find) -> Option<Refusal> {
             continue;
         }
         if family.script_option && arg == "-f" {
+            // One program file: a second `-f` (`-f /dev/stdin -f ~/j.awk`) is
+            // a second program, the first unchecked.
+            if script.is_some() {
+                return refusal(arg, Why::Option);
+            }
             script = argv.get(i);
             i += 1;
             continue;
@@ -361,6 +366,10 @@ fn wrapped<'a>(argv: &'a [String], find: &dyn Find) -> Result<usize, &'a str> {
                 return Err(word);
             }
             i += if joined { 1 } else { 2 };
+        }
+        // A setting after `--` is a setting all the same (`env -- BASH_ENV=…`).
+        if name == "env" && argv.get(i).is_some_and(|a| a.contains('=')) {
+            return Err(word);
         }
         if name == "timeout" {
             i += 1;
@@ -611,6 +620,11 @@ mod tests {
             ),
             (&["judge-npx"], Some(Why::Runner)),
             (&["env", "-", "sh", "-c", "x"], Some(Why::Option)),
+            (&["env", "--", "X=1", "sh", "-c", "x"], Some(Why::Wrapper)),
+            (
+                &["awk", "-f", "/dev/stdin", "-f", "/home/u/judge.awk"],
+                Some(Why::Option),
+            ),
             (&["sh", "//dev/stdin"], Some(Why::NoScript)),
             (&["sh", "/./proc/self/fd/0"], Some(Why::NoScript)),
             (&["sh", "/home/u/in"], Some(Why::NoScript)),
