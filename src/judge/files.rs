@@ -114,7 +114,8 @@ pub fn verify_closure(root: &Path, verify: &Verify) -> Vec<String> {
 /// file `sha256sum -c` checks, nor any file of a pipeline that compares files
 /// (`cmp`, `diff`), whose reference plan cannot tell from the work. Scripts are
 /// followed only through names their text could run: not names inside comments or
-/// messages (`sys.exit("write solution.py first")`). What weakened tests weighs.
+/// messages (`sys.exit("write solution.py first")`), and not through a test
+/// file's imports, which reach the code it tests. What weakened tests weighs.
 pub fn verify_runs(root: &Path, verify: &Verify) -> Vec<String> {
     closure(root, verify, true)
 }
@@ -149,6 +150,11 @@ fn closure(root: &Path, verify: &Verify, runs: bool) -> Vec<String> {
     for _ in 0..CLOSURE_DEPTH {
         let upto = out.len();
         for i in from..upto {
+            // What a test imports is the code it tests, the work: a check is
+            // what runs the tests, not what they run.
+            if runs && crate::plan::weakened::is_test_path(&out[i]) {
+                continue;
+            }
             for rel in named_in(root, &out[i], runs) {
                 add(rel, &mut out);
             }
@@ -274,10 +280,99 @@ fn script_commands(script: &str) -> Vec<Vec<Vec<String>>> {
     out
 }
 
+/// Linters, formatters and type checkers: the files they are given are the work
+/// they check, meant to change, not a check (`eslint lib/**/*.js` in `npm test`
+/// makes every source a linted file); their configuration, named by an option,
+/// is.
+const LINTS: &[&str] = &[
+    "eslint",
+    "prettier",
+    "tsc",
+    "tslint",
+    "biome",
+    "stylelint",
+    "standard",
+    "xo",
+    "ruff",
+    "flake8",
+    "pylint",
+    "mypy",
+    "pyright",
+    "black",
+    "isort",
+    "pycodestyle",
+    "pydocstyle",
+    "bandit",
+    "gofmt",
+    "goimports",
+    "golint",
+    "golangci-lint",
+    "staticcheck",
+    "rustfmt",
+    "shellcheck",
+    "markdownlint",
+    "yamllint",
+    "codespell",
+];
+
+/// Where a linter of [`LINTS`] runs in `command`: as its program, or behind a
+/// word that runs it (`npx eslint`, `python -m mypy`, `node bin/hotfix.js
+/// eslint`, `cross-env CI=1 prettier`). Not a linter's name given to another
+/// program as a value (`pytest -k black`).
+fn lint_at(command: &[String]) -> Option<usize> {
+    command
+        .iter()
+        .position(|w| {
+            let name = w.rsplit('/').next().unwrap_or(w);
+            LINTS.contains(&name)
+        })
+        .filter(|&i| {
+            let before = i.checked_sub(1).map(|k| command[k].as_str());
+            before.is_none_or(|b| {
+                matches!(
+                    b,
+                    "npx" | "exec" | "run" | "-m" | "x" | "dlx" | "--" | "cross-env" | "env"
+                ) || [".js", ".cjs", ".mjs", ".sh"]
+                    .iter()
+                    .any(|e| b.ends_with(e))
+                    || (b.contains('=') && !b.starts_with('-'))
+            })
+        })
+}
+
+/// The files a linter's options name as its configuration: `-c FILE`, `-p FILE`
+/// (tsc's project), and any long option naming a config, rc file or project.
+fn lint_config(args: &[String]) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut next = false;
+    for arg in args {
+        if std::mem::take(&mut next) {
+            out.push(arg.as_str());
+            continue;
+        }
+        let config = ["config", "rcfile", "project"]
+            .iter()
+            .any(|w| arg.contains(w));
+        match arg.split_once('=') {
+            Some((option, file)) if option.starts_with("--") && config => out.push(file),
+            None if arg.starts_with("--") && config => next = true,
+            None if matches!(arg.as_str(), "-c" | "-p") => next = true,
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The words of `command` naming files it runs or checks with: all of them, but of
 /// a [`READS_NAMED`] command only grep's pattern file (`-f FILE`, `-fFILE`,
-/// `--file=FILE`, `--file FILE`) and the operands of a checksum tool's `-c`.
+/// `--file=FILE`, `--file FILE`) and the operands of a checksum tool's `-c`, and
+/// of a linter ([`LINTS`]) only what runs it and its configuration.
 fn checked_words(command: &[String]) -> Vec<&str> {
+    if let Some(at) = lint_at(command) {
+        let mut out: Vec<&str> = command[..at].iter().map(|w| value(w)).collect();
+        out.extend(lint_config(&command[at + 1..]));
+        return out;
+    }
     let Some((program, args)) = command.split_first() else {
         return Vec::new();
     };
@@ -772,6 +867,22 @@ mod tests {
             runs("cat want.txt | diff - out.txt"),
             ["want.txt", "out.txt"]
         );
+        // A linter's files are the work it checks; its configuration checks.
+        fs::create_dir_all(root.join("lib")).unwrap();
+        fs::write(root.join("lib/a.js"), "x\n").unwrap();
+        fs::write(root.join(".eslintrc.json"), "{}\n").unwrap();
+        fs::write(root.join("hotfix.js"), "x\n").unwrap();
+        assert!(runs("eslint lib/a.js").is_empty());
+        assert_eq!(
+            runs("node hotfix.js eslint -c .eslintrc.json lib/a.js"),
+            ["hotfix.js", ".eslintrc.json"]
+        );
+        assert_eq!(
+            runs("npx prettier --check --config=p.txt lib/a.js"),
+            ["p.txt"]
+        );
+        // A linter's name given as a value to another program is no linter.
+        assert_eq!(runs("python3 -m pytest -k black lib/a.js"), ["lib/a.js"]);
         // The closure for the judge and the record keeps them all.
         assert_eq!(
             verify_closure(root, &verify("grep -q cache README.md")),
