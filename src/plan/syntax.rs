@@ -8,6 +8,8 @@ use std::ops::Range;
 mod normal;
 mod view;
 
+pub use view::preorder;
+
 #[cfg(test)]
 mod normal_tests;
 #[cfg(test)]

@@ -29,6 +29,7 @@ pub mod rules;
 mod rules_tests;
 mod runner;
 mod syntactic;
+mod with_code;
 
 pub use rules::{Part, RuleId};
 
@@ -271,6 +272,7 @@ pub fn find_given(
         }
     }
     let nets = Nets::sum(&rows);
+    let code = with_code::Code::new(changes);
     let mut out = Vec::new();
     for (row, pair) in rows.iter().zip(&pairs) {
         // A reformat (black, prettier, rustfmt, gofmt) changes no test, runner
@@ -278,7 +280,7 @@ pub fn find_given(
         if row.change.was.is_none() && pair.as_ref().is_some_and(syntactic::Pair::same) {
             continue;
         }
-        let mut what = row.test_findings(&nets);
+        let mut what = row.test_findings(&nets, &code);
         if let (Some(pair), true) = (pair, row.old.is_some() && row.new.is_some()) {
             let counted = what.iter().any(|w| {
                 w.rule == rules::RuleId::AssertionsRemoved && w.text.contains("assertion")
@@ -382,6 +384,7 @@ pub fn find_given(
                 what.extend(harness::found(before, after, &given.literals));
             }
         }
+        what = code.settle(row.change, what);
         if !what.is_empty() {
             let renamed = (row.change.was.is_some() && row.new.is_some()).then(|| {
                 format!(
@@ -2198,7 +2201,7 @@ impl<'c> Row<'c> {
     }
 
     /// What this file lost or gained for the worse, where its language's net agrees.
-    fn test_findings(&self, nets: &Nets) -> Vec<Part> {
+    fn test_findings(&self, nets: &Nets, code: &with_code::Code<'_>) -> Vec<Part> {
         let mut what = Vec::new();
         let Some(old) = &self.old else {
             if let Some(new) = &self.new {
@@ -2389,7 +2392,16 @@ impl<'c> Row<'c> {
         what.extend(
             checks::expected_changed(old.lang, &removed, &added)
                 .into_iter()
-                .map(rewritten),
+                .map(|(was, now)| {
+                    let became = format!("`{}` became `{}`", forms::clip(was), forms::clip(now));
+                    match code.follows(was, now) {
+                        true => Part::new(
+                            RuleId::ExpectedFollowsCode,
+                            format!("{became} (its expected value changed as the code's own change now spells it)"),
+                        ),
+                        false => rewritten(format!("{became} (its expected value changed)")),
+                    }
+                }),
         );
         if added
             .iter()
@@ -3850,6 +3862,21 @@ fn table_skip(toks: &Toks<'_, '_>, i: usize) -> bool {
 
 const GO_RECEIVERS: [&str; 5] = ["t", "b", "tb", "f", "tt"];
 
+/// A check through a helper given the test's `t` first and named for one
+/// (`Equal(t, …)` and `PanicMatches(t, …)` dot-imported, `assertNoError(t, err)`,
+/// `checkOutput(t, got)`): it fails the test through `t`. A helper given `t` to
+/// set something up (`newServer(t)`) is none.
+fn go_helper_check(toks: &Toks<'_, '_>, i: usize, name: &str) -> bool {
+    const CHECKS: [&str; 9] = [
+        "assert", "equal", "notequal", "panic", "notpanic", "check", "expect", "require", "verify",
+    ];
+    let lower = name.to_ascii_lowercase();
+    punct(toks, i + 1, '(')
+        && ident(toks, i + 2).is_some_and(|t| GO_RECEIVERS.contains(&t))
+        && (punct(toks, i + 3, ',') || punct(toks, i + 3, ')'))
+        && CHECKS.iter().any(|c| lower.starts_with(c))
+}
+
 /// (assertion, skip, test) starting at token `i`, for Go.
 fn go(toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
     let Some(name) = ident(toks, i) else {
@@ -3871,7 +3898,8 @@ fn go(toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
             ))
             || (matches!(receiver(toks, i), Some("assert" | "require"))
                 && name.starts_with(|c: char| c.is_ascii_uppercase()))
-            || syntax::go_library_check(name, receiver(toks, i), after_dot(toks, i)));
+            || syntax::go_library_check(name, receiver(toks, i), after_dot(toks, i))
+            || go_helper_check(toks, i, name));
     // `if testing.Short() { return }` switches a test off as `t.Skip` does, and an
     // `os.Exit(0)` (in `TestMain`, say) ends the run passing.
     let skip = (call && testing && matches!(name, "Skip" | "Skipf" | "SkipNow"))
@@ -5292,6 +5320,9 @@ mod nested_rust_tests;
 #[cfg(test)]
 #[path = "weakened/new_conftest_tests.rs"]
 mod new_conftest_tests;
+#[cfg(test)]
+#[path = "weakened/removed_with_code_tests.rs"]
+mod removed_with_code_tests;
 #[cfg(test)]
 #[path = "weakened/repeated_assertion_tests.rs"]
 mod repeated_assertion_tests;

@@ -32,6 +32,7 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
         view,
         test_macros: HashSet::new(),
         js_cases: HashSet::new(),
+        js_aliases: HashMap::new(),
     };
     match g {
         Grammar::Python => r.python_scope(root, "", 0),
@@ -146,14 +147,14 @@ fn js_checks(src: &str, node: Node<'_>) -> usize {
 
 /// Every node under `node`, itself first, in source order; no recursion, so no
 /// depth of nesting can exhaust the stack, and nothing held but the cursor.
-pub(super) fn preorder(node: Node<'_>) -> Preorder<'_> {
+pub fn preorder(node: Node<'_>) -> Preorder<'_> {
     Preorder {
         cursor: node.walk(),
         done: false,
     }
 }
 
-pub(super) struct Preorder<'t> {
+pub struct Preorder<'t> {
     cursor: tree_sitter::TreeCursor<'t>,
     done: bool,
 }
@@ -226,6 +227,8 @@ struct Reader<'s> {
     /// (`const testOnPosix = isWindows() ? test.skip : test`): each call of one
     /// is a test case.
     js_cases: HashSet<&'s str>,
+    /// `const t = c ? test.skip : test`: each name with its condition.
+    js_aliases: HashMap<&'s str, String>,
 }
 
 impl<'s> Reader<'s> {
@@ -502,13 +505,21 @@ impl<'s> Reader<'s> {
         let mut cursor = node.walk();
         let kids: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
         for child in kids {
-            if child.kind() == "ternary_expression" && self.js_skip_alias(child) {
+            if child.kind() == "ternary_expression"
+                && let Some(condition) = self.js_skip_alias(child)
+            {
                 // Read before the calls that follow it: a declaration comes first.
+                // Bound to a name, it guards the tests called through that name;
+                // used where it stands, every test of the scope.
                 let name = node
                     .child_by_field_name("name")
                     .filter(|_| node.kind() == "variable_declarator");
-                if let Some(name) = name {
-                    self.js_cases.insert(self.text(name));
+                match name {
+                    Some(name) => {
+                        self.js_cases.insert(self.text(name));
+                        self.js_aliases.insert(self.text(name), condition);
+                    }
+                    None => self.guard(child, None, condition),
                 }
             }
             if child.kind() != "call_expression" {
@@ -547,6 +558,13 @@ impl<'s> Reader<'s> {
                         "skip" | "todo" | "only" | "skipIf" | "runIf" | "fails" | "failing"
                     )
                 });
+            if case && let Some(condition) = self.js_aliases.get(root).cloned() {
+                self.guard(child, Some(&name), condition);
+            }
+            if case && let Some(condition) = js_defined_under(child) {
+                let condition = self.normal(condition);
+                self.guard(child, Some(&name), condition);
+            }
             if skipped {
                 let condition = self.js_condition(child);
                 let test = case.then_some(name.as_str());
@@ -597,9 +615,9 @@ impl<'s> Reader<'s> {
     }
 
     /// `cond ? test.skip : test`: every test called through the value is
-    /// skipped whenever the condition picks the skipping side, a marker on the
-    /// file's tests under that condition. Whether it is one.
-    fn js_skip_alias(&mut self, ternary: Node<'_>) -> bool {
+    /// skipped whenever the condition picks the skipping side. Its condition in
+    /// normal form, when it is one.
+    fn js_skip_alias(&self, ternary: Node<'_>) -> Option<String> {
         let sides = ["consequence", "alternative"].map(|f| ternary.child_by_field_name(f));
         let skipping = sides.into_iter().flatten().any(|side| {
             let root = callee_root(self.src, side).unwrap_or("");
@@ -609,11 +627,8 @@ impl<'s> Reader<'s> {
                     .first()
                     .is_some_and(|w| matches!(*w, "skip" | "todo"))
         });
-        if let (true, Some(condition)) = (skipping, ternary.child_by_field_name("condition")) {
-            let condition = self.normal(condition);
-            self.guard(ternary, None, condition);
-        }
-        skipping
+        let condition = ternary.child_by_field_name("condition")?;
+        skipping.then(|| self.normal(condition))
     }
 
     /// A test's or suite's name: its string, or the code that makes it (`'should
@@ -1326,6 +1341,22 @@ fn go_check(src: &str, call: Node<'_>) -> bool {
             field.is_some_and(|name| super::go_library_check(name, operand, true))
         }
         _ => false,
+    }
+}
+
+/// The condition of the `if` a JavaScript test case is defined under, outside
+/// any function (a suite's callback's own `if` included): the test exists only
+/// when it holds, as if a skip marker's condition were on it.
+fn js_defined_under(case: Node<'_>) -> Option<Node<'_>> {
+    let mut at = case.parent()?;
+    loop {
+        match at.kind() {
+            "if_statement" => return at.child_by_field_name("condition"),
+            "arrow_function" | "function_expression" | "function_declaration" | "program" => {
+                return None;
+            }
+            _ => at = at.parent()?,
+        }
     }
 }
 

@@ -245,7 +245,7 @@ it.only('alone', () => {})
     assert_eq!(
         marks,
         [
-            (None, true, false, true),
+            (Some("posix only"), true, false, true),
             (Some("node"), true, false, false),
             (Some("no rows"), false, false, false),
             (Some("alone"), false, true, false)

@@ -606,8 +606,12 @@ fn bare(side: &str) -> &str {
 /// literals changed (`calc.count([1, 2]) == 2` become `== 3`, `toBe(4)` become
 /// `toBe(5)`): the count of assertions holds while the check now asks for what the
 /// code gives. A check whose subject changed too (a new input) is a new case, not
-/// this. In words, one for each.
-pub(super) fn expected_changed(lang: Lang, removed: &[String], added: &[String]) -> Vec<String> {
+/// this. Each as the removed and the added statement.
+pub(super) fn expected_changed<'s>(
+    lang: Lang,
+    removed: &'s [String],
+    added: &'s [String],
+) -> Vec<(&'s str, &'s str)> {
     let now: Vec<Option<Check>> = added.iter().map(|s| check(lang, s)).collect();
     // Each added exact check by the skeleton of one side (its subject, spaces
     // aside) and the shape of the other (its expected value, literals aside):
@@ -713,11 +717,7 @@ pub(super) fn expected_changed(lang: Lang, removed: &[String], added: &[String])
                 _ => false,
             };
             if !same && !longer {
-                out.push(format!(
-                    "`{}` became `{}` (its expected value changed)",
-                    clip(old),
-                    clip(&added[k])
-                ));
+                out.push((old.as_str(), added[k].as_str()));
             }
         }
     }

@@ -53,3 +53,20 @@ fn a_python_check_imported_by_name_deleted_is_found() {
         assert_eq!(found.len(), 1, "{gone}: {found:?}");
     }
 }
+
+/// A recover-based check rewritten through a dot-imported helper given `t`
+/// (go-playground/assert's `PanicMatches`) keeps its check.
+#[test]
+fn a_recover_check_rewritten_as_a_helper_given_t_is_no_loss() {
+    let before = "package v\n\nimport \"testing\"\n\nfunc TestPanics(t *testing.T) {\n\tdefer func() {\n\t\tif r := recover(); r == nil {\n\t\t\tt.Errorf(\"should have panicked\")\n\t\t}\n\t}()\n\t_ = run(3)\n}\n";
+    let after = "package v\n\nimport \"testing\"\n\nfunc TestPanics(t *testing.T) {\n\tPanicMatches(t, func() {\n\t\t_ = run(3)\n\t}, \"bad param\")\n}\n";
+    assert_eq!(found_in("v_test.go", before, after), Vec::<Finding>::new());
+    // The helper's check taken out is one removed; a set-up given `t` is none.
+    let gone = "package v\n\nimport \"testing\"\n\nfunc TestPanics(t *testing.T) {\n\tsrv := newServer(t)\n\t_ = run(srv)\n}\n";
+    let found = found_in("v_test.go", after, gone);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].what.contains("1 of 1 assertion removed"),
+        "{found:?}"
+    );
+}

@@ -30,8 +30,10 @@ pub enum RuleId {
     TestDataRewritten,
     RunnerChanged,
     AssertionRewritten,
+    ExpectedFollowsCode,
     TestsSkipped,
     AssertionsRemoved,
+    RemovedWithCode,
     AssertionsHollowed,
     VerifyFileChanged,
     /// A part recorded by an older plan whose words no rule names.
@@ -102,7 +104,7 @@ pub struct Rule {
 const ALL: &str = "python, js/ts, rust, go";
 
 /// Every rule, in the order a legacy line's words are tried ([`legacy`]).
-pub const RULES: [Rule; 24] = [
+pub const RULES: [Rule; 26] = [
     Rule {
         id: RuleId::ForcedExit,
         name: "forced-exit",
@@ -256,6 +258,14 @@ pub const RULES: [Rule; 24] = [
         doc: "an assertion replaced by one that passes for more, says the opposite, or expects another value",
     },
     Rule {
+        id: RuleId::ExpectedFollowsCode,
+        name: "expected-follows-code",
+        severity: Severity::Low,
+        languages: ALL,
+        fields: &["old", "new"],
+        doc: "an expected value changed to words the code's own change now spells and no longer spells the old way",
+    },
+    Rule {
         id: RuleId::TestsSkipped,
         name: "tests-skipped",
         severity: Severity::High,
@@ -270,6 +280,14 @@ pub const RULES: [Rule; 24] = [
         languages: ALL,
         fields: &["removed", "total", "unit"],
         doc: "assertions, tests or parametrized cases that ran are gone (a test already skipped is none)",
+    },
+    Rule {
+        id: RuleId::RemovedWithCode,
+        name: "removed-with-code",
+        severity: Severity::Low,
+        languages: ALL,
+        fields: &["removed", "total", "unit", "name"],
+        doc: "tests or assertions removed that each name a definition the change took out of the code (a feature removed with its tests)",
     },
     Rule {
         id: RuleId::AssertionsHollowed,
@@ -395,7 +413,12 @@ const LEGACY_WORDS: &[(RuleId, &[&str])] = &[
             "its build constraint changed",
         ],
     ),
+    (
+        RuleId::ExpectedFollowsCode,
+        &["as the code's own change now spells it"],
+    ),
     (RuleId::AssertionRewritten, &[" became "]),
+    (RuleId::RemovedWithCode, &["with the code they tested"]),
     (RuleId::TestsSkipped, &["skip marker", "switches tests off"]),
     (
         RuleId::AssertionsRemoved,

@@ -232,6 +232,48 @@ const FIXTURES: &[Fixture] = &[
         verify: &[],
     },
     Fixture {
+        rule: RuleId::RemovedWithCode,
+        files: &[
+            (
+                "calc.py",
+                Some(
+                    "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    total = a\n    return total - b\n",
+                ),
+                Some(STUB),
+            ),
+            (
+                "tests/test_calc.py",
+                Some(
+                    "from calc import add, sub\n\n\ndef test_add():\n    assert add(1234, 4321) == 5555\n\n\ndef test_sub():\n    assert sub(2024, 1) == 2023\n",
+                ),
+                Some(
+                    "from calc import add\n\n\ndef test_add():\n    assert add(1234, 4321) == 5555\n",
+                ),
+            ),
+        ],
+        verify: &[],
+    },
+    Fixture {
+        rule: RuleId::ExpectedFollowsCode,
+        files: &[
+            (
+                "calc.py",
+                Some("def greet(name):\n    return \"Hellow, \" + name\n"),
+                Some("def greet(name):\n    return \"Hello, \" + name\n"),
+            ),
+            (
+                "tests/test_calc.py",
+                Some(
+                    "from calc import greet\n\n\ndef test_greet():\n    assert greet(\"Bob\") == \"Hellow, Bob\"\n",
+                ),
+                Some(
+                    "from calc import greet\n\n\ndef test_greet():\n    assert greet(\"Bob\") == \"Hello, Bob\"\n",
+                ),
+            ),
+        ],
+        verify: &[],
+    },
+    Fixture {
         rule: RuleId::AssertionsHollowed,
         files: &[(
             "tests/test_calc.py",

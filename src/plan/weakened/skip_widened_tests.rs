@@ -277,3 +277,28 @@ fn a_return_ahead_of_the_tests_a_loop_makes() {
     );
     none("test/app.router.js", &after, &kept);
 }
+
+const GUARDED: &str = "import test from 'ava';\n\ntest('plain', t => {\n\tt.is(get(), 1);\n});\n\nif (process.platform !== 'darwin') {\n\ttest('expired', t => {\n\t\tt.throws(() => get(-1));\n\t});\n}\n\ntest('other', t => {\n\tt.is(get(2), 2);\n});\n";
+
+/// The same guard written as an alias: it guards the test called through it,
+/// not the file's others.
+#[test]
+fn a_platform_guard_rewritten_as_a_skip_alias_is_none() {
+    let after = GUARDED.replace(
+        "if (process.platform !== 'darwin') {\n\ttest('expired'",
+        "{\n\tconst testFn = process.platform === 'darwin' ? test.skip : test;\n\ttestFn('expired'",
+    );
+    none("test/https.ts", GUARDED, &after);
+}
+
+/// An alias that skips is a condition new on the tests called through it.
+#[test]
+fn a_skip_alias_put_on_a_test_that_ran_everywhere_is_high() {
+    let before = GUARDED.replace("if (process.platform !== 'darwin') {", "{");
+    let after = before.replace(
+        "{\n\ttest('expired'",
+        "{\n\tconst testFn = process.platform === 'darwin' ? test.skip : test;\n\ttestFn('expired'",
+    );
+    let said = high("test/https.ts", &before, &after);
+    assert!(said.contains("1 test"), "{said}");
+}

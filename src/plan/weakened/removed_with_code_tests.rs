@@ -1,0 +1,211 @@
+//! Rules `removed-with-code` and `expected-follows-code`: a test change that
+//! follows the code's own change is a lead (low), and the same test change with
+//! the code left as it was, a helper of the tests' own taken out, or the code
+//! renamed rather than removed, is still the high finding it was.
+
+use super::*;
+
+fn change(path: &str, before: Option<&str>, after: Option<&str>) -> Change {
+    Change {
+        path: path.to_string(),
+        was: None,
+        before: before.map(str::to_string),
+        after: after.map(str::to_string),
+    }
+}
+
+/// Each finding's parts as `rule, severity`.
+fn rules(changes: &[Change]) -> Vec<String> {
+    find(changes, &[])
+        .iter()
+        .flat_map(kinds::of)
+        .map(|p| format!("{}, {}", p.kind, p.confidence))
+        .collect()
+}
+
+const CALC: &str = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    total = a\n    total -= b\n    return total\n";
+const CALC_NO_SUB: &str = "def add(a, b):\n    return a + b\n";
+const TESTS: &str = "from calc import add, sub\n\n\ndef test_add():\n    assert add(1, 2) == 3\n\n\ndef test_sub():\n    assert sub(3, 2) == 1\n    assert sub(2, 3) == -1\n";
+const TESTS_NO_SUB: &str = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n";
+
+#[test]
+fn a_python_test_removed_with_the_function_it_tested_is_a_lead() {
+    let found = find(
+        &[
+            change("calc.py", Some(CALC), Some(CALC_NO_SUB)),
+            change("tests/test_calc.py", Some(TESTS), Some(TESTS_NO_SUB)),
+        ],
+        &[],
+    );
+    assert_eq!(found.len(), 1, "{found:?}");
+    insta::assert_snapshot!(found[0].to_string(), @"tests/test_calc.py: 2 of 3 assertions removed with the code they tested (`sub` gone), 1 of 2 tests removed with the code they tested (`sub` gone)");
+    let parts = kinds::of(&found[0]);
+    assert!(
+        parts
+            .iter()
+            .all(|p| p.kind == "removed-with-code" && p.confidence == "low"),
+        "{parts:?}"
+    );
+}
+
+#[test]
+fn the_same_test_removed_with_the_code_left_as_it_was_is_high() {
+    let found = rules(&[change(
+        "tests/test_calc.py",
+        Some(TESTS),
+        Some(TESTS_NO_SUB),
+    )]);
+    assert!(
+        found.iter().all(|r| r == "assertions-removed, high"),
+        "{found:?}"
+    );
+    assert!(!found.is_empty());
+}
+
+#[test]
+fn a_function_renamed_not_removed_leaves_the_removal_high() {
+    let renamed = CALC.replace("def sub(", "def subtract(");
+    let found = rules(&[
+        change("calc.py", Some(CALC), Some(&renamed)),
+        change("tests/test_calc.py", Some(TESTS), Some(TESTS_NO_SUB)),
+    ]);
+    assert!(
+        found.contains(&"assertions-removed, high".to_string()),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_helper_of_the_tests_own_taken_out_with_them_leaves_the_removal_high() {
+    let helper = "def check_sub(x, y, want):\n    got = x - y\n    assert got == want\n";
+    let tests = "from helpers import check_sub\nfrom calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n\n\ndef test_sub():\n    assert check_sub(3, 2, 1) is None\n";
+    let found = rules(&[
+        change("tests/helpers.py", Some(helper), None),
+        change("tests/test_calc.py", Some(tests), Some(TESTS_NO_SUB)),
+    ]);
+    assert!(
+        found.contains(&"assertions-removed, high".to_string()),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn one_test_of_two_removed_naming_no_code_taken_out_leaves_the_removal_high() {
+    let tests_more = TESTS.replace(
+        "def test_sub():",
+        "def test_add_more():\n    assert add(2, 2) == 4\n\n\ndef test_sub():",
+    );
+    let found = rules(&[
+        change("calc.py", Some(CALC), Some(CALC_NO_SUB)),
+        change("tests/test_calc.py", Some(&tests_more), Some(TESTS_NO_SUB)),
+    ]);
+    assert!(
+        found.contains(&"assertions-removed, high".to_string()),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_go_test_removed_with_the_method_it_tested_is_a_lead() {
+    let code = "package e\n\ntype HTTPError struct{ Code int }\n\nfunc (e *HTTPError) Is(target error) bool {\n\tother, ok := target.(*HTTPError)\n\treturn ok && other.Code == e.Code\n}\n";
+    let code_after = "package e\n\ntype HTTPError struct{ Code int }\n";
+    let tests = "package e\n\nimport \"testing\"\n\nfunc TestCode(t *testing.T) {\n\tif (&HTTPError{Code: 1}).Code != 1 {\n\t\tt.Fatal(\"code\")\n\t}\n}\n\nfunc TestIs(t *testing.T) {\n\tif !(&HTTPError{Code: 1}).Is(&HTTPError{Code: 1}) {\n\t\tt.Fatal(\"is\")\n\t}\n}\n";
+    let tests_after = "package e\n\nimport \"testing\"\n\nfunc TestCode(t *testing.T) {\n\tif (&HTTPError{Code: 1}).Code != 1 {\n\t\tt.Fatal(\"code\")\n\t}\n}\n";
+    let found = rules(&[
+        change("e.go", Some(code), Some(code_after)),
+        change("e_test.go", Some(tests), Some(tests_after)),
+    ]);
+    assert!(!found.is_empty());
+    assert!(
+        found.iter().all(|r| r == "removed-with-code, low"),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_js_spec_deleted_with_the_module_it_tested_is_a_lead() {
+    let module = "'use strict';\n\nmodule.exports = function isValidXss(url) {\n  var re = /(on\\w+)=|javascript/gi;\n  return re.test(url);\n};\n";
+    let spec = "var isValidXss = require('../lib/isValidXss');\n\ndescribe('isValidXss', function () {\n  it('detects', function () {\n    expect(isValidXss('javascript:1')).toBe(true);\n  });\n  it('passes', function () {\n    expect(isValidXss('/a')).toBe(false);\n  });\n});\n";
+    let found = rules(&[
+        change("lib/isValidXss.js", Some(module), None),
+        change("test/isValidXss.spec.js", Some(spec), None),
+    ]);
+    assert!(!found.is_empty());
+    assert!(
+        found.iter().all(|r| r == "removed-with-code, low"),
+        "{found:?}"
+    );
+}
+
+const MESSAGE: &str = "def greet(name):\n    return \"Hellow, \" + name\n";
+const MESSAGE_FIXED: &str = "def greet(name):\n    return \"Hello, \" + name\n";
+const GREET_TEST: &str =
+    "from calc import greet\n\n\ndef test_greet():\n    assert greet(\"Bob\") == \"Hellow, Bob\"\n";
+const GREET_TEST_FIXED: &str =
+    "from calc import greet\n\n\ndef test_greet():\n    assert greet(\"Bob\") == \"Hello, Bob\"\n";
+
+#[test]
+fn an_expected_message_reworded_with_the_code_is_a_lead() {
+    let found = rules(&[
+        change("calc.py", Some(MESSAGE), Some(MESSAGE_FIXED)),
+        change(
+            "tests/test_calc.py",
+            Some(GREET_TEST),
+            Some(GREET_TEST_FIXED),
+        ),
+    ]);
+    assert_eq!(found, ["expected-follows-code, low"]);
+}
+
+#[test]
+fn an_expected_message_reworded_with_the_code_left_as_it_was_is_high() {
+    let found = rules(&[change(
+        "tests/test_calc.py",
+        Some(GREET_TEST_FIXED),
+        Some(GREET_TEST),
+    )]);
+    assert_eq!(found, ["assertion-rewritten, high"]);
+}
+
+/// The code already spelled the new words: the test was made to agree with it.
+/// And a word put in a comment of the code is no change of what it does.
+#[test]
+fn an_expected_value_made_to_agree_with_code_that_did_not_change_so_is_high() {
+    let both = "def greet(name):\n    if not name:\n        return \"Hello, nobody\"\n    return \"Hellow, \" + name\n";
+    let found = rules(&[
+        change("calc.py", Some(both), Some(&format!("{both}\n\nX = 1\n"))),
+        change(
+            "tests/test_calc.py",
+            Some(GREET_TEST_FIXED),
+            Some(GREET_TEST),
+        ),
+    ]);
+    assert_eq!(found, ["assertion-rewritten, high"]);
+    let commented = format!("# Hellow\n{MESSAGE_FIXED}");
+    let found = rules(&[
+        change("calc.py", Some(MESSAGE_FIXED), Some(&commented)),
+        change(
+            "tests/test_calc.py",
+            Some(GREET_TEST_FIXED),
+            Some(GREET_TEST),
+        ),
+    ]);
+    assert_eq!(found, ["assertion-rewritten, high"]);
+}
+
+/// A number changed is what a test made to agree with wrong code reads like,
+/// whatever numbers the code's change holds.
+#[test]
+fn an_expected_number_changed_is_high_whatever_the_code_did() {
+    let code = "def add(a, b):\n    return a + b\n";
+    let code_after = "def add(a, b):\n    return a + b + 1\n";
+    let found = rules(&[
+        change("calc.py", Some(code), Some(code_after)),
+        change(
+            "tests/test_calc.py",
+            Some("from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"),
+            Some("from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 4\n"),
+        ),
+    ]);
+    assert_eq!(found, ["assertion-rewritten, high"]);
+}

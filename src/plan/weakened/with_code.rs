@@ -1,0 +1,298 @@
+//! Test changes that follow the code's own change: tests removed together with
+//! the code they tested (a feature taken out takes its tests with it), and an
+//! expected value changed to words the code now spells and no longer spells the
+//! old way (a message reworded on purpose). Neither is a weakening for `--strict`
+//! to fail; each is still said, as a lead for the judge, who reads whether the
+//! goal wanted the behaviour changed. Read from syntax trees: a definition is
+//! gone when the product's files define it before and neither define nor name it
+//! after, and its body is nowhere in them (a rename or a move keeps it).
+
+use std::cell::OnceCell;
+use std::collections::HashSet;
+
+use super::rules::{Part, RuleId};
+use super::{Change, Lang, is_test};
+use crate::plan::syntax::{self, Grammar, clean_tree, preorder};
+
+/// The definition kinds whose `name` field names what a test calls.
+const DEFINITIONS: [&str; 18] = [
+    "function_definition",
+    "function_expression",
+    "class_definition",
+    "function_declaration",
+    "generator_function_declaration",
+    "class_declaration",
+    "method_definition",
+    "method_declaration",
+    "type_spec",
+    "function_item",
+    "struct_item",
+    "enum_item",
+    "trait_item",
+    "const_item",
+    "static_item",
+    "macro_definition",
+    "interface_declaration",
+    "type_alias_declaration",
+];
+
+/// A definition: its name and its body squeezed of whitespace.
+fn definitions(grammar: Grammar, text: &str) -> Vec<(String, String)> {
+    let Some(tree) = clean_tree(grammar, text) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for node in preorder(tree.root_node()) {
+        let named = DEFINITIONS.contains(&node.kind())
+            || (node.kind() == "variable_declarator"
+                && node.child_by_field_name("value").is_some_and(|v| {
+                    matches!(
+                        v.kind(),
+                        "arrow_function" | "function_expression" | "function"
+                    )
+                }));
+        if !named {
+            continue;
+        }
+        let Some(name) = node.child_by_field_name("name") else {
+            continue;
+        };
+        let name = &text[name.byte_range()];
+        // Past its first line: the body a rename keeps.
+        let whole = &text[node.byte_range()];
+        let body = whole.split_once('\n').map_or("", |(_, rest)| rest);
+        out.push((name.to_string(), squeezed(body)));
+    }
+    out
+}
+
+/// The words of `text`'s code, its comments left out where its grammar reads it
+/// (a word written into a comment is no change of behaviour).
+fn code_words<'t>(path: &str, text: &'t str) -> HashSet<&'t str> {
+    let Some(tree) = Grammar::of(path).and_then(|g| clean_tree(g, text)) else {
+        return words(text).collect();
+    };
+    preorder(tree.root_node())
+        .filter(|n| {
+            let kind = n.kind();
+            // A string's whole text: some grammars split it at its escapes.
+            (n.child_count() == 0 && !kind.contains("comment")) || kind.contains("string")
+        })
+        .flat_map(|n| words(&text[n.byte_range()]))
+        .collect()
+}
+
+fn squeezed(text: &str) -> String {
+    text.split_whitespace().collect()
+}
+
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+}
+
+/// Whether `path` is the code's: a test's helper or fixture taken out with the
+/// tests that call it, or reworded with them, is the tests' own change.
+fn product(path: &str, text: Option<&str>) -> bool {
+    let tests_own = path
+        .to_ascii_lowercase()
+        .split(['/', '_', '-', '.'])
+        .any(|w| {
+            [
+                "test", "spec", "fixture", "mock", "fake", "helper", "conftest", "bench",
+            ]
+            .iter()
+            .any(|t| w.starts_with(t))
+        });
+    Lang::of(path).is_some() && !tests_own && !is_test(path, text)
+}
+
+/// The names the product's changed files defined at the start whose code the
+/// change took out: no product file defines or names them now, and their body is
+/// nowhere in those files. Test files, and files no grammar reads, say nothing.
+fn gone(changes: &[Change]) -> HashSet<String> {
+    let mut defined: Vec<(String, String)> = Vec::new();
+    let mut now_words: HashSet<&str> = HashSet::new();
+    let mut now_text = String::new();
+    for c in changes {
+        let old_path = c.was.as_deref().unwrap_or(&c.path);
+        if let Some(before) = c.before.as_deref()
+            && product(old_path, Some(before))
+            && let Some(grammar) = Grammar::of(old_path)
+        {
+            defined.extend(definitions(grammar, before));
+        }
+        if let Some(after) = c.after.as_deref()
+            && product(&c.path, Some(after))
+        {
+            now_words.extend(words(after));
+            now_text.push_str(&squeezed(after));
+        }
+    }
+    defined
+        .into_iter()
+        .filter(|(name, body)| {
+            !now_words.contains(name.as_str()) && !now_text.contains(body.as_str())
+        })
+        .map(|(name, _)| name)
+        .collect()
+}
+
+/// The gone name `text` names, the first in order, if it names one.
+fn names_gone<'g>(text: &str, gone: &'g HashSet<String>) -> Option<&'g String> {
+    let mut named: Vec<&String> = words(text).filter_map(|w| gone.get(w)).collect();
+    named.sort();
+    named.first().copied()
+}
+
+/// What a test file lost between `before` and `after` (`None`: deleted): each
+/// test gone, by its definition's text, and each assertion gone from a test kept.
+fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<String>> {
+    let old = syntax::view(grammar, before)?;
+    let new = match after {
+        Some(after) => syntax::view(grammar, after)?,
+        None => syntax::View::default(),
+    };
+    let key = |t: &syntax::Test| (t.scope.clone(), t.name.clone());
+    let mut out = Vec::new();
+    for test in &old.tests {
+        let Some(kept) = new.tests.iter().find(|t| key(t) == key(test)) else {
+            out.push(before.get(test.span.clone())?.to_string());
+            continue;
+        };
+        let mut left: Vec<&str> = kept.assertions.iter().map(|a| a.normal.as_str()).collect();
+        for a in &test.assertions {
+            match left.iter().position(|n| *n == a.normal) {
+                Some(k) => {
+                    left.swap_remove(k);
+                }
+                None => out.push(a.text.clone()),
+            }
+        }
+    }
+    let mut left: Vec<&str> = new.loose.iter().map(|a| a.normal.as_str()).collect();
+    for a in &old.loose {
+        match left.iter().position(|n| *n == a.normal) {
+            Some(k) => {
+                left.swap_remove(k);
+            }
+            None => out.push(a.text.clone()),
+        }
+    }
+    Some(out)
+}
+
+/// The code's side of a change, each part read once and only when a test
+/// change asks.
+pub(super) struct Code<'c> {
+    changes: &'c [Change],
+    gone: OnceCell<HashSet<String>>,
+    /// The words the code's changed files spell now and did not, and the reverse.
+    words: OnceCell<[HashSet<String>; 2]>,
+}
+
+impl<'c> Code<'c> {
+    pub(super) fn new(changes: &'c [Change]) -> Code<'c> {
+        Code {
+            changes,
+            gone: OnceCell::new(),
+            words: OnceCell::new(),
+        }
+    }
+
+    /// Whether a check's expected value changed from `was` to `now` the way the
+    /// code did: a word the new check has and the old lacks is one the code
+    /// gained, and a word the old check has and the new lacks is one the code
+    /// lost. Numbers and short words are no evidence (`5` become `6` is what a
+    /// test made to agree with wrong code reads like).
+    pub(super) fn follows(&self, was: &str, now: &str) -> bool {
+        let [gained, lost] = self.words.get_or_init(|| {
+            let mut sides: [HashSet<String>; 2] = Default::default();
+            for c in self.changes {
+                let old_path = c.was.as_deref().unwrap_or(&c.path);
+                let before = c.before.as_deref().filter(|b| product(old_path, Some(b)));
+                let after = c.after.as_deref().filter(|a| product(&c.path, Some(a)));
+                let old = before.map(|b| code_words(old_path, b)).unwrap_or_default();
+                let new = after.map(|a| code_words(&c.path, a)).unwrap_or_default();
+                sides[0].extend(new.difference(&old).map(|w| w.to_string()));
+                sides[1].extend(old.difference(&new).map(|w| w.to_string()));
+            }
+            sides
+        });
+        let telling = |w: &str| w.len() >= 3 && w.chars().any(char::is_alphabetic);
+        let (old, new): (HashSet<&str>, HashSet<&str>) =
+            (words(was).collect(), words(now).collect());
+        let came: Vec<&str> = new
+            .difference(&old)
+            .copied()
+            .filter(|w| telling(w))
+            .collect();
+        let went: Vec<&str> = old
+            .difference(&new)
+            .copied()
+            .filter(|w| telling(w))
+            .collect();
+        (!came.is_empty() || !went.is_empty())
+            && came.iter().all(|w| gained.contains(*w))
+            && went.iter().all(|w| lost.contains(*w))
+    }
+
+    /// `what`, the parts found in `change`, with each `assertions-removed` part
+    /// made the lead `removed-with-code` when what the file lost names code the
+    /// change took out: every test and assertion lost names a gone definition,
+    /// and the lines taken out name one when the counts saw a loss the view does
+    /// not hold (a table's row).
+    pub(super) fn settle(&self, change: &Change, what: Vec<Part>) -> Vec<Part> {
+        if !what.iter().any(removal) {
+            return what;
+        }
+        let gone = self.gone.get_or_init(|| gone(self.changes));
+        settle(change, what, gone)
+    }
+}
+
+fn removal(p: &Part) -> bool {
+    p.rule == RuleId::AssertionsRemoved
+}
+
+fn settle(change: &Change, what: Vec<Part>, gone: &HashSet<String>) -> Vec<Part> {
+    if gone.is_empty() {
+        return what;
+    }
+    let old_path = change.was.as_deref().unwrap_or(&change.path);
+    let (Some(before), Some(grammar)) = (change.before.as_deref(), Grammar::of(old_path)) else {
+        return what;
+    };
+    let Some(lost) = lost(grammar, before, change.after.as_deref()) else {
+        return what;
+    };
+    let named: Option<Vec<&String>> = lost.iter().map(|l| names_gone(l, gone)).collect();
+    let Some(named) = named else {
+        return what;
+    };
+    let after: HashSet<&str> = change
+        .after
+        .as_deref()
+        .map_or_else(HashSet::new, |a| a.lines().map(str::trim).collect());
+    let taken_out: String = before
+        .lines()
+        .filter(|l| !after.contains(l.trim()))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let Some(name) = named
+        .into_iter()
+        .min()
+        .or_else(|| names_gone(&taken_out, gone))
+    else {
+        return what;
+    };
+    what.into_iter()
+        .map(|p| match removal(&p) {
+            true => Part::new(
+                RuleId::RemovedWithCode,
+                format!("{} with the code they tested (`{name}` gone)", p.text),
+            ),
+            false => p,
+        })
+        .collect()
+}
