@@ -21,7 +21,7 @@
 //! took a done goal's `signed off` line out and a later one that put it back (all
 //! kept under "Rebase and merge") left that goal done in between, never in flight.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -30,6 +30,7 @@ use anyhow::Result;
 use crate::ctx::Ctx;
 use crate::git::blame::{self, Writers};
 use crate::plan::event::Event;
+use crate::plan::grown;
 use crate::plan::model::{Status, parse};
 
 /// The most commits of the base's first-parent line read back from its tip.
@@ -108,13 +109,14 @@ pub fn owners(ctx: &Ctx, base: &str, touched: &[(String, Vec<String>)]) -> Resul
         oldest_plan: None,
         plan_past_the_line: None,
     };
+    let landings = blame::Landings::of(root, &line)?;
     for (writer, files) in &writers {
         let resting: Vec<&str> = touched
             .iter()
             .filter(|(_, rests)| rests.iter().any(|r| files.contains(&r.as_str())))
             .map(|(id, _)| id.as_str())
             .collect();
-        let Some(k) = blame::landing(root, &line, writer)? else {
+        let Some(k) = landings.of_commit(writer)? else {
             if more
                 && let Some(ids) =
                     past_the_line(&mut states, &code_goals(touched, &resting, files))?
@@ -405,15 +407,23 @@ impl States<'_> {
 
     fn walked(&mut self) -> Result<&Walked> {
         if self.walked.is_none() {
-            let wanted: HashSet<&Key> = self.kept.values().flatten().map(|(k, _)| k).collect();
+            let mut wanted: Vec<&Key> = self.kept.values().flatten().map(|(k, _)| k).collect();
+            wanted.sort_unstable();
+            wanted.dedup();
+            let index: HashMap<&Key, usize> =
+                wanted.iter().enumerate().map(|(n, k)| (*k, n)).collect();
             let blobs = blame::blob_ids_on(self.root, self.line, self.rel)?;
+            let reader = blame::Blobs::open(self.root)?;
             let mut by_blob: HashMap<&str, usize> = HashMap::new();
             let mut out = Walked {
                 version: Vec::with_capacity(blobs.len()),
                 goals: Vec::new(),
                 written: HashMap::new(),
             };
-            let mut lines: Vec<Vec<Key>> = Vec::new();
+            // Per version, the keys of `wanted` its log has.
+            let mut lines: Vec<Vec<usize>> = Vec::new();
+            let mut last: Option<Read> = None;
+            let mut oldest: Vec<Option<usize>> = vec![None; wanted.len()];
             for (i, blob) in blobs.iter().enumerate() {
                 let Some(blob) = blob else {
                     out.version.push(None);
@@ -422,23 +432,9 @@ impl States<'_> {
                 let v = match by_blob.get(blob.as_str()) {
                     Some(v) => *v,
                     None => {
-                        let text = blame::blob_text_of(self.root, blob)?;
-                        let plan = parse(&text);
-                        let goals: Vec<String> = plan
-                            .goals
-                            .iter()
-                            .filter(|g| self.ids.contains(&g.id.as_ref()))
-                            .map(|g| g.id.to_string())
-                            .collect();
-                        let has: Vec<Key> = self
-                            .ids
-                            .iter()
-                            .flat_map(|id| {
-                                numbered(plan.events(id).map(|(e, _)| (e.stamp, e.text)))
-                            })
-                            .filter(|k| wanted.contains(k))
-                            .collect();
-                        out.goals.push(Rc::new(goals));
+                        let text = reader.text(blob)?;
+                        let (goals, has) = read_version(text, self.ids, &index, &mut last);
+                        out.goals.push(goals);
                         lines.push(has);
                         by_blob.insert(blob, lines.len() - 1);
                         lines.len() - 1
@@ -447,9 +443,14 @@ impl States<'_> {
                 out.version.push(Some(v));
                 // Newest first: the last index seen with a line is its oldest.
                 for key in &lines[v] {
-                    out.written.insert(key.clone(), i);
+                    oldest[*key] = Some(i);
                 }
             }
+            out.written = wanted
+                .into_iter()
+                .zip(oldest)
+                .filter_map(|(key, i)| Some((key.clone(), i?)))
+                .collect();
             self.walked = Some(out);
         }
         Ok(self.walked.as_ref().expect("walked just now"))
@@ -470,6 +471,67 @@ impl States<'_> {
         self.oldest_plan = Some(found);
         Ok(found)
     }
+}
+
+/// A version of the plan file parsed in full, kept to read the versions before it
+/// that it only added log lines to ([`grown`]): along a line whose commits each
+/// log a line, parsing every version costs the square of the line.
+struct Read {
+    text: String,
+    /// Where its log runs to the end ([`grown::log_tail`]).
+    tail: Option<usize>,
+    goals: Rc<Vec<String>>,
+    /// The wanted keys its log has, each with where its line starts.
+    has: Vec<(usize, usize)>,
+}
+
+/// The goals of `ids` a version of the plan file has, and the keys of `index` its
+/// log has; read off `last`, the version parsed last, when this one is it with log
+/// lines cut off its end, else parsed (and kept as `last`).
+fn read_version(
+    text: String,
+    ids: &[&str],
+    index: &HashMap<&Key, usize>,
+    last: &mut Option<Read>,
+) -> (Rc<Vec<String>>, Vec<usize>) {
+    if let Some(read) = last.as_ref()
+        && read.tail.is_some_and(|tail| text.len() >= tail)
+        && grown::cut_back(&read.text, &text)
+    {
+        let has = read
+            .has
+            .iter()
+            .filter(|(_, start)| *start < text.len())
+            .map(|(key, _)| *key)
+            .collect();
+        return (read.goals.clone(), has);
+    }
+    let plan = parse(&text);
+    let goals: Rc<Vec<String>> = Rc::new(
+        plan.goals
+            .iter()
+            .filter(|g| ids.contains(&g.id.as_ref()))
+            .map(|g| g.id.to_string())
+            .collect(),
+    );
+    let has: Vec<(usize, usize)> = ids
+        .iter()
+        .flat_map(|id| {
+            let keys = numbered(plan.events(id).map(|(e, _)| (e.stamp, e.text)));
+            let starts = plan.events(id).map(|(e, _)| plan.lines[e.line - 1].start);
+            keys.into_iter().zip(starts).collect::<Vec<_>>()
+        })
+        .filter_map(|(key, start)| index.get(&key).map(|n| (*n, start)))
+        .collect();
+    let tail = grown::log_tail(&plan);
+    let keys = has.iter().map(|(key, _)| *key).collect();
+    *last = Some(Read {
+        text,
+        tail,
+        goals: goals.clone(),
+        has,
+    });
+    (goals, keys)
 }
 
 /// Each goal of `ids`'s log lines that change its state in the plan file at
