@@ -19,6 +19,7 @@ use crate::git;
 use crate::judge::guard::Guard;
 use crate::judge::run::Judge;
 use crate::plan::gate::{self as plan_gate, Reverted};
+use crate::plan::grown;
 use crate::plan::history;
 use crate::plan::model::{Goal, Plan, Status, parse};
 use crate::plan::proof::Proof;
@@ -676,7 +677,24 @@ fn removed_lines(ctx: &Ctx, plan: &Plan<'_>, reverts: &[Reverted]) -> Result<Vec
         return Ok(Vec::new());
     };
     let index = history::LogIndex::new(plan);
-    let rewritten = |content: &str| !index.rewritten(&parse(content)).is_empty();
+    // The last version found to rewrite nothing: one it is with lines cut off its
+    // end has the first of its log lines, in order, so rewrites nothing either, and
+    // is not parsed (a long history whose commits each log a line would otherwise
+    // parse the square of its length).
+    let mut clean: Option<String> = None;
+    let rewritten = |content: &str| {
+        if clean
+            .as_deref()
+            .is_some_and(|newer| grown::cut_back(newer, content))
+        {
+            return false;
+        }
+        let found = !index.rewritten(&parse(content)).is_empty();
+        if !found {
+            clean = Some(content.to_string());
+        }
+        found
+    };
     let revisions = git::file_versions_where(&repo.root, &rel, usize::MAX, rewritten)
         .with_context(|| {
             format!(

@@ -21,7 +21,7 @@
 //! took a done goal's `signed off` line out and a later one that put it back (all
 //! kept under "Rebase and merge") left that goal done in between, never in flight.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -30,6 +30,7 @@ use anyhow::Result;
 use crate::ctx::Ctx;
 use crate::git::blame::{self, Writers};
 use crate::plan::event::Event;
+use crate::plan::grown;
 use crate::plan::model::{Status, parse};
 
 /// The most commits of the base's first-parent line read back from its tip.
@@ -105,16 +106,18 @@ pub fn owners(ctx: &Ctx, base: &str, touched: &[(String, Vec<String>)]) -> Resul
         kept: &kept,
         walked: None,
         by_index: HashMap::new(),
+        table: None,
         oldest_plan: None,
         plan_past_the_line: None,
     };
+    let landings = blame::Landings::of(root, &line)?;
     for (writer, files) in &writers {
         let resting: Vec<&str> = touched
             .iter()
             .filter(|(_, rests)| rests.iter().any(|r| files.contains(&r.as_str())))
             .map(|(id, _)| id.as_str())
             .collect();
-        let Some(k) = blame::landing(root, &line, writer)? else {
+        let Some(k) = landings.of_commit(writer)? else {
             if more
                 && let Some(ids) =
                     past_the_line(&mut states, &code_goals(touched, &resting, files))?
@@ -234,18 +237,24 @@ fn prose(path: &str) -> bool {
 }
 
 /// The goals of `resting` done last before `line[k]`: the nearest older commit of
-/// the line where any of them became done.
+/// the line where any of them became done (none past a commit without the plan
+/// file).
 fn last_done<'i>(states: &mut States<'_>, k: usize, resting: &[&'i str]) -> Result<Vec<&'i str>> {
-    let status = |map: &HashMap<String, Status>, id: &str| map.get(id).copied();
-    for j in k + 1..states.line.len().saturating_sub(1) {
-        let (Some(at), older) = (states.at(j)?, states.at(j + 1)?.unwrap_or_default()) else {
+    let ids = states.ids;
+    let table = states.table()?;
+    let from = table.done_or_gone.partition_point(|j| *j <= k);
+    for &j in &table.done_or_gone[from..] {
+        if table.gone[j] {
             return Ok(Vec::new());
-        };
+        }
         let became: Vec<&str> = resting
             .iter()
             .copied()
             .filter(|id| {
-                status(&at, id) == Some(Status::Done) && status(&older, id) != Some(Status::Done)
+                ids.iter().position(|i| i == id).is_some_and(|n| {
+                    table.status[n][j] == Some(Status::Done)
+                        && table.status[n][j + 1] != Some(Status::Done)
+                })
             })
             .collect();
         if !became.is_empty() {
@@ -292,29 +301,66 @@ fn in_flight<'i>(states: &mut States<'_>, k: usize, resting: &[&'i str]) -> Resu
 }
 
 /// The goals of `resting` first started after `line[k]`: the first commit of the
-/// line after it where any of them is active or done anew.
+/// line after it where any of them is active or done anew (another state than
+/// at `k`).
 fn first_started<'i>(
     states: &mut States<'_>,
     k: usize,
     resting: &[&'i str],
 ) -> Result<Vec<&'i str>> {
-    let after = states.at(k)?.unwrap_or_default();
-    let status = |map: &HashMap<String, Status>, id: &str| map.get(id).copied();
-    for i in (0..k).rev() {
-        let now = states.at(i)?.unwrap_or_default();
-        let first: Vec<&str> = resting
-            .iter()
-            .copied()
-            .filter(|id| {
-                let then = status(&now, id);
-                matches!(then, Some(Status::Active | Status::Done)) && then != status(&after, id)
-            })
-            .collect();
-        if !first.is_empty() {
-            return Ok(first);
+    let ids = states.ids;
+    let table = states.table()?;
+    // Per goal, the newest commit before `k` where it is so: its states change
+    // at few commits, so each goal's is found from those, not the whole line.
+    let found: Vec<Option<usize>> = resting
+        .iter()
+        .map(|id| {
+            let n = ids.iter().position(|i| i == id)?;
+            started_after(&table.status[n], &table.changes[n], k)
+        })
+        .collect();
+    let Some(first) = found.iter().flatten().max().copied() else {
+        return Ok(Vec::new());
+    };
+    Ok(resting
+        .iter()
+        .zip(&found)
+        .filter(|(_, at)| **at == Some(first))
+        .map(|(id, _)| *id)
+        .collect())
+}
+
+/// Of one goal's states along the line (`status`, changing at `changes`), the
+/// newest commit before `k` where it is active or done in another state than at
+/// `k`.
+fn started_after(status: &[Option<Status>], changes: &[usize], k: usize) -> Option<usize> {
+    let then = status[k];
+    let mut i = k.checked_sub(1)?;
+    loop {
+        if matches!(status[i], Some(Status::Active | Status::Done)) && status[i] != then {
+            return Some(i);
         }
+        // The next newer commit in another state: those between are in this one.
+        let run = changes.partition_point(|c| *c < i);
+        i = *changes[..run].last()?;
     }
-    Ok(Vec::new())
+}
+
+/// Each goal of `ids`'s state at every commit of the line, as [`States::at`]
+/// reads it (`None` where the goal or the plan file is not there), for the
+/// questions asked per writer: walking the line for each of many writers on a
+/// long line costs writers times commits.
+struct Table {
+    /// Per goal of `ids`, per commit of the line.
+    status: Vec<Vec<Option<Status>>>,
+    /// Per commit of the line, whether it has no plan file.
+    gone: Vec<bool>,
+    /// The commits (but the oldest) where a goal of `ids` became done (done
+    /// there, not at the commit before), or without the plan file, newest first.
+    done_or_gone: Vec<usize>,
+    /// Per goal of `ids`, the commits `i` where its state differs from the one
+    /// at `i + 1`, newest first.
+    changes: Vec<Vec<usize>>,
 }
 
 /// The status of each goal of `ids` in the plan file at each commit of `line`,
@@ -332,6 +378,8 @@ struct States<'s> {
     /// The whole line read once ([`Walked`]), when first asked.
     walked: Option<Walked>,
     by_index: HashMap<usize, Option<Rc<HashMap<String, Status>>>>,
+    /// Every commit's states at once ([`Table`]), when first asked.
+    table: Option<Table>,
     /// The index of the oldest commit of the line with the plan file, once read.
     oldest_plan: Option<Option<usize>>,
     /// Whether a commit from the oldest read back had the plan file, once read
@@ -405,15 +453,23 @@ impl States<'_> {
 
     fn walked(&mut self) -> Result<&Walked> {
         if self.walked.is_none() {
-            let wanted: HashSet<&Key> = self.kept.values().flatten().map(|(k, _)| k).collect();
+            let mut wanted: Vec<&Key> = self.kept.values().flatten().map(|(k, _)| k).collect();
+            wanted.sort_unstable();
+            wanted.dedup();
+            let index: HashMap<&Key, usize> =
+                wanted.iter().enumerate().map(|(n, k)| (*k, n)).collect();
             let blobs = blame::blob_ids_on(self.root, self.line, self.rel)?;
+            let reader = blame::Blobs::open(self.root)?;
             let mut by_blob: HashMap<&str, usize> = HashMap::new();
             let mut out = Walked {
                 version: Vec::with_capacity(blobs.len()),
                 goals: Vec::new(),
                 written: HashMap::new(),
             };
-            let mut lines: Vec<Vec<Key>> = Vec::new();
+            // Per version, the keys of `wanted` its log has.
+            let mut lines: Vec<Vec<usize>> = Vec::new();
+            let mut last: Option<Read> = None;
+            let mut oldest: Vec<Option<usize>> = vec![None; wanted.len()];
             for (i, blob) in blobs.iter().enumerate() {
                 let Some(blob) = blob else {
                     out.version.push(None);
@@ -422,23 +478,9 @@ impl States<'_> {
                 let v = match by_blob.get(blob.as_str()) {
                     Some(v) => *v,
                     None => {
-                        let text = blame::blob_text_of(self.root, blob)?;
-                        let plan = parse(&text);
-                        let goals: Vec<String> = plan
-                            .goals
-                            .iter()
-                            .filter(|g| self.ids.contains(&g.id.as_ref()))
-                            .map(|g| g.id.to_string())
-                            .collect();
-                        let has: Vec<Key> = self
-                            .ids
-                            .iter()
-                            .flat_map(|id| {
-                                numbered(plan.events(id).map(|(e, _)| (e.stamp, e.text)))
-                            })
-                            .filter(|k| wanted.contains(k))
-                            .collect();
-                        out.goals.push(Rc::new(goals));
+                        let text = reader.text(blob)?;
+                        let (goals, has) = read_version(text, self.ids, &index, &mut last);
+                        out.goals.push(goals);
                         lines.push(has);
                         by_blob.insert(blob, lines.len() - 1);
                         lines.len() - 1
@@ -447,12 +489,55 @@ impl States<'_> {
                 out.version.push(Some(v));
                 // Newest first: the last index seen with a line is its oldest.
                 for key in &lines[v] {
-                    out.written.insert(key.clone(), i);
+                    oldest[*key] = Some(i);
                 }
             }
+            out.written = wanted
+                .into_iter()
+                .zip(oldest)
+                .filter_map(|(key, i)| Some((key.clone(), i?)))
+                .collect();
             self.walked = Some(out);
         }
         Ok(self.walked.as_ref().expect("walked just now"))
+    }
+
+    fn table(&mut self) -> Result<&Table> {
+        if self.table.is_none() {
+            let len = self.line.len();
+            let mut status = vec![Vec::with_capacity(len); self.ids.len()];
+            let mut gone = Vec::with_capacity(len);
+            for i in 0..len {
+                let at = self.at(i)?;
+                gone.push(at.is_none());
+                for (n, id) in self.ids.iter().enumerate() {
+                    status[n].push(at.as_ref().and_then(|m| m.get(*id).copied()));
+                }
+            }
+            let done_or_gone = (0..len.saturating_sub(1))
+                .filter(|j| {
+                    gone[*j]
+                        || status
+                            .iter()
+                            .any(|s| s[*j] == Some(Status::Done) && s[*j + 1] != Some(Status::Done))
+                })
+                .collect();
+            let changes = status
+                .iter()
+                .map(|s| {
+                    (0..len.saturating_sub(1))
+                        .filter(|i| s[*i] != s[*i + 1])
+                        .collect()
+                })
+                .collect();
+            self.table = Some(Table {
+                status,
+                gone,
+                done_or_gone,
+                changes,
+            });
+        }
+        Ok(self.table.as_ref().expect("read just now"))
     }
 
     /// The index of the oldest commit of the line that has the plan file.
@@ -470,6 +555,67 @@ impl States<'_> {
         self.oldest_plan = Some(found);
         Ok(found)
     }
+}
+
+/// A version of the plan file parsed in full, kept to read the versions before it
+/// that it only added log lines to ([`grown`]): along a line whose commits each
+/// log a line, parsing every version costs the square of the line.
+struct Read {
+    text: String,
+    /// Where its log runs to the end ([`grown::log_tail`]).
+    tail: Option<usize>,
+    goals: Rc<Vec<String>>,
+    /// The wanted keys its log has, each with where its line starts.
+    has: Vec<(usize, usize)>,
+}
+
+/// The goals of `ids` a version of the plan file has, and the keys of `index` its
+/// log has; read off `last`, the version parsed last, when this one is it with log
+/// lines cut off its end, else parsed (and kept as `last`).
+fn read_version(
+    text: String,
+    ids: &[&str],
+    index: &HashMap<&Key, usize>,
+    last: &mut Option<Read>,
+) -> (Rc<Vec<String>>, Vec<usize>) {
+    if let Some(read) = last.as_ref()
+        && read.tail.is_some_and(|tail| text.len() >= tail)
+        && grown::cut_back(&read.text, &text)
+    {
+        let has = read
+            .has
+            .iter()
+            .filter(|(_, start)| *start < text.len())
+            .map(|(key, _)| *key)
+            .collect();
+        return (read.goals.clone(), has);
+    }
+    let plan = parse(&text);
+    let goals: Rc<Vec<String>> = Rc::new(
+        plan.goals
+            .iter()
+            .filter(|g| ids.contains(&g.id.as_ref()))
+            .map(|g| g.id.to_string())
+            .collect(),
+    );
+    let has: Vec<(usize, usize)> = ids
+        .iter()
+        .flat_map(|id| {
+            let keys = numbered(plan.events(id).map(|(e, _)| (e.stamp, e.text)));
+            let starts = plan.events(id).map(|(e, _)| plan.lines[e.line - 1].start);
+            keys.into_iter().zip(starts).collect::<Vec<_>>()
+        })
+        .filter_map(|(key, start)| index.get(&key).map(|n| (*n, start)))
+        .collect();
+    let tail = grown::log_tail(&plan);
+    let keys = has.iter().map(|(key, _)| *key).collect();
+    *last = Some(Read {
+        text,
+        tail,
+        goals: goals.clone(),
+        has,
+    });
+    (goals, keys)
 }
 
 /// Each goal of `ids`'s log lines that change its state in the plan file at
@@ -549,6 +695,34 @@ mod tests {
 
     fn key(text: &str) -> Key {
         (Some("2030-01-01 00:00".to_string()), text.to_string(), 0)
+    }
+
+    // Against the walk it stands for, commit by commit, over every sequence of
+    // four states along six commits.
+    #[test]
+    fn started_after_finds_what_a_walk_of_the_line_finds() {
+        let states = [
+            None,
+            Some(Status::Open),
+            Some(Status::Active),
+            Some(Status::Done),
+        ];
+        for code in 0..4usize.pow(6) {
+            let status: Vec<Option<Status>> =
+                (0..6).map(|d| states[code / 4usize.pow(d) % 4]).collect();
+            let changes: Vec<usize> = (0..5).filter(|i| status[*i] != status[i + 1]).collect();
+            for k in 0..6 {
+                let walked = (0..k).rev().find(|i| {
+                    matches!(status[*i], Some(Status::Active | Status::Done))
+                        && status[*i] != status[k]
+                });
+                assert_eq!(
+                    started_after(&status, &changes, k),
+                    walked,
+                    "{status:?} at {k}"
+                );
+            }
+        }
     }
 
     // The line is newest first: index 0 is the tip. `d` started at 7 and was

@@ -3,6 +3,7 @@
 //! blame), the base's own first-parent line, where on it a commit landed, and the
 //! plan file's version at each commit of that line.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -169,35 +170,48 @@ pub fn on_line_before(root: &Path, from: &str, rel: &Path, limit: usize) -> Resu
     Ok(None)
 }
 
-/// Where on `line` (a first-parent line, newest first) `commit` landed: the index
-/// of the oldest commit of the line that has it in its history. `None` when the
-/// line's oldest commit has it already (it landed before the line's start, or is
-/// that commit) or the newest does not. Whether a commit of the line has it is
-/// monotone along the line, so this asks git about `log2(line)` commits.
-pub fn landing(root: &Path, line: &[String], commit: &str) -> Result<Option<usize>> {
-    let repo = open(root)?;
-    let wanted = Oid::from_str(commit).with_context(|| format!("reading the id {commit}"))?;
-    let has = |i: usize| -> Result<bool> {
-        let at = Oid::from_str(&line[i]).with_context(|| format!("reading the id {}", line[i]))?;
-        Ok(at == wanted
-            || repo
-                .graph_descendant_of(at, wanted)
-                .with_context(|| format!("comparing the commits {at} and {wanted}"))?)
-    };
-    if line.is_empty() || !has(0)? || has(line.len() - 1)? {
-        return Ok(None);
-    }
-    // has(lo) holds, has(hi) does not.
-    let (mut lo, mut hi) = (0, line.len() - 1);
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if has(mid)? {
-            lo = mid;
-        } else {
-            hi = mid;
+/// Where on a first-parent line (newest first) each commit of its history landed:
+/// read once for the whole line, as a pull request can charge its changes to a
+/// writer for every few lines of a file, and asking git per writer whether each
+/// commit of the line has it walks the history again each time (writers times
+/// the line).
+pub struct Landings {
+    at: HashMap<Oid, usize>,
+}
+
+impl Landings {
+    /// Each commit the line's commits brought in: what `line[i]` has in its history
+    /// and `line[i + 1]` has not. The oldest commit's own history is not read (it
+    /// may be the start of a long history past the line's limit).
+    pub fn of(root: &Path, line: &[String]) -> Result<Landings> {
+        let repo = open(root)?;
+        let ids = line
+            .iter()
+            .map(|c| Oid::from_str(c).with_context(|| format!("reading the id {c}")))
+            .collect::<Result<Vec<Oid>>>()?;
+        let mut at = HashMap::new();
+        let mut walk = repo.revwalk().context("walking the base's history")?;
+        for (i, pair) in ids.windows(2).enumerate() {
+            walk.reset().context("walking the base's history")?;
+            walk.push(pair[0])
+                .with_context(|| format!("walking the history of {}", pair[0]))?;
+            walk.hide(pair[1])
+                .with_context(|| format!("walking the history of {}", pair[1]))?;
+            for id in &mut walk {
+                let id = id.with_context(|| format!("walking the history of {}", pair[0]))?;
+                at.entry(id).or_insert(i);
+            }
         }
+        Ok(Landings { at })
     }
-    Ok(Some(lo))
+
+    /// Where `commit` landed: the index of the oldest commit of the line that has it
+    /// in its history. `None` when the line's oldest commit has it already (it
+    /// landed before the line's start, or is that commit) or the newest does not.
+    pub fn of_commit(&self, commit: &str) -> Result<Option<usize>> {
+        let wanted = Oid::from_str(commit).with_context(|| format!("reading the id {commit}"))?;
+        Ok(self.at.get(&wanted).copied())
+    }
 }
 
 /// The blob id of `rel` at `commit`, `None` where the commit has no such file.
@@ -220,6 +234,24 @@ fn blob_id_in(repo: &git2::Repository, commit: &str, rel: &Path) -> Result<Optio
         .tree()
         .with_context(|| format!("reading the tree of {commit}"))?;
     Ok(blob_at(&tree, rel)?.map(|id| id.to_string()))
+}
+
+/// Blobs of one repository, opened once: a walk along a long line reads the
+/// plan file's versions by the thousand.
+pub struct Blobs {
+    repo: git2::Repository,
+}
+
+impl Blobs {
+    pub fn open(root: &Path) -> Result<Blobs> {
+        Ok(Blobs { repo: open(root)? })
+    }
+
+    /// The text of the blob `id`.
+    pub fn text(&self, id: &str) -> Result<String> {
+        let id = Oid::from_str(id).with_context(|| format!("reading the id {id}"))?;
+        blob_text(&self.repo, id)
+    }
 }
 
 /// The text of the blob `id`.

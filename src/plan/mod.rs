@@ -17,6 +17,7 @@ pub(crate) mod event;
 pub(crate) mod foreign;
 pub(crate) mod gate;
 pub(crate) mod goal_template;
+pub(crate) mod grown;
 pub(crate) mod history;
 pub(crate) mod id;
 pub(crate) mod lean;

@@ -237,15 +237,7 @@ pub fn parse(src: &str) -> Plan<'_> {
     let mut in_failure_modes = false;
     for line in &lines {
         let value = |r: &std::ops::Range<usize>| &src[r.clone()];
-        let ends_section = matches!(
-            line.kind,
-            Kind::Title { .. }
-                | Kind::GoalHeading { .. }
-                | Kind::LogHeading
-                | Kind::ArchiveHeading
-                | Kind::Heading { level: 1 | 2 }
-        );
-        if ends_section {
+        if ends_section(&line.kind) {
             in_failure_modes = false;
             section = Section::Other;
         }
@@ -365,6 +357,18 @@ pub fn parse(src: &str) -> Plan<'_> {
     check_dependencies(&mut plan);
     plan.errors.sort_by_key(|d| d.line);
     plan
+}
+
+/// Whether a line of this kind ends the section it is in (a goal's, the log's).
+pub(super) fn ends_section(kind: &Kind) -> bool {
+    matches!(
+        kind,
+        Kind::Title { .. }
+            | Kind::GoalHeading { .. }
+            | Kind::LogHeading
+            | Kind::ArchiveHeading
+            | Kind::Heading { level: 1 | 2 }
+    )
 }
 
 fn goal_line<'a>(

@@ -641,9 +641,10 @@ fn a_process_the_verify_left_cannot_rewrite_the_judges_copy() {
 // does), every commit is a version of its own, each as long as the log then:
 // versions times length, the square of the line. Timed as the test above, against
 // a line a quarter as long in the same run: linear grows four times, the square
-// sixteen.
+// sixteen. Each version is still read from git (its bytes, not parsed): the log
+// parsed once, and each older version that is a newer one cut back is read off
+// it; where each writer landed is read once for the line, not walked per writer.
 #[test]
-#[ignore = "open: the gate reads and parses every version of plan.md along the base's line, each as long as the log: quadratic in a line whose commits each log a line"]
 fn a_long_line_whose_commits_each_log_a_line_is_read_in_linear_time() {
     let short = gate_time_on_a_logging_line_of(600);
     let long = gate_time_on_a_logging_line_of(2400);
@@ -783,5 +784,111 @@ fn a_reopen_repeated_with_the_same_stamp_and_text_makes_no_decoy() {
             run.stdout,
             run.stderr
         );
+    }
+}
+
+// Attack (stop78, a read-only reviewer's): a kept log line counts from the oldest
+// commit of the line whose plan file had a line with its stamp and text (and
+// place among its equals). `d` signed off, then `a`; then a rebase-merged pull
+// request's commits: `d` reopened, with a copy of the sign-off line `d` gets at
+// the end typed into the log (known ahead: the pull request's author made the
+// commits, then wrote them again); calc.py landed, `d` in flight; the copy taken
+// out; `d` signed off. The copy has the later sign-off counted from the first
+// commit, so the base's line reads `d` done all along, and charges calc.py to
+// `a`, the last goal done before it. Held, the attack tried: typed before the
+// reopen (the reviewer's), audit's history search finds the reopen line moved
+// and `d` unproven; typed after it (the log then only grows), calc.py is `d`'s
+// work (changed between its start and its sign-off's checkpoint), judged again
+// as such whatever the line reads. The honest history: `d` judged again. Kept
+// as a guard.
+#[test]
+fn a_copy_of_a_later_sign_off_line_makes_no_goal_done_before_its_reopen() {
+    for copy in ["before the reopen", "after the reopen", "none"] {
+        let t = adopted_with(
+            DECOY_AND_A,
+            &[
+                (
+                    "test_notes.py",
+                    "import unittest\n\nclass N(unittest.TestCase):\n    def test_notes(self):\n        self.assertTrue(open('NOTES.md').read())\n",
+                ),
+                ("NOTES.md", "calc adds\n"),
+            ],
+        );
+        t.ok(&["start", "d", "--no-verify"]);
+        t.commit_all("start d");
+        t.ok(&["complete", "d", "--evidence", "notes written"]);
+        t.commit_all("done d");
+        t.ok(&["start", "a", "--no-verify"]);
+        t.commit_all("start a");
+        t.ok(&["complete", "a", "--evidence", "add works"]);
+        t.commit_all("done a");
+        let before = rev(&t, "main");
+        // The pull request's commits as made.
+        t.ok(&["reopen", "d", "--reason", "more notes"]);
+        t.commit_all("reopen d");
+        let reopened = t.read("plan.md");
+        t.write("calc.py", "def add(a, b):\n    return a + b\n");
+        t.write("test_calc.py", TEST_CALC);
+        t.commit_all("add");
+        t.write("NOTES.md", "calc adds two numbers\n");
+        t.ok(&["complete", "d", "--evidence", "notes written"]);
+        t.commit_all("done d again");
+        let done = rev(&t, "main");
+        let md = t.plan_md();
+        let signed = md
+            .lines()
+            .rfind(|l| l.starts_with("- ") && l.contains(" d signed off ("))
+            .unwrap_or_else(|| panic!("no sign-off line for d:\n{md}"))
+            .to_string();
+        let reopen = md
+            .lines()
+            .find(|l| l.starts_with("- ") && l.contains(" d reopened: "))
+            .unwrap_or_else(|| panic!("no reopen line for d:\n{md}"))
+            .to_string();
+        // The same, written again with the copy.
+        let typed = match copy {
+            "before the reopen" => Some(format!("{signed}\n{reopen}\n")),
+            "after the reopen" => Some(format!("{reopen}\n{signed}\n")),
+            _ => None,
+        };
+        if let Some(typed) = typed {
+            t.git(&["reset", "-q", "--hard", &before]);
+            t.write(
+                "plan.md",
+                reopened.replacen(&format!("{reopen}\n"), &typed, 1),
+            );
+            t.commit_all("reopen d");
+            t.write("calc.py", "def add(a, b):\n    return a + b\n");
+            t.write("test_calc.py", TEST_CALC);
+            t.commit_all("add");
+            t.write("plan.md", &reopened);
+            t.commit_all("tidy");
+            t.git(&["checkout", &done, "--", "."]);
+            t.commit_all("done d again");
+            assert_eq!(t.git(&["diff", &done, "HEAD"]), "");
+        }
+        let base = rev(&t, "main");
+        t.git(&["checkout", "-q", "-b", "pr"]);
+        user_judge(&t, "reject");
+        t.write("calc.py", "def add(a, b):\n    return 5\n");
+        t.commit_all("simplify");
+        let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+        let said: Vec<&str> = run.stdout.lines().collect();
+        let d = said
+            .iter()
+            .position(|l| l.starts_with("✓ d ") || l.starts_with("⚠ d "))
+            .unwrap_or_else(|| panic!("no line for d:\n{}\n{}", run.stdout, run.stderr));
+        let rest = said[d + 1..]
+            .iter()
+            .position(|l| l.starts_with('✓') || l.starts_with('⚠'))
+            .map_or(said.len(), |n| d + 1 + n);
+        // Unproven (a log line moved since) fails the gate on `d` too.
+        assert!(
+            said[d].starts_with("⚠ d ") || said[d..rest].iter().any(|l| l.contains("rejudge:")),
+            "d passed, not judged again, its sign-off copied {copy}:\n{}\n{}",
+            run.stdout,
+            run.stderr
+        );
+        assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
     }
 }
