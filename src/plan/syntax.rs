@@ -96,8 +96,8 @@ pub struct View {
     /// (`sys.exit(0)`, `os._exit(0)`, `raise SystemExit`): importing the module
     /// ends the run, passing. One under `if __name__ == "__main__":` is none.
     pub exits: usize,
-    /// JavaScript: the assertions in no test case (a helper's, a hook's, the
-    /// file's top): they still check whatever calls or runs them.
+    /// JavaScript and Python: the assertions in no test case (a helper's, a
+    /// hook's, the file's top): they still check whatever calls or runs them.
     pub loose: Vec<Assertion>,
     /// Python and JavaScript: assertions inside a `try` whose first handler
     /// catches their failure (a bare `except`, `Exception`, `BaseException`,
@@ -174,6 +174,10 @@ pub struct Skip {
     /// counts: `if (c) return` and `ctx.skip(c)` in its body, `{ skip: c }`,
     /// `const test = base.skipIf(c)`, `c ? test.skip : test`.
     pub guard: bool,
+    /// Python: a marker that leaves its test running somewhere (`xfail`,
+    /// `flaky` and `expectedFailure` run it, to fail or again; `importorskip`
+    /// wherever the import works): it switches the test off, but not outright.
+    pub runs: bool,
 }
 
 impl Skip {

@@ -35,7 +35,20 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
         js_aliases: HashMap::new(),
     };
     match g {
-        Grammar::Python => r.python_scope(root, "", 0),
+        Grammar::Python => {
+            r.python_scope(root, "", 0);
+            let held: HashSet<usize> = r
+                .view
+                .tests
+                .iter()
+                .flat_map(|t| &t.assertions)
+                .map(|a| a.span.start)
+                .collect();
+            let loose = python_assertions(src, root)
+                .into_iter()
+                .filter(|a| !held.contains(&a.start_byte()));
+            r.view.loose = loose.map(|a| r.assertion(a)).collect();
+        }
         Grammar::Rust => {
             r.test_macros = test_macros(src, root);
             r.rust_items(root, "", 0);
@@ -316,8 +329,7 @@ impl<'s> Reader<'s> {
                 continue;
             };
             if bare_return(then) {
-                let condition = self.normal(condition);
-                self.guard(node, Some(test), condition);
+                self.guard_return(node, test, condition);
             }
         }
         // Asking a node for its parent walks from the root: the top's are known.
@@ -336,12 +348,26 @@ impl<'s> Reader<'s> {
                     .iter()
                     .any(|s| s.span == node.byte_range())
             {
-                let condition = self.normal(condition);
-                self.guard(node, Some(test), condition);
+                self.guard_return(node, test, condition);
                 if let Some(last) = self.view.skips.last_mut() {
                     last.nested = true;
                 }
             }
+        }
+    }
+
+    /// `if condition: return` in `test`'s body: a guard under its condition, but
+    /// Python's `if True: return` stops the test on every run, a marker.
+    fn guard_return(&mut self, node: Node<'_>, test: &str, condition: Node<'_>) {
+        let words: String = self
+            .text(condition)
+            .chars()
+            .filter(|c| !c.is_whitespace() && !matches!(c, '(' | ')'))
+            .collect();
+        let always = ["True", "1", "notFalse", "notNone", "not0"];
+        match self.g == Grammar::Python && always.contains(&words.as_str()) {
+            true => self.skip(node, Some(test), None),
+            false => self.guard(node, Some(test), self.normal(condition)),
         }
     }
 
@@ -358,54 +384,67 @@ impl<'s> Reader<'s> {
                     None => continue,
                 },
                 "function_definition" | "class_definition" => (item, None),
-                "expression_statement" if scope.is_empty() => {
-                    self.python_module_mark(item);
-                    self.view.exits += usize::from(python_exit(self.src, item));
+                // What a module's `if`, `try` or `with` defines is the module's
+                // wherever it runs (`if sys.platform == "win32":` around tests).
+                "if_statement" | "try_statement" | "with_statement" => {
+                    let mut cursor = item.walk();
+                    let clauses: Vec<Node<'_>> = item.named_children(&mut cursor).collect();
+                    let mut blocks = clauses.clone();
+                    for clause in clauses.iter().filter(|c| c.kind().ends_with("_clause")) {
+                        let mut cursor = clause.walk();
+                        blocks.extend(clause.named_children(&mut cursor));
+                    }
+                    for block in blocks.into_iter().filter(|b| b.kind() == "block") {
+                        self.python_scope(block, scope, depth + 1);
+                    }
                     continue;
                 }
-                "raise_statement" if scope.is_empty() => {
-                    let raised = item.named_child(0).map(|r| self.text(r));
-                    let name = raised.map(|r| r.split('(').next().unwrap_or(r).trim());
-                    self.view.exits += usize::from(name == Some("SystemExit"));
+                _ => {
+                    if depth == 0 {
+                        self.view.exits += usize::from(python_exit(self.src, item));
+                    }
+                    // A marker among a module's or a class's own statements
+                    // (`pytestmark = …`, `pytest.importorskip(…)`, `__test__ =
+                    // False`) is the whole file's.
+                    for (marker, _) in self.python_markers(item) {
+                        self.skip(marker, None, None);
+                    }
                     continue;
                 }
-                _ => continue,
             };
             let Some(name) = def.child_by_field_name("name").map(|n| self.text(n)) else {
                 continue;
             };
             let whole = decorators.unwrap_or(def);
-            let skip_marks = decorators.map(|d| self.python_skips(d)).unwrap_or_default();
+            // A decorator's marker is on what it decorates, a class's on the class.
+            let mut cursor = item.walk();
+            let marks: Vec<_> = match decorators {
+                Some(d) => d
+                    .named_children(&mut cursor)
+                    .filter(|d| d.kind() == "decorator")
+                    .flat_map(|d| self.python_markers(d))
+                    .collect(),
+                None => Vec::new(),
+            };
+            for (marker, condition) in marks {
+                self.skip(marker, Some(name), condition);
+            }
+            let body = def.child_by_field_name("body").unwrap_or(def);
             let mut asserted = 0;
             if def.kind() == "class_definition" {
                 let inner = match scope {
                     "" => name.to_string(),
                     _ => format!("{scope}::{name}"),
                 };
-                for condition in skip_marks {
-                    self.skip(whole, Some(name), condition);
-                }
-                if let Some(body) = def.child_by_field_name("body") {
-                    self.python_scope(body, &inner, depth + 1);
-                }
+                self.python_scope(body, &inner, depth + 1);
             } else if name.starts_with("test") {
-                let body = def.child_by_field_name("body").unwrap_or(def);
                 let found = python_assertions(self.src, body);
                 asserted = found.len();
-                for condition in skip_marks {
-                    self.skip(whole, Some(name), condition);
-                }
-                for node in preorder(body) {
-                    if node.kind() == "call" {
-                        let callee = node.child_by_field_name("function").map(|f| self.text(f));
-                        if matches!(
-                            callee,
-                            Some("pytest.skip" | "self.skipTest" | "pytest.xfail")
-                        ) {
-                            let condition = enclosing_if(node, body).map(|c| self.normal(c));
-                            self.skip(node, Some(name), condition);
-                        }
-                    }
+                // A marker in its body stops it, under the `if` around it.
+                for (marker, condition) in self.python_markers(body) {
+                    let condition =
+                        condition.or_else(|| enclosing_if(marker, body).map(|c| self.normal(c)));
+                    self.skip(marker, Some(name), condition);
                 }
                 self.guard_returns(body, name);
                 let mut test = self.test(name, scope, whole, found);
@@ -414,6 +453,11 @@ impl<'s> Reader<'s> {
                 self.view.tests.push(test);
             } else {
                 asserted = python_assertions(self.src, def).len();
+                // A helper's or a fixture's marker (`pytest.skip()` when a server
+                // is missing) stops whichever tests use it: the file's.
+                for (marker, _) in self.python_markers(body) {
+                    self.skip(marker, None, None);
+                }
             }
             defined
                 .entry(name.to_string())
@@ -435,48 +479,78 @@ impl<'s> Reader<'s> {
         }
     }
 
-    /// `pytestmark = pytest.mark.skip…` at a module's top skips every test in it.
-    fn python_module_mark(&mut self, statement: Node<'_>) {
-        let Some(assign) = statement
-            .named_child(0)
-            .filter(|a| a.kind() == "assignment")
-        else {
-            return;
-        };
-        let target = assign.child_by_field_name("left").map(|l| self.text(l));
-        let value = assign.child_by_field_name("right");
-        if target == Some("pytestmark")
-            && let Some(value) = value
-            && skip_word(self.text(value))
-        {
-            self.skip(statement, None, None);
-        }
-    }
-
-    /// The conditions of the skip decorators among `decorated`'s (`None`: one
-    /// without a condition).
-    fn python_skips(&self, decorated: Node<'_>) -> Vec<Option<String>> {
+    /// The skip, expected-failure and rerun markers in `node`, as pytest and
+    /// unittest spell them, each with its condition (`skipif(c)`, `skipIf(c)`,
+    /// `skipUnless(c)`): `mark.skip`, `mark.skipif`, `mark.xfail` and
+    /// `mark.flaky` under any name for pytest (`pt.mark`, `from pytest import
+    /// mark`), `pytest.skip`, `pytest.xfail`, `pytest.importorskip`,
+    /// `unittest.skip…` and `expectedFailure`, a decorator of one of unittest's
+    /// or flaky's names (`@skip(…)`, `@flaky`), a `….skipTest(…)` call, and
+    /// `__test__ = False`, which pytest reads as "no tests here".
+    fn python_markers<'t>(&self, node: Node<'t>) -> Vec<(Node<'t>, Option<String>)> {
         let mut out = Vec::new();
-        let mut cursor = decorated.walk();
-        for d in decorated.named_children(&mut cursor) {
-            if d.kind() != "decorator" || !skip_word(self.text(d)) {
-                continue;
-            }
-            let condition = preorder(d)
-                .find(|n| n.kind() == "argument_list")
-                .and_then(|args| args.named_child(0))
+        for n in preorder(node) {
+            let field = |n: Node<'t>, f| n.child_by_field_name(f).map_or("", |c| self.text(c));
+            let marker = match n.kind() {
+                "attribute" => {
+                    // The name right before the dot: `mark` of `pytest.mark.skip`.
+                    let receiver = n
+                        .child_by_field_name("object")
+                        .map_or("", |o| match o.kind() {
+                            "attribute" => field(o, "attribute"),
+                            _ => self.text(o),
+                        });
+                    match (receiver, field(n, "attribute")) {
+                        ("mark", "skip" | "skipif" | "xfail" | "flaky")
+                        | ("pytest", "skip" | "xfail" | "importorskip")
+                        | ("unittest", "skip" | "skipIf" | "skipUnless" | "expectedFailure")
+                        | (_, "skipTest") => n,
+                        _ => continue,
+                    }
+                }
+                "decorator" => {
+                    let Some(head) = n.named_child(0).map(|e| match e.kind() {
+                        "call" => e.child_by_field_name("function").unwrap_or(e),
+                        _ => e,
+                    }) else {
+                        continue;
+                    };
+                    let named = ["skip", "skipIf", "skipUnless", "expectedFailure", "flaky"];
+                    match head.kind() == "identifier" && named.contains(&self.text(head)) {
+                        true => head,
+                        false => continue,
+                    }
+                }
+                "assignment" if field(n, "left") == "__test__" && field(n, "right") == "False" => n,
+                _ => continue,
+            };
+            let word = match marker.kind() {
+                "attribute" => field(marker, "attribute"),
+                _ => self.text(marker),
+            };
+            let call = marker.parent().filter(|p| {
+                p.kind() == "call"
+                    && p.child_by_field_name("function").map(|f| f.id()) == Some(marker.id())
+            });
+            let condition = call
+                .filter(|_| matches!(word, "skipif" | "skipIf" | "skipUnless"))
+                .and_then(|c| c.child_by_field_name("arguments")?.named_child(0))
                 .filter(|first| first.kind() != "keyword_argument")
-                .filter(|_| {
-                    let t = self.text(d);
-                    t.contains("skipif") || t.contains("skipIf") || t.contains("skipUnless")
-                })
-                .map(|c| self.normal(c));
-            out.push(condition);
+                .map(|first| self.normal(first));
+            out.push((marker, condition));
         }
         out
     }
 
     fn skip(&mut self, node: Node<'_>, test: Option<&str>, condition: Option<String>) {
+        // Python's `xfail`, `flaky` and `expectedFailure` run the test (to fail,
+        // or again), `importorskip` wherever the import works.
+        let word = node.child_by_field_name("attribute").unwrap_or(node);
+        let runs = self.g == Grammar::Python
+            && matches!(
+                self.text(word),
+                "xfail" | "flaky" | "expectedFailure" | "importorskip"
+            );
         self.view.skips.push(Skip {
             span: node.byte_range(),
             test: test.map(str::to_string),
@@ -484,6 +558,7 @@ impl<'s> Reader<'s> {
             nested: false,
             focus: false,
             guard: false,
+            runs,
         });
     }
 
@@ -1092,8 +1167,14 @@ fn test_macros<'s>(src: &'s str, root: Node<'_>) -> HashSet<&'s str> {
 
 /// Whether a statement of a Python module calls an exit: `sys.exit(…)`,
 /// `os._exit(…)` under any name the module was imported as, `__import__('os')
-/// ._exit(…)`, `pytest.exit(…)`, or a bare `exit(…)`, `quit(…)`, `_exit(…)`.
+/// ._exit(…)`, `pytest.exit(…)`, or a bare `exit(…)`, `quit(…)`, `_exit(…)`; or
+/// raises `SystemExit`.
 fn python_exit(src: &str, statement: Node<'_>) -> bool {
+    if statement.kind() == "raise_statement" {
+        let raised = statement.named_child(0).map(|r| &src[r.byte_range()]);
+        let name = raised.map(|r| r.split('(').next().unwrap_or(r).trim());
+        return name == Some("SystemExit");
+    }
     let Some(f) = statement
         .named_child(0)
         .filter(|c| c.kind() == "call")
@@ -1372,26 +1453,78 @@ fn enclosing_if<'t>(node: Node<'t>, within: Node<'t>) -> Option<Node<'t>> {
     None
 }
 
-fn skip_word(text: &str) -> bool {
-    ["skip", "xfail", "expectedFailure", "skipIf", "skipUnless"]
-        .iter()
-        .any(|w| text.contains(w))
-}
-
 /// Python's assertions in `node`: `assert` statements and calls of an `assert…`
-/// method or function, `pytest.raises`, `pytest.fail`.
+/// method or function, `pytest.raises`, `pytest.warns`, `pytest.fail`; not those
+/// no run reaches (see [`python_never_runs`]).
 fn python_assertions<'t>(src: &str, node: Node<'t>) -> Vec<Node<'t>> {
-    preorder(node)
-        .filter(|n| match n.kind() {
+    let mut dead: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut out: Vec<Node<'t>> = Vec::new();
+    for n in preorder(node) {
+        if let Some(range) = python_never_runs(src, node, n) {
+            dead.push(range);
+        }
+        let assertion = match n.kind() {
             "assert_statement" => true,
             "call" => n.child_by_field_name("function").is_some_and(|f| {
                 let t = &src[f.byte_range()];
                 let last = t.rsplit('.').next().unwrap_or(t);
-                last.starts_with("assert") || matches!(t, "pytest.raises" | "pytest.fail")
+                last.starts_with("assert")
+                    || matches!(t, "pytest.raises" | "pytest.warns" | "pytest.fail")
             }),
             _ => false,
-        })
-        .collect()
+        };
+        if assertion {
+            out.push(n);
+        }
+    }
+    out.retain(|a| !dead.iter().any(|d| d.contains(&a.start_byte())));
+    out
+}
+
+/// The bytes of what no run reaches at `n` in `within`: the branch of an
+/// `if`/`elif`/`while` whose condition is a literal that never holds (`if
+/// False:`, `while 0:`, `if not True:`), or a lambda thrown away where it is
+/// made (`_ = lambda: …`, `_check = (lambda: …)`): bound to a name starting with
+/// `_` that nothing in `within` names after (`_` only called), nothing calls it.
+fn python_never_runs(src: &str, within: Node<'_>, n: Node<'_>) -> Option<std::ops::Range<usize>> {
+    let text = |n: Node<'_>| &src[n.byte_range()];
+    match n.kind() {
+        "if_statement" | "elif_clause" | "while_statement" => {
+            let branch = match n.kind() {
+                "while_statement" => n.child_by_field_name("body")?,
+                _ => n.child_by_field_name("consequence")?,
+            };
+            let words: String = text(n.child_by_field_name("condition")?)
+                .chars()
+                .filter(|c| !c.is_whitespace() && !matches!(c, '(' | ')'))
+                .collect();
+            matches!(words.as_str(), "False" | "None" | "0" | "notTrue" | "not1")
+                .then(|| branch.byte_range())
+        }
+        "assignment" => {
+            let name = n
+                .child_by_field_name("left")
+                .filter(|l| l.kind() == "identifier")?;
+            let mut value = n.child_by_field_name("right")?;
+            while value.kind() == "parenthesized_expression" {
+                value = value.named_child(0)?;
+            }
+            let name = text(name);
+            if value.kind() != "lambda" || !name.starts_with('_') {
+                return None;
+            }
+            let named_after = preorder(within).any(|m| {
+                m.kind() == "identifier"
+                    && m.start_byte() >= n.end_byte()
+                    && text(m) == name
+                    && (name != "_"
+                        || m.next_sibling()
+                            .is_some_and(|s| s.kind() == "argument_list"))
+            });
+            (!named_after).then(|| n.byte_range())
+        }
+        _ => None,
+    }
 }
 
 /// JavaScript's assertions in `node`: the outermost link of each chain that

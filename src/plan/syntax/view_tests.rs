@@ -252,3 +252,58 @@ it.only('alone', () => {})
         ]
     );
 }
+
+#[test]
+fn python_tests_under_a_module_if_markers_exits_and_dead_assertions() {
+    let v = read(
+        Grammar::Python,
+        r#"import sys, pytest
+
+raise SystemExit(0)
+
+if sys.platform == "win32":
+    def test_win():
+        assert win()
+else:
+    try:
+        import posix
+    except ImportError:
+        pytest.skip("no posix", allow_module_level=True)
+
+@pytest.fixture
+def db():
+    pytest.importorskip("sqlite3")
+    assert connect()
+
+@pytest.mark.flaky(reruns=3)
+def test_flaky():
+    if True:
+        return
+    if False:
+        assert never()
+    _unused = lambda: pytest.fail()
+    assert ran()
+
+if __name__ == "__main__":
+    sys.exit(main())
+"#,
+    );
+    assert_eq!(names(&v), [("", "test_win", 1), ("", "test_flaky", 1)]);
+    assert_eq!(v.exits, 1, "the raise; not the exit under __main__");
+    assert_eq!(v.loose.len(), 1, "the fixture's assert");
+    let skips: Vec<(Option<&str>, bool, bool)> = v
+        .skips
+        .iter()
+        .map(|s| (s.test.as_deref(), s.condition.is_some(), s.runs))
+        .collect();
+    assert_eq!(
+        skips,
+        [
+            (None, false, false),
+            (None, false, true),
+            (Some("test_flaky"), false, true),
+            (Some("test_flaky"), false, false),
+        ],
+        "the module's skip, the fixture's importorskip, flaky, `if True: return`"
+    );
+}

@@ -42,7 +42,7 @@ pub(super) fn statements(
         if i < next || !at(lang, toks, i).0 {
             continue;
         }
-        let end = statement_end(lang, toks, layout, i);
+        let end = statement_end(toks, layout, i);
         out.push((i, source(layout, i, end)));
         next = end;
     }
@@ -69,16 +69,12 @@ fn source(layout: &Layout<'_>, from: usize, end: usize) -> String {
 }
 
 /// Where the statement opening at `i` ends: a `;` or a closing bracket at its own
-/// depth, or a line break before a word (a line opening with `.` goes on; Python's
-/// `\` continues).
-fn statement_end(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> usize {
+/// depth, or a line break before a word (a line opening with `.` goes on).
+fn statement_end(toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> usize {
     let mut depth = 0usize;
     for j in i..toks.len() {
         if j > i && depth == 0 && layout.broken(j) {
-            let goes_on = match lang {
-                Lang::Python => punct(toks, j - 1, '\\'),
-                _ => !matches!(toks[j], Tok::Ident(_) | Tok::Str) || punct(toks, j - 1, ','),
-            };
+            let goes_on = !matches!(toks[j], Tok::Ident(_) | Tok::Str) || punct(toks, j - 1, ',');
             if !goes_on {
                 return j;
             }
@@ -558,12 +554,11 @@ fn elements(toks: &Toks<'_, '_>, open: usize) -> usize {
     commas + usize::from(!trailing)
 }
 
-/// The name of the test whose marker is token `i`: Python's and Go's function name,
-/// Rust's `fn` after the attribute, the title of a Go `t.Run("…")` (JavaScript's
-/// are the syntax view's). Empty when none is found.
+/// The name of the test whose marker is token `i`: Go's function name, Rust's
+/// `fn` after the attribute, the title of a Go `t.Run("…")` (Python's and
+/// JavaScript's are the syntax view's). Empty when none is found.
 pub(super) fn test_name(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> String {
     match lang {
-        Lang::Python => ident(toks, i).unwrap_or("").to_string(),
         Lang::Go if ident(toks, i) != Some("Run") => ident(toks, i).unwrap_or("").to_string(),
         Lang::Rust => next_fn(toks, i),
         _ => first_string(toks, layout, i),
@@ -591,49 +586,24 @@ fn first_string(toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> String {
 }
 
 /// The test the skip marker at `i` switches off, by name (see [`test_name`]), given
-/// the test markers before it (`tests`, ascending): the function that a Rust
-/// attribute or a Python decorator sits on, else the test whose body holds it. Empty when the marker is the whole file's
-/// (`#![cfg(…)]`, `__test__ = False`) or no test holds it.
+/// the test markers (`tests`, ascending): the function a Rust attribute sits on,
+/// else the test before it, whose body holds it. Empty when the marker is the
+/// whole file's (`#![cfg(…)]`) or no test holds it.
 pub(super) fn skip_owner(
     lang: Lang,
     toks: &Toks<'_, '_>,
-    layout: &Layout<'_>,
     i: usize,
     tests: &[(usize, String)],
 ) -> String {
-    // The tests are in order: the one before `i` and the one after by a search.
-    let before = tests.partition_point(|(k, _)| *k < i);
-    let previous = || {
-        before
-            .checked_sub(1)
-            .and_then(|b| tests.get(b))
-            .map(|(_, name)| name.clone())
-            .unwrap_or_default()
-    };
-    match lang {
-        Lang::Rust if punct(toks, i, '#') => {
-            if punct(toks, i + 1, '!') {
-                String::new()
-            } else {
-                next_fn(toks, i)
-            }
-        }
-        Lang::Python => {
-            if ident(toks, i) == Some("__test__") {
-                return String::new();
-            }
-            let line_start = layout.line_first(i);
-            if line_start.is_some_and(|k| punct(toks, k, '@')) {
-                tests[tests.partition_point(|(k, _)| *k <= i)..]
-                    .first()
-                    .map(|(_, name)| name.clone())
-                    .unwrap_or_default()
-            } else {
-                previous()
-            }
-        }
-        _ => previous(),
+    if lang == Lang::Rust && punct(toks, i, '#') {
+        return match punct(toks, i + 1, '!') {
+            true => String::new(),
+            false => next_fn(toks, i),
+        };
     }
+    let before = tests.partition_point(|(k, _)| *k < i);
+    let previous = before.checked_sub(1).and_then(|b| tests.get(b));
+    previous.map(|(_, name)| name.clone()).unwrap_or_default()
 }
 
 /// A Go `return` that is the whole block of an `if` at a test's top level

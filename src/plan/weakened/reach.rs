@@ -91,13 +91,13 @@ impl<'t> Layout<'t> {
 }
 
 /// The tokens no run reaches, `true` at each: the block under a condition that is
-/// a constant false (`if False:`, `while 0:`, `if (false)`, `if false {`), the `if`
-/// included. An assertion there checks nothing, wherever it moved from.
+/// a constant false (`if false {`), the `if` included. An assertion there checks
+/// nothing, wherever it moved from. Rust's and Go's: Python's and JavaScript's are
+/// the syntax view's.
 pub(super) fn unreached(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>) -> Vec<bool> {
     let mut dead = vec![false; toks.len()];
     let used = last_uses(toks);
-    let end_at =
-        |i| guarded(lang, toks, layout, i).or_else(|| discarded(lang, toks, layout, &used, i));
+    let end_at = |i| guarded(toks, i).or_else(|| discarded(lang, toks, layout, &used, i));
     for (from, end) in spans(toks.len(), end_at) {
         dead[from..end].fill(true);
     }
@@ -151,23 +151,14 @@ pub(super) fn uncalled_bodies(
 }
 
 /// Where the block of the `if`/`while` at `i` ends, when its condition is a
-/// literal false (see [`literal_condition`]): `if False:`, `while (!true)`.
-fn guarded(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> Option<usize> {
-    let python = lang == Lang::Python;
-    match ident(toks, i)? {
-        "if" | "while" => {}
-        "elif" if python => {}
-        _ => return None,
+/// literal false (see [`literal_condition`]): `if false {`, `for false {`.
+fn guarded(toks: &Toks<'_, '_>, i: usize) -> Option<usize> {
+    if !matches!(ident(toks, i)?, "if" | "while") {
+        return None;
     }
     let (holds, j) = literal_condition(toks, i + 1)?;
     if holds {
         return None;
-    }
-    if python {
-        if !punct(toks, j, ':') {
-            return None;
-        }
-        return Some(python_block(toks, layout, i, j + 1));
     }
     punct(toks, j, '{')
         .then(|| toks.group_end(j).map(|e| e + 1))
@@ -175,10 +166,9 @@ fn guarded(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> Op
 }
 
 /// A closure thrown away where it is made, its end: `let _ = || assert_eq!(…);`,
-/// `_unused = async move { … };`, `_ = (lambda: self.assertEqual(…))`, Go's
-/// `_ = func() { … }`. Bound to `_`, or to a name starting with `_` that nothing
-/// names after it (`_` in Python when nothing calls it after), nothing can call it,
-/// so what it asserts never runs. `used` holds each name's last use.
+/// `_unused = async move { … };`, Go's `_ = func() { … }`. Bound to `_`, or to a
+/// name starting with `_` that nothing names after it, nothing can call it, so
+/// what it asserts never runs. `used` holds each name's last use.
 fn discarded(
     lang: Lang,
     toks: &Toks<'_, '_>,
@@ -241,11 +231,8 @@ fn discarded(
             match punct(toks, body, '{') {
                 true => toks.group_end(body)? + 1,
                 false if asynchronous => return None,
-                false => statement_end(lang, toks, layout, body, toks.len()),
+                false => statement_end(toks, body, toks.len()),
             }
-        }
-        Lang::Python if ident(toks, k) == Some("lambda") => {
-            statement_end(lang, toks, layout, k + 1, toks.len())
         }
         Lang::Go if ident(toks, k) == Some("func") && punct(toks, k + 1, '(') => {
             let params = toks.group_end(k + 1)?;
@@ -260,13 +247,12 @@ fn discarded(
         None => end,
     };
     let named_after = used.get(name).is_some_and(|&last| last >= end);
-    // A line break ends Python's and Go's statement: `(1, 2)` below is no call.
+    // A line break ends Go's statement: `(1, 2)` below is no call.
     let called = punct(toks, end, '(') && (lang == Lang::Rust || !layout.broken(end));
     (!named_after && !called).then_some(end)
 }
 
-/// Each name's last use, for [`discarded`]: `_` only where it is called (Python's
-/// `_` is any name, Rust's and Go's none).
+/// Each name's last use, for [`discarded`]: `_` only where it is called.
 fn last_uses<'a>(toks: &Toks<'a, '_>) -> std::collections::HashMap<&'a str, usize> {
     let mut last = std::collections::HashMap::new();
     for i in 0..toks.len() {
@@ -303,21 +289,6 @@ pub(super) fn literal_condition(toks: &Toks<'_, '_>, j: usize) -> Option<(bool, 
         k += 1;
     }
     Some((value != not, k))
-}
-
-/// Where the Python block whose header at `head` ends in the `:` before `from`
-/// ends: the line's end when the block is on that line, else the first line
-/// indented no more than the header's.
-fn python_block(toks: &Toks<'_, '_>, layout: &Layout<'_>, head: usize, from: usize) -> usize {
-    if from < toks.len() && !layout.broken(from) {
-        return (from + 1..toks.len())
-            .find(|&k| layout.broken(k))
-            .unwrap_or(toks.len());
-    }
-    let Some(indent) = line_indent(toks, layout, head) else {
-        return toks.len();
-    };
-    block_end(toks, layout, from, |n| n <= indent)
 }
 
 /// The first token from `from`, outside brackets opened from there, that starts a
@@ -394,7 +365,7 @@ fn uncalled(
             if hook || decorated(toks, layout, i) {
                 return None;
             }
-            python_body(toks, layout, i + 1).map(|b| b.end)
+            python_end(toks, layout, i + 1)
         }
         // A class with a base may be a test case's subclass, under any name.
         (Lang::Python, "class") => {
@@ -406,7 +377,7 @@ fn uncalled(
             if name.starts_with("Test") || !plain || decorated(toks, layout, i) {
                 return None;
             }
-            python_body(toks, layout, i + 1).map(|b| b.end)
+            python_end(toks, layout, i + 1)
         }
         (Lang::Rust, "fn") => {
             let attributed = runner_attributes(toks, i);
@@ -452,14 +423,6 @@ fn braced_end(toks: &Toks<'_, '_>, from: usize) -> Option<usize> {
     toks.top_brace(from)
         .and_then(|open| toks.group_end(open))
         .map(|e| e + 1)
-}
-
-/// The indent of the line token `k` is on: its first token's (or, where a comment
-/// opens the line, the nearest line's before it).
-fn line_indent(toks: &Toks<'_, '_>, layout: &Layout<'_>, k: usize) -> Option<usize> {
-    layout
-        .line_first(k.min(toks.len().saturating_sub(1)))
-        .and_then(|m| layout.indent(m))
 }
 
 /// Whether the Python `def`/`class` at `i` has a decorator that may call it or
@@ -546,40 +509,21 @@ fn in_impls(toks: &Toks<'_, '_>) -> Vec<bool> {
     out
 }
 
-/// The tokens `from..end` of the body of the test whose marker is token `i`.
-pub(super) fn test_body(
-    lang: Lang,
-    toks: &Toks<'_, '_>,
-    layout: &Layout<'_>,
-    i: usize,
-) -> Option<(usize, usize)> {
-    body(lang, toks, layout, i).map(|b| (b.from, b.end))
-}
-
-/// A test's body: its tokens `from..end`.
-struct Body {
-    from: usize,
-    end: usize,
-}
-
-/// The body of the test whose marker is token `i` (`#` of `#[test]`, Go's and
-/// Python's function name); JavaScript's tests are the syntax view's.
-fn body(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> Option<Body> {
+/// The tokens `from..end` of the body of the test whose marker is token `i` (`#`
+/// of `#[test]`, Go's function name); Python's and JavaScript's tests are the
+/// syntax view's.
+pub(super) fn test_body(lang: Lang, toks: &Toks<'_, '_>, i: usize) -> Option<(usize, usize)> {
     let open = match lang {
-        Lang::Python => return python_body(toks, layout, i),
         Lang::Rust => toks.top_brace(toks.attributed_fn(i)?)?,
         Lang::Go => toks.top_brace(i)?,
-        Lang::Js => return None,
+        Lang::Python | Lang::Js => return None,
     };
-    Some(Body {
-        from: open + 1,
-        end: toks.group_end(open)?,
-    })
+    Some((open + 1, toks.group_end(open)?))
 }
 
-/// A Python test's body: from the line after the signature's `:` to the first line
-/// indented less than that one.
-fn python_body(toks: &Toks<'_, '_>, layout: &Layout<'_>, name: usize) -> Option<Body> {
+/// Where a Python function's or class's body ends: the first line indented less
+/// than the line after its signature's `:`.
+fn python_end(toks: &Toks<'_, '_>, layout: &Layout<'_>, name: usize) -> Option<usize> {
     // `def`, or `async def`, starts its line.
     let def = name.checked_sub(1)?;
     let def = layout.indent(def).or_else(|| {
@@ -589,27 +533,14 @@ fn python_body(toks: &Toks<'_, '_>, layout: &Layout<'_>, name: usize) -> Option<
     })?;
     let from = toks.colon(name)? + 1;
     let indent = layout.indent(from).filter(|&n| n > def)?;
-    Some(Body {
-        from,
-        end: block_end(toks, layout, from, |n| n < indent),
-    })
+    Some(block_end(toks, layout, from, |n| n < indent))
 }
 
-/// Where the statement that the `return` before `from` opens ends: after its `;`,
-/// at the body's end, or (Python, Go, JavaScript) at a line break that can end a
-/// statement there. A doubtful line break continues it, so less reads as after.
-fn statement_end(
-    lang: Lang,
-    toks: &Toks<'_, '_>,
-    layout: &Layout<'_>,
-    from: usize,
-    end: usize,
-) -> usize {
+/// Where the Rust statement opening at `from` ends: after its `;`, or at a
+/// closing bracket of its own depth (the body's end).
+fn statement_end(toks: &Toks<'_, '_>, from: usize, end: usize) -> usize {
     let mut depth = 0usize;
     for j in from..end {
-        if depth == 0 && lang != Lang::Rust && layout.broken(j) && ends_at_break(lang, toks, j) {
-            return j;
-        }
         match toks[j] {
             Tok::Punct('(' | '[' | '{') => depth += 1,
             Tok::Punct(')' | ']' | '}') if depth == 0 => return j,
@@ -619,20 +550,6 @@ fn statement_end(
         }
     }
     end
-}
-
-/// Whether the line break before token `j` ends a statement: always in Python but
-/// after a `\`; in Go and JavaScript when a word or closed group ends the line and a
-/// word starts the next (a line opening with `.` or an operator goes on).
-fn ends_at_break(lang: Lang, toks: &Toks<'_, '_>, j: usize) -> bool {
-    if lang == Lang::Python {
-        return !punct(toks, j - 1, '\\');
-    }
-    let ends = matches!(
-        toks[j - 1],
-        Tok::Ident(_) | Tok::Str | Tok::Punct(')' | ']' | '}')
-    );
-    ends && matches!(toks[j], Tok::Ident(_) | Tok::Str)
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
-//! JavaScript and TypeScript test files read through their syntax view: the
-//! tests, their assertions, skips and owners are the tree's, so a regex holding a
-//! quote or a template string cannot hide them as it could a hand tokenizer.
+//! Python, JavaScript and TypeScript test files read through their syntax view:
+//! the tests, their assertions, skips and owners are the tree's, so a string, a
+//! regex or a line continued cannot hide them as it could a hand tokenizer.
 //! The tokens still find what the view holds no part of yet: helpers nothing
 //! calls, exported harnesses, patched names and the rows of a table.
 
@@ -16,8 +16,8 @@ fn statement(text: &str) -> String {
     words.join(" ").trim_end_matches([',', ';']).to_string()
 }
 
-/// What `text`, a JavaScript or TypeScript file, holds, from its `view`.
-pub(super) fn read(text: &str, view: &syntax::View) -> Read {
+/// What `text`, a `lang` file (Python or JavaScript), holds, from its `view`.
+pub(super) fn read(lang: Lang, text: &str, view: &syntax::View) -> Read {
     // Each assertion with where it starts and the test it is in ("" for none).
     let mut placed: Vec<(usize, String, &str)> = view
         .tests
@@ -44,7 +44,7 @@ pub(super) fn read(text: &str, view: &syntax::View) -> Read {
     // A focus switches off the other tests: the whole file's, whoever it names.
     // A guard in a test's body is the view's conditions' to judge.
     let markers = view.skips.iter().filter(|s| !s.guard);
-    let skip_owners: Vec<String> = markers
+    let mut skip_owners: Vec<String> = markers
         .clone()
         .map(|s| match s.focus {
             true => String::new(),
@@ -52,10 +52,18 @@ pub(super) fn read(text: &str, view: &syntax::View) -> Read {
         })
         .collect();
     counts.switches = markers.clone().filter(|s| s.focus).count();
+    // Python: a module-level exit ends the run before any test, passing; a test
+    // that yields is a generator, of which pytest runs nothing and unittest
+    // drops unrun.
+    skip_owners.extend((0..view.exits).map(|_| String::new()));
+    counts.switches += view.exits;
+    let generators = view.tests.iter().filter(|t| t.yields);
+    skip_owners.extend(generators.map(|t| t.name.clone()));
     counts.skips = skip_owners.len();
-    // A marker with no condition (`it.skip`, `xit`) runs its test nowhere.
+    // A marker with no condition (`it.skip`, `xit`, `@pytest.mark.skip`) runs
+    // its test nowhere.
     let mut skipped: Vec<(String, usize)> = Vec::new();
-    for s in markers.filter(|s| !s.focus && s.condition.is_none()) {
+    for s in markers.filter(|s| !s.focus && !s.runs && s.condition.is_none()) {
         let Some(name) = &s.test else {
             continue;
         };
@@ -77,7 +85,7 @@ pub(super) fn read(text: &str, view: &syntax::View) -> Read {
         .filter(|(_, _, owner)| wide || off.contains(owner))
         .map(|p| p.1.clone())
         .collect();
-    let (toks, spans) = spanned(Lang::Js, text);
+    let (toks, spans) = spanned(lang, text);
     let matched = Matched::new(toks);
     let toks = matched.toks();
     let layout = reach::Layout::new(text, &spans);
@@ -89,7 +97,7 @@ pub(super) fn read(text: &str, view: &syntax::View) -> Read {
             .map_or(start, |s| s.1);
         start..stop.max(start)
     };
-    let helpers = reach::uncalled_bodies(Lang::Js, &toks, &layout)
+    let helpers = reach::uncalled_bodies(lang, &toks, &layout)
         .into_iter()
         .flat_map(|(name, from, end)| {
             let within = bytes(from, end);
@@ -99,7 +107,10 @@ pub(super) fn read(text: &str, view: &syntax::View) -> Read {
                 .map(move |p| (name.clone(), p.1.clone()))
         })
         .collect();
-    let mut harnesses = forms::harnesses(&toks);
+    let mut harnesses = match lang {
+        Lang::Js => forms::harnesses(&toks),
+        _ => Vec::new(),
+    };
     for harness in &mut harnesses {
         let within = bytes(harness.body.0, harness.body.1);
         let inside: Vec<&(usize, String, &str)> =
@@ -113,12 +124,9 @@ pub(super) fn read(text: &str, view: &syntax::View) -> Read {
         harness.statements = inside.iter().map(|p| p.1.clone()).collect();
     }
     harnesses.retain(|h| h.counts.tests > 0);
-    counts.trivial = statements
-        .iter()
-        .filter(|s| cannot_fail(Lang::Js, s))
-        .count();
-    counts.patched = forms::patched(Lang::Js, &toks, &layout, &statements);
-    (counts.cases, counts.tables) = forms::cases(Lang::Js, &toks);
+    counts.trivial = statements.iter().filter(|s| cannot_fail(lang, s)).count();
+    counts.patched = forms::patched(lang, &toks, &layout, &statements);
+    (counts.cases, counts.tables) = forms::cases(lang, &toks);
     Read {
         counts,
         statements,
@@ -129,6 +137,6 @@ pub(super) fn read(text: &str, view: &syntax::View) -> Read {
         skipped,
         helpers,
         harnesses,
-        bound: checks::bindings(Lang::Js, text),
+        bound: checks::bindings(lang, text),
     }
 }
