@@ -50,6 +50,15 @@ fn kind(path: &str) -> Option<Kind> {
     let name = file_name(path);
     let dirs: Vec<&str> = path.split('/').collect();
     let parent = dirs.len().checked_sub(2).map(|p| dirs[p]);
+    // A configuration among a test suite's fixtures is data its tests run a tool
+    // on, not what runs the project's tests (a conftest there is still loaded
+    // when pytest collects that folder).
+    let fixture = dirs[..dirs.len() - 1]
+        .iter()
+        .any(|d| matches!(*d, "fixtures" | "__fixtures__" | "fixture" | "testdata"));
+    if fixture && name != "conftest.py" {
+        return None;
+    }
     Some(match name {
         "config" | "config.toml" if parent == Some(".cargo") => Kind::CargoConfig,
         "Cargo.toml" => Kind::CargoToml,
@@ -177,10 +186,16 @@ fn finding_words(path: &str, before: Option<&str>, after: &str) -> Option<String
             }),
         // A formatter's commas, semicolons, quotes and line breaks change nothing.
         Kind::JsRunnerConfig | Kind::ViteConfig if js_normal(old) == js_normal(after) => None,
-        Kind::JsRunnerConfig => new_js_lines(&plain_lines(old), &plain_lines(after))
-            .map(|l| format!("the test runner's configuration changed ({l})")),
-        Kind::ViteConfig => new_js_lines(&vite_test_lines(old), &vite_test_lines(after))
-            .map(|l| format!("the test runner's configuration changed ({l})")),
+        Kind::JsRunnerConfig => new_js_lines(
+            &plain_lines(&unreported(old)),
+            &plain_lines(&unreported(after)),
+        )
+        .map(|l| format!("the test runner's configuration changed ({l})")),
+        Kind::ViteConfig => new_js_lines(
+            &vite_test_lines(&unreported(old)),
+            &vite_test_lines(&unreported(after)),
+        )
+        .map(|l| format!("the test runner's configuration changed ({l})")),
     }
 }
 
@@ -213,6 +228,38 @@ fn new_js_lines(before: &[String], after: &[String]) -> Option<String> {
         .cloned()
         .collect();
     new_lines(&[], &fresh)
+}
+
+/// A JS runner's configuration with its `coverage: { … }` blocks emptied: what
+/// coverage includes, excludes or reports with, over any number of lines, is
+/// how the run reports, not which tests run.
+fn unreported(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut from = 0;
+    for (at, _) in text.match_indices("coverage") {
+        if at < from {
+            continue;
+        }
+        let rest = text[at + "coverage".len()..].trim_start_matches(['\'', '"']);
+        let Some(rest) = rest.trim_start().strip_prefix(':') else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        if !rest.starts_with('{') {
+            continue;
+        }
+        let open = text.len() - rest.len();
+        let close = block_end(bytes, open);
+        // A provider of the repository's own is code the runner loads.
+        if text[open..close].contains("customProviderModule") {
+            continue;
+        }
+        out.push_str(&text[from..=open]);
+        from = close;
+    }
+    out.push_str(&text[from.min(text.len())..]);
+    out
 }
 
 /// Whether a line of a JS runner's configuration sets only how it reports, on one
@@ -1697,6 +1744,29 @@ mod tests {
                 "{line}"
             );
         }
+        // Coverage over many lines reports too, unless it loads a provider of
+        // the repository's own; a fixture's configuration is a test's data.
+        let covered = vitest_after.replace(
+            "testTimeout: 1000,",
+            "testTimeout: 1000,\n    coverage: {\n      include: ['**/src/**'],\n      exclude: [\n        '**/www/**',\n      ],\n    },",
+        );
+        let excluded = covered.replace("'**/www/**',", "'**/www/**',\n        '**/coverage/**',");
+        assert_eq!(finding("vitest.config.ts", Some(&covered), &excluded), None);
+        let provider = covered.replace(
+            "include: ['**/src/**'],",
+            "customProviderModule: './fake-coverage.js',\n      include: ['**/src/**'],",
+        );
+        assert!(finding("vitest.config.ts", Some(&covered), &provider).is_some());
+        let narrowed_fixture =
+            vitest_after.replace("testTimeout: 1000,", "include: [\"src/none/**\"],");
+        assert_eq!(
+            finding(
+                "test/fixtures/browser/vitest.config.ts",
+                Some(vitest_before),
+                &narrowed_fixture
+            ),
+            None
+        );
         // One of the repository's own is code the runner loads.
         let own = vitest_after.replace(
             "testTimeout: 1000,",
