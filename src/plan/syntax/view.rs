@@ -561,8 +561,12 @@ impl<'s> Reader<'s> {
             if case && let Some(condition) = self.js_aliases.get(root).cloned() {
                 self.guard(child, Some(&name), condition);
             }
-            if case && let Some(condition) = js_defined_under(child) {
+            if case && let Some((condition, negated)) = js_defined_under(child) {
                 let condition = self.normal(condition);
+                let condition = match negated {
+                    true => format!("not ({condition})"),
+                    false => condition,
+                };
                 self.guard(child, Some(&name), condition);
             }
             if skipped {
@@ -1347,15 +1351,27 @@ fn go_check(src: &str, call: Node<'_>) -> bool {
 /// The condition of the `if` a JavaScript test case is defined under, outside
 /// any function (a suite's callback's own `if` included): the test exists only
 /// when it holds, as if a skip marker's condition were on it.
-fn js_defined_under(case: Node<'_>) -> Option<Node<'_>> {
+/// Under its `else`, the condition read as its negation (`true` the second):
+/// a word more than the `if` had, so a test moved into the `else` of its own
+/// guard (it now runs only where it did not) is a condition widened.
+fn js_defined_under(case: Node<'_>) -> Option<(Node<'_>, bool)> {
+    let mut from = case;
     let mut at = case.parent()?;
     loop {
         match at.kind() {
-            "if_statement" => return at.child_by_field_name("condition"),
+            "if_statement" => {
+                let negated = at
+                    .child_by_field_name("alternative")
+                    .is_some_and(|a| a.id() == from.id());
+                return at.child_by_field_name("condition").map(|c| (c, negated));
+            }
             "arrow_function" | "function_expression" | "function_declaration" | "program" => {
                 return None;
             }
-            _ => at = at.parent()?,
+            _ => {
+                from = at;
+                at = at.parent()?;
+            }
         }
     }
 }

@@ -302,3 +302,25 @@ fn a_skip_alias_put_on_a_test_that_ran_everywhere_is_high() {
     let said = high("test/https.ts", &before, &after);
     assert!(said.contains("1 test"), "{said}");
 }
+
+/// Attack: a test under an `if` moved to the `else` of the same condition (it
+/// now runs only where it did not): the condition's words are the same.
+#[test]
+fn attack_a_test_moved_into_the_else_of_its_guard_is_high() {
+    let after = GUARDED.replace(
+        "if (process.platform !== 'darwin') {\n\ttest('expired'",
+        "if (process.platform !== 'darwin') {\n} else {\n\ttest('expired'",
+    );
+    high("test/https.ts", GUARDED, &after);
+}
+
+/// Attack: a test that ran everywhere wrapped in an `if` on the environment.
+#[test]
+fn attack_a_test_wrapped_in_an_if_on_the_environment_is_high() {
+    let before = GUARDED.replace("if (process.platform !== 'darwin') {", "{");
+    let after = before.replace(
+        "{\n\ttest('expired'",
+        "if (process.env.SLOW) {\n\ttest('expired'",
+    );
+    high("test/https.ts", &before, &after);
+}
