@@ -70,3 +70,13 @@ fn a_recover_check_rewritten_as_a_helper_given_t_is_no_loss() {
         "{found:?}"
     );
 }
+
+/// Attack: a real check replaced by a helper named for one, given `t`, that
+/// the same change defines to check nothing.
+#[test]
+fn attack_a_check_replaced_by_a_helper_that_checks_nothing_is_found() {
+    let before = "package v\n\nimport \"testing\"\n\nfunc TestRun(t *testing.T) {\n\tif got := run(3); got != 9 {\n\t\tt.Errorf(\"got %d\", got)\n\t}\n}\n";
+    let after = "package v\n\nimport \"testing\"\n\nfunc checkRun(t *testing.T, got, want int) {\n\tt.Helper()\n}\n\nfunc TestRun(t *testing.T) {\n\tcheckRun(t, run(3), 9)\n}\n";
+    let found = found_in("v_test.go", before, after);
+    assert_eq!(found.len(), 1, "{found:?}");
+}
