@@ -295,3 +295,19 @@ fn attack_an_expected_value_agreeing_with_a_word_put_in_a_docstring_is_high() {
     ]);
     assert_eq!(found, ["assertion-rewritten, high"]);
 }
+
+/// Attack: a test that checks two functions deleted whole with only one of
+/// them taken out of the code: the other's checks are lost too.
+#[test]
+fn attack_a_test_of_two_functions_removed_with_one_leaves_the_removal_high() {
+    let tests = "from calc import add, sub\n\n\ndef test_math():\n    assert add(1, 2) == 3\n    assert sub(3, 2) == 1\n";
+    let tests_after = "from calc import add\n";
+    let found = rules(&[
+        change("calc.py", Some(CALC), Some(CALC_NO_SUB)),
+        change("tests/test_calc.py", Some(tests), Some(tests_after)),
+    ]);
+    assert!(
+        found.contains(&"assertions-removed, high".to_string()),
+        "{found:?}"
+    );
+}

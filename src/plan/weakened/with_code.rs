@@ -125,7 +125,7 @@ fn product(path: &str, text: Option<&str>) -> bool {
 /// definition of their kind is new in them (a rename whose body was touched too,
 /// `sub` become `subtract` with its variables renamed, is no removal). Test
 /// files, and files no grammar reads, say nothing.
-fn gone(changes: &[Change]) -> HashMap<String, Vec<String>> {
+fn gone(changes: &[Change]) -> Gone {
     let mut defined: Vec<(String, String, &'static str, &str)> = Vec::new();
     let mut now: Vec<(String, &'static str)> = Vec::new();
     let mut now_words: HashSet<&str> = HashSet::new();
@@ -171,8 +171,17 @@ fn gone(changes: &[Change]) -> HashMap<String, Vec<String>> {
             out.entry(name.clone()).or_default().push(path.to_string());
         }
     }
-    out
+    let kept = was
+        .into_iter()
+        .filter(|n| !out.contains_key(*n))
+        .map(str::to_string)
+        .collect();
+    (out, kept)
 }
+
+/// The names gone, each with the files that defined it, and the names the
+/// code's changed files defined and still do.
+type Gone = (HashMap<String, Vec<String>>, HashSet<String>);
 
 /// Whether the test file at `test` (its text `text`) reaches the code file at
 /// `code`: beside it (a Go package's, a Rust module's own), or named in it by
@@ -200,8 +209,9 @@ fn names_gone<'g>(text: &str, gone: &'g HashSet<String>) -> Option<&'g String> {
 }
 
 /// What a test file lost between `before` and `after` (`None`: deleted): each
-/// test gone, by its definition's text, and each assertion gone from a test kept.
-fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<String>> {
+/// test gone, by its assertions' text (its definition's, with none), and each
+/// assertion gone from a test kept.
+fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<(String, Vec<String>)>> {
     let old = syntax::view(grammar, before)?;
     let new = match after {
         Some(after) => syntax::view(grammar, after)?,
@@ -211,7 +221,13 @@ fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<Strin
     let mut out = Vec::new();
     for test in &old.tests {
         let Some(kept) = new.tests.iter().find(|t| key(t) == key(test)) else {
-            out.push(before.get(test.span.clone())?.to_string());
+            // Each of its assertions, when it has any: a test of two functions
+            // removed with one of them loses the other's checks too.
+            let whole = before.get(test.span.clone())?.to_string();
+            out.push((
+                whole,
+                test.assertions.iter().map(|a| a.text.clone()).collect(),
+            ));
             continue;
         };
         let mut left: Vec<&str> = kept.assertions.iter().map(|a| a.normal.as_str()).collect();
@@ -220,7 +236,7 @@ fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<Strin
                 Some(k) => {
                     left.swap_remove(k);
                 }
-                None => out.push(a.text.clone()),
+                None => out.push((a.text.clone(), vec![a.text.clone()])),
             }
         }
     }
@@ -230,7 +246,7 @@ fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<Strin
             Some(k) => {
                 left.swap_remove(k);
             }
-            None => out.push(a.text.clone()),
+            None => out.push((a.text.clone(), vec![a.text.clone()])),
         }
     }
     Some(out)
@@ -240,7 +256,7 @@ fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<Strin
 /// change asks.
 pub(super) struct Code<'c> {
     changes: &'c [Change],
-    gone: OnceCell<HashMap<String, Vec<String>>>,
+    gone: OnceCell<Gone>,
     /// The words the code's changed files spell now and did not, and the reverse.
     words: OnceCell<[HashSet<String>; 2]>,
 }
@@ -312,7 +328,7 @@ fn removal(p: &Part) -> bool {
     p.rule == RuleId::AssertionsRemoved
 }
 
-fn settle(change: &Change, what: Vec<Part>, gone: &HashMap<String, Vec<String>>) -> Vec<Part> {
+fn settle(change: &Change, what: Vec<Part>, (gone, kept): &Gone) -> Vec<Part> {
     let old_path = change.was.as_deref().unwrap_or(&change.path);
     let (Some(before), Some(grammar)) = (change.before.as_deref(), Grammar::of(old_path)) else {
         return what;
@@ -331,7 +347,16 @@ fn settle(change: &Change, what: Vec<Part>, gone: &HashMap<String, Vec<String>>)
     let Some(lost) = lost(grammar, before, change.after.as_deref()) else {
         return what;
     };
-    let named: Option<Vec<&String>> = lost.iter().map(|l| names_gone(l, gone)).collect();
+    // Each lost names a gone definition, and none of its assertions names only
+    // code still there (`assert add(1, 2) == 3` in a test of `add` and `sub`).
+    let named: Option<Vec<&String>> = lost
+        .iter()
+        .map(|(whole, checks)| {
+            let still =
+                |a: &String| names_gone(a, gone).is_none() && words(a).any(|w| kept.contains(w));
+            names_gone(whole, gone).filter(|_| !checks.iter().any(still))
+        })
+        .collect();
     let Some(named) = named else {
         return what;
     };
