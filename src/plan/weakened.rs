@@ -2394,7 +2394,7 @@ impl<'c> Row<'c> {
                 .into_iter()
                 .map(|(was, now)| {
                     let became = format!("`{}` became `{}`", forms::clip(was), forms::clip(now));
-                    match code.follows(was, now) {
+                    match code.follows(self.change, was, now) {
                         true => Part::new(
                             RuleId::ExpectedFollowsCode,
                             format!("{became} (its expected value changed as the code's own change now spells it)"),

@@ -311,3 +311,27 @@ fn attack_a_test_of_two_functions_removed_with_one_leaves_the_removal_high() {
         "{found:?}"
     );
 }
+
+/// Attack: the new word gained, the old lost, in a file the test never reaches
+/// (a local variable renamed in a script): the tested code did not change.
+#[test]
+fn attack_an_expected_value_following_a_file_the_test_does_not_reach_is_high() {
+    let script = "def report(jobs):\n    done = [j for j in jobs if j.ok]\n    return len(done)\n";
+    let found = rules(&[
+        change(
+            "scripts/report.py",
+            Some(script),
+            Some(&script.replace("done", "pending")),
+        ),
+        change(
+            "tests/test_jobs.py",
+            Some(
+                "from jobs import status\n\n\ndef test_status():\n    assert status(run()) == \"done\"\n",
+            ),
+            Some(
+                "from jobs import status\n\n\ndef test_status():\n    assert status(run()) == \"pending\"\n",
+            ),
+        ),
+    ]);
+    assert_eq!(found, ["assertion-rewritten, high"]);
+}

@@ -179,6 +179,9 @@ fn gone(changes: &[Change]) -> Gone {
     (out, kept)
 }
 
+/// A changed code file's paths (old and new) and the words it gained and lost.
+type Spelled = ([String; 2], [HashSet<String>; 2]);
+
 /// The names gone, each with the files that defined it, and the names the
 /// code's changed files defined and still do.
 type Gone = (HashMap<String, Vec<String>>, HashSet<String>);
@@ -257,8 +260,9 @@ fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<(Stri
 pub(super) struct Code<'c> {
     changes: &'c [Change],
     gone: OnceCell<Gone>,
-    /// The words the code's changed files spell now and did not, and the reverse.
-    words: OnceCell<[HashSet<String>; 2]>,
+    /// Each changed code file's path (its old one too, when moved) with the
+    /// words it spells now and did not, and the reverse.
+    words: OnceCell<Vec<Spelled>>,
 }
 
 impl<'c> Code<'c> {
@@ -276,20 +280,33 @@ impl<'c> Code<'c> {
     /// lost, and the check lost one at least. Numbers and short words are no
     /// evidence (`5` become `6` is what a test made to agree with wrong code
     /// reads like), nor a docstring's.
-    pub(super) fn follows(&self, was: &str, now: &str) -> bool {
-        let [gained, lost] = self.words.get_or_init(|| {
-            let mut sides: [HashSet<String>; 2] = Default::default();
+    pub(super) fn follows(&self, test: &Change, was: &str, now: &str) -> bool {
+        let files = self.words.get_or_init(|| {
+            let mut out = Vec::new();
             for c in self.changes {
                 let old_path = c.was.as_deref().unwrap_or(&c.path);
                 let before = c.before.as_deref().filter(|b| product(old_path, Some(b)));
                 let after = c.after.as_deref().filter(|a| product(&c.path, Some(a)));
                 let old = before.map(|b| code_words(old_path, b)).unwrap_or_default();
                 let new = after.map(|a| code_words(&c.path, a)).unwrap_or_default();
-                sides[0].extend(new.difference(&old).map(|w| w.to_string()));
-                sides[1].extend(old.difference(&new).map(|w| w.to_string()));
+                let gained = new.difference(&old).map(|w| w.to_string()).collect();
+                let lost = old.difference(&new).map(|w| w.to_string()).collect();
+                out.push(([old_path.to_string(), c.path.clone()], [gained, lost]));
             }
-            sides
+            out
         });
+        // Only the code the test reaches (a script's variable renamed is not the
+        // tested code's change).
+        let test_path = test.was.as_deref().unwrap_or(&test.path);
+        let text = test.before.as_deref().unwrap_or_default();
+        let mut gained: HashSet<&str> = HashSet::new();
+        let mut lost: HashSet<&str> = HashSet::new();
+        for (paths, [g, l]) in files {
+            if paths.iter().any(|p| reaches(test_path, text, p)) {
+                gained.extend(g.iter().map(String::as_str));
+                lost.extend(l.iter().map(String::as_str));
+            }
+        }
         let telling = |w: &str| w.len() >= 3 && w.chars().any(char::is_alphabetic);
         let (old, new): (HashSet<&str>, HashSet<&str>) =
             (words(was).collect(), words(now).collect());
@@ -306,8 +323,8 @@ impl<'c> Code<'c> {
         // The old words lost by the code too: words only gained (a constant or a
         // string nobody reads put in) are what a test made to agree reads like.
         !went.is_empty()
-            && came.iter().all(|w| gained.contains(*w))
-            && went.iter().all(|w| lost.contains(*w))
+            && came.iter().all(|w| gained.contains(w))
+            && went.iter().all(|w| lost.contains(w))
     }
 
     /// `what`, the parts found in `change`, with each `assertions-removed` part
