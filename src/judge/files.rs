@@ -152,11 +152,12 @@ fn closure(root: &Path, verify: &Verify, runs: bool) -> Vec<String> {
         for i in from..upto {
             // What a test imports is the code it tests, the work: a check is
             // what runs the tests, not what they run.
-            if runs && crate::plan::weakened::is_test_path(&out[i]) {
-                continue;
-            }
+            // Its own helpers and fixtures, tests' files too, still are.
+            let test = runs && crate::plan::weakened::is_test_path(&out[i]);
             for rel in named_in(root, &out[i], runs) {
-                add(rel, &mut out);
+                if !test || crate::plan::weakened::is_test_path(&rel) {
+                    add(rel, &mut out);
+                }
             }
         }
         if out.len() == upto {
@@ -371,6 +372,14 @@ fn checked_words(command: &[String]) -> Vec<&str> {
     if let Some(at) = lint_at(command) {
         let mut out: Vec<&str> = command[..at].iter().map(|w| value(w)).collect();
         out.extend(lint_config(&command[at + 1..]));
+        // A test a type checker or linter is given is a check it runs (`tsc
+        // --noEmit test/types.test-d.ts`, `mypy tests/typing/check.py`).
+        out.extend(
+            command[at + 1..]
+                .iter()
+                .map(|w| value(w))
+                .filter(|w| crate::plan::weakened::is_test_path(w)),
+        );
         return out;
     }
     let Some((program, args)) = command.split_first() else {
@@ -887,6 +896,35 @@ mod tests {
         assert_eq!(
             verify_closure(root, &verify("grep -q cache README.md")),
             ["README.md"]
+        );
+    }
+
+    /// Attacks: a check hidden behind a linter's name, or in a helper the test
+    /// file runs its checks through.
+    #[test]
+    fn attack_a_check_a_linter_runs_or_a_test_helper_still_counts() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("test/helpers")).unwrap();
+        fs::create_dir_all(root.join("lib")).unwrap();
+        fs::write(root.join("lib/a.js"), "x\n").unwrap();
+        fs::write(root.join("test/types.test-d.ts"), "x\n").unwrap();
+        fs::write(
+            root.join("test/check.js"),
+            "require('./helpers/expect.js');\nrequire('../lib/a.js');\n",
+        )
+        .unwrap();
+        fs::write(root.join("test/helpers/expect.js"), "x\n").unwrap();
+        let runs = |line: &str| verify_runs(root, &verify(line));
+        // A type test checked by tsc is the check itself.
+        assert_eq!(
+            runs("npx tsc --noEmit test/types.test-d.ts"),
+            ["test/types.test-d.ts"]
+        );
+        // A test's own helper is the check; the code it tests is not.
+        assert_eq!(
+            runs("node test/check.js"),
+            ["test/check.js", "test/helpers/expect.js"]
         );
     }
 

@@ -2393,7 +2393,7 @@ impl<'c> Row<'c> {
                 .into_iter()
                 .map(|(was, now)| {
                     let became = format!("`{}` became `{}`", forms::clip(was), forms::clip(now));
-                    match code.follows(was, now) {
+                    match code.follows(self.change, was, now) {
                         true => Part::new(
                             RuleId::ExpectedFollowsCode,
                             format!("{became} (its expected value changed as the code's own change now spells it)"),
@@ -3814,16 +3814,20 @@ const GO_RECEIVERS: [&str; 5] = ["t", "b", "tb", "f", "tt"];
 /// (`Equal(t, …)` and `PanicMatches(t, …)` dot-imported, `assertNoError(t, err)`,
 /// `checkOutput(t, got)`): it fails the test through `t`. A helper given `t` to
 /// set something up (`newServer(t)`) is none.
+/// A helper the file defines to check nothing is none (`brackets::hollow`).
 fn go_helper_check(toks: &Toks<'_, '_>, i: usize, name: &str) -> bool {
-    const CHECKS: [&str; 9] = [
-        "assert", "equal", "notequal", "panic", "notpanic", "check", "expect", "require", "verify",
-    ];
     let lower = name.to_ascii_lowercase();
     punct(toks, i + 1, '(')
         && ident(toks, i + 2).is_some_and(|t| GO_RECEIVERS.contains(&t))
         && (punct(toks, i + 3, ',') || punct(toks, i + 3, ')'))
-        && CHECKS.iter().any(|c| lower.starts_with(c))
+        && GO_CHECK_WORDS.iter().any(|c| lower.starts_with(c))
+        && !toks.hollow.contains(name)
 }
+
+/// What a Go helper's name starts with, any case, when it is named for a check.
+const GO_CHECK_WORDS: [&str; 9] = [
+    "assert", "equal", "notequal", "panic", "notpanic", "check", "expect", "require", "verify",
+];
 
 /// (assertion, skip, test) starting at token `i`, for Go.
 fn go(toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {

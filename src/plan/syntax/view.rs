@@ -636,8 +636,19 @@ impl<'s> Reader<'s> {
             if case && let Some(condition) = self.js_aliases.get(root).cloned() {
                 self.guard(child, Some(&name), condition);
             }
-            if case && let Some(condition) = js_defined_under(child) {
-                let condition = self.normal(condition);
+            let under = js_defined_under(child);
+            if case && !under.is_empty() {
+                let condition = under
+                    .into_iter()
+                    .map(|(c, negated)| match negated {
+                        true => format!("not ({})", self.normal(c)),
+                        false => self.normal(c),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" && ");
+                // A condition the test runs under, as `cfg(…)` is: words added
+                // under `&&` widen what it leaves out.
+                let condition = format!("if ({condition})");
                 self.guard(child, Some(&name), condition);
             }
             if skipped {
@@ -694,16 +705,24 @@ impl<'s> Reader<'s> {
     /// normal form, when it is one.
     fn js_skip_alias(&self, ternary: Node<'_>) -> Option<String> {
         let sides = ["consequence", "alternative"].map(|f| ternary.child_by_field_name(f));
-        let skipping = sides.into_iter().flatten().any(|side| {
-            let root = callee_root(self.src, side).unwrap_or("");
-            side.kind() == "member_expression"
-                && matches!(root, "it" | "test" | "describe" | "suite")
-                && callee_words(self.src, side)
-                    .first()
-                    .is_some_and(|w| matches!(*w, "skip" | "todo"))
+        let skips = sides.map(|side| {
+            side.is_some_and(|side| {
+                let root = callee_root(self.src, side).unwrap_or("");
+                side.kind() == "member_expression"
+                    && matches!(root, "it" | "test" | "describe" | "suite")
+                    && callee_words(self.src, side)
+                        .first()
+                        .is_some_and(|w| matches!(*w, "skip" | "todo"))
+            })
         });
         let condition = ternary.child_by_field_name("condition")?;
-        skipping.then(|| self.normal(condition))
+        // Skipping on the false side: the condition's negation skips (a word
+        // more, so sides swapped under the same condition are a widening).
+        match skips {
+            [false, false] => None,
+            [false, true] => Some(format!("not ({})", self.normal(condition))),
+            _ => Some(self.normal(condition)),
+        }
     }
 
     /// A test's or suite's name: its string, or the code that makes it (`'should
@@ -1425,20 +1444,42 @@ fn go_check(src: &str, call: Node<'_>) -> bool {
     }
 }
 
-/// The condition of the `if` a JavaScript test case is defined under, outside
-/// any function (a suite's callback's own `if` included): the test exists only
-/// when it holds, as if a skip marker's condition were on it.
-fn js_defined_under(case: Node<'_>) -> Option<Node<'_>> {
-    let mut at = case.parent()?;
+/// The conditions of the `if`s a JavaScript test case is defined under, outside
+/// any function (a suite's callback's own `if` included), outermost first: the
+/// test exists only when they hold, as if a skip marker's condition were on it.
+/// Under an `else`, its condition read as its negation (`true` the second): a
+/// word more than the `if` had, so a test moved into the `else` of its own guard
+/// (it now runs only where it did not) is a condition widened, and an `if` put
+/// inside its guard keeps the guard's words and adds its own.
+fn js_defined_under(case: Node<'_>) -> Vec<(Node<'_>, bool)> {
+    let mut out = Vec::new();
+    let mut from = case;
+    let Some(mut at) = case.parent() else {
+        return out;
+    };
     loop {
         match at.kind() {
-            "if_statement" => return at.child_by_field_name("condition"),
-            "arrow_function" | "function_expression" | "function_declaration" | "program" => {
-                return None;
+            "if_statement" => {
+                let negated = at
+                    .child_by_field_name("alternative")
+                    .is_some_and(|a| a.id() == from.id());
+                if let Some(c) = at.child_by_field_name("condition") {
+                    out.push((c, negated));
+                }
             }
-            _ => at = at.parent()?,
+            "arrow_function" | "function_expression" | "function_declaration" | "program" => {
+                break;
+            }
+            _ => {}
+        }
+        from = at;
+        match at.parent() {
+            Some(p) => at = p,
+            None => break,
         }
     }
+    out.reverse();
+    out
 }
 
 /// The condition of the innermost `if` around `node` inside `within`.

@@ -3,6 +3,7 @@
 //! candidate (each `def`, `fn`, `if (false)`), and a scan to the end of the file per
 //! candidate made a crafted file of unclosed brackets cost minutes, not a second.
 
+use std::collections::{HashMap, HashSet};
 use std::ops::{Deref, Range};
 
 use super::Tok;
@@ -29,6 +30,8 @@ pub(super) struct Toks<'s, 'a> {
     item: &'s [u32],
     /// What the Rust attributes after each hold ([`Toks::chain`]).
     chain: &'s [u8],
+    /// The Go functions the file defines that check nothing ([`hollow`]).
+    pub(super) hollow: &'s HashSet<&'a str>,
 }
 
 impl<'a> Deref for Toks<'_, 'a> {
@@ -48,6 +51,7 @@ pub(super) struct Matched<'a> {
     opener: Vec<u32>,
     item: Vec<u32>,
     chain: Vec<u8>,
+    hollow: HashSet<&'a str>,
 }
 
 fn opens(tok: &Tok<'_>) -> bool {
@@ -159,8 +163,10 @@ impl<'a> Matched<'a> {
             opener,
             item,
             chain: Vec::new(),
+            hollow: HashSet::new(),
         };
         matched.chain = super::attribute_chains(&matched.toks());
+        matched.hollow = hollow(&matched.list, &matched.close);
         matched
     }
 
@@ -179,6 +185,7 @@ impl<'a> Matched<'a> {
             opener: &self.opener,
             item: &self.item,
             chain: &self.chain,
+            hollow: &self.hollow,
         }
     }
 }
@@ -194,6 +201,7 @@ impl<'a> Toks<'_, 'a> {
             opener: &self.opener[range.clone()],
             item: &self.item[range.clone()],
             chain: self.chain.get(range).unwrap_or(&[]),
+            hollow: self.hollow,
         }
     }
 
@@ -250,6 +258,86 @@ impl<'a> Toks<'_, 'a> {
             d => close.checked_sub(d as usize),
         }
     }
+}
+
+/// The Go functions `list` defines (`func name(…) … { … }`) whose body names no
+/// check: no `Error`/`Fatal`/`Fail` of a `t`, no `panic`, no call of a helper or
+/// library named for one. A call of one given `t` is no check, whatever its name
+/// (`checkRun(t, got, want)` defined as `{ t.Helper() }`).
+fn hollow<'a>(list: &[Tok<'a>], close: &[u32]) -> HashSet<&'a str> {
+    let mut defined: HashMap<&'a str, (bool, Vec<&'a str>)> = HashMap::new();
+    for (i, tok) in list.iter().enumerate() {
+        let (Tok::Ident("func"), Some(Tok::Ident(name)), Some(Tok::Punct('('))) =
+            (tok, list.get(i + 1), list.get(i + 2))
+        else {
+            continue;
+        };
+        let Some(params) = close
+            .get(i + 2)
+            .filter(|&&d| d > 0)
+            .map(|&d| i + 2 + d as usize)
+        else {
+            continue;
+        };
+        let Some(open) = (params..list.len())
+            .take(64)
+            .find(|&k| list[k] == Tok::Punct('{'))
+        else {
+            continue;
+        };
+        let end = match close.get(open) {
+            Some(&d) if d > 0 => open + d as usize,
+            _ => continue,
+        };
+        // Checks of its own through its `t`, and the helpers named for one it calls.
+        let mut own = false;
+        let mut calls = Vec::new();
+        for k in open..end {
+            let Tok::Ident(w) = list[k] else { continue };
+            let lower = w.to_ascii_lowercase();
+            let through_t = k >= 2
+                && list[k - 1] == Tok::Punct('.')
+                && matches!(list[k - 2], Tok::Ident(r) if super::GO_RECEIVERS.contains(&r));
+            if through_t
+                && matches!(
+                    w,
+                    "Error" | "Errorf" | "Fatal" | "Fatalf" | "Fail" | "FailNow"
+                )
+                || w == "Expect"
+            {
+                own = true;
+            } else if super::GO_CHECK_WORDS.iter().any(|c| lower.starts_with(c)) {
+                calls.push(w);
+            }
+        }
+        defined.insert(*name, (own, calls));
+    }
+    // A helper that calls only helpers checking nothing checks nothing: from every
+    // helper without a check of its own, those calling a check left out until none.
+    let mut out: HashSet<&'a str> = defined
+        .iter()
+        .filter(|(_, d)| !d.0)
+        .map(|(n, _)| *n)
+        .collect();
+    loop {
+        let checking: Vec<&'a str> = out
+            .iter()
+            .copied()
+            .filter(|n| {
+                defined[n]
+                    .1
+                    .iter()
+                    .any(|c| !defined.contains_key(c) || !out.contains(c))
+            })
+            .collect();
+        if checking.is_empty() {
+            break;
+        }
+        for n in checking {
+            out.remove(n);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

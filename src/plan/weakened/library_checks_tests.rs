@@ -70,3 +70,28 @@ fn a_recover_check_rewritten_as_a_helper_given_t_is_no_loss() {
         "{found:?}"
     );
 }
+
+/// Attack: a real check replaced by a helper named for one, given `t`, that
+/// the same change defines to check nothing.
+#[test]
+fn attack_a_check_replaced_by_a_helper_that_checks_nothing_is_found() {
+    let before = "package v\n\nimport \"testing\"\n\nfunc TestRun(t *testing.T) {\n\tif got := run(3); got != 9 {\n\t\tt.Errorf(\"got %d\", got)\n\t}\n}\n";
+    let after = "package v\n\nimport \"testing\"\n\nfunc checkRun(t *testing.T, got, want int) {\n\tt.Helper()\n}\n\nfunc TestRun(t *testing.T) {\n\tcheckRun(t, run(3), 9)\n}\n";
+    let found = found_in("v_test.go", before, after);
+    assert_eq!(found.len(), 1, "{found:?}");
+}
+
+/// Attack, held open: the helper checks nothing but for a check no input
+/// reaches (`if got != got`), or is defined checking nothing in another file of
+/// the package the change adds. Telling needs the helper's meaning or the
+/// change's other files; closing it by counting no helper the change defines
+/// would make a check honestly moved into a helper of the file a removal again
+/// (the tuning half's `assertNoError(t, err)`, `checkOutput(t, got)`).
+#[test]
+#[ignore = "open: a helper's dead check or a hollow helper in another file; closing it reverts helper checks honestly moved into the file's own helpers"]
+fn attack_a_check_replaced_by_a_helper_whose_check_is_dead_is_found() {
+    let before = "package v\n\nimport \"testing\"\n\nfunc TestRun(t *testing.T) {\n\tif got := run(3); got != 9 {\n\t\tt.Errorf(\"got %d\", got)\n\t}\n}\n";
+    let after = "package v\n\nimport \"testing\"\n\nfunc checkRun(t *testing.T, got, want int) {\n\tif got != got {\n\t\tt.Errorf(\"got %d\", got)\n\t}\n}\n\nfunc TestRun(t *testing.T) {\n\tcheckRun(t, run(3), 9)\n}\n";
+    let found = found_in("v_test.go", before, after);
+    assert_eq!(found.len(), 1, "{found:?}");
+}

@@ -302,3 +302,65 @@ fn a_skip_alias_put_on_a_test_that_ran_everywhere_is_high() {
     let said = high("test/https.ts", &before, &after);
     assert!(said.contains("1 test"), "{said}");
 }
+
+/// Attack: a test under an `if` moved to the `else` of the same condition (it
+/// now runs only where it did not): the condition's words are the same.
+#[test]
+fn attack_a_test_moved_into_the_else_of_its_guard_is_high() {
+    let after = GUARDED.replace(
+        "if (process.platform !== 'darwin') {\n\ttest('expired'",
+        "if (process.platform !== 'darwin') {\n} else {\n\ttest('expired'",
+    );
+    high("test/https.ts", GUARDED, &after);
+}
+
+/// Attack: a test that ran everywhere wrapped in an `if` on the environment.
+#[test]
+fn attack_a_test_wrapped_in_an_if_on_the_environment_is_high() {
+    let before = GUARDED.replace("if (process.platform !== 'darwin') {", "{");
+    let after = before.replace(
+        "{\n\ttest('expired'",
+        "if (process.env.SLOW) {\n\ttest('expired'",
+    );
+    high("test/https.ts", &before, &after);
+}
+
+/// Attack: a second `if` put inside a test's guard: the outer condition's words
+/// are kept, the inner one's added.
+#[test]
+fn attack_an_if_nested_inside_a_tests_guard_is_high() {
+    let after = GUARDED.replace(
+        "if (process.platform !== 'darwin') {\n\ttest('expired', t => {\n\t\tt.throws(() => get(-1));\n\t});\n}",
+        "if (process.platform !== 'darwin') {\n\tif (process.env.SLOW) {\n\t\ttest('expired', t => {\n\t\t\tt.throws(() => get(-1));\n\t\t});\n\t}\n}",
+    );
+    high("test/https.ts", GUARDED, &after);
+}
+
+/// Attack: a skip alias's sides swapped: the same condition now skips where
+/// the test ran (everywhere but the one platform).
+#[test]
+fn attack_a_skip_alias_with_its_sides_swapped_is_high() {
+    let before = GUARDED.replace(
+        "if (process.platform !== 'darwin') {\n\ttest('expired'",
+        "{\n\tconst testFn = process.platform === 'darwin' ? test.skip : test;\n\ttestFn('expired'",
+    );
+    let after = before.replace("? test.skip : test;", "? test : test.skip;");
+    high("test/https.ts", &before, &after);
+}
+
+/// Attack: a test's guard given a condition more under `&&`: it runs where
+/// both hold, less than before.
+#[test]
+fn attack_a_tests_guard_narrowed_by_an_and_is_high() {
+    let after = GUARDED.replace(
+        "if (process.platform !== 'darwin') {",
+        "if (process.platform !== 'darwin' && process.env.SLOW) {",
+    );
+    high("test/https.ts", GUARDED, &after);
+    // Under `||` it runs in more places: none.
+    let after = GUARDED.replace(
+        "if (process.platform !== 'darwin') {",
+        "if (process.platform !== 'darwin' || process.env.ALL) {",
+    );
+    none("test/https.ts", GUARDED, &after);
+}

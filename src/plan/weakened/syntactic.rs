@@ -320,8 +320,9 @@ impl Pair {
                 .any(|w| ops.contains(&w))
         };
         // Words added under `and` narrow a condition that skips and widen one
-        // that runs (`cfg(all(not(windows), …))`); under `or`, the other way.
-        let runs = condition.starts_with("cfg(");
+        // that runs (`cfg(all(not(windows), …))`, a JS test's `if (… && …)`);
+        // under `or`, the other way.
+        let runs = condition.starts_with("cfg(") || condition.starts_with("if (");
         let adds = |had: &[&str]| {
             let old: Vec<&syntax::Skip> = on(&self.old)
                 .filter(|s| s.words().as_slice() == had)

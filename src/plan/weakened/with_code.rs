@@ -8,7 +8,7 @@
 //! after, and its body is nowhere in them (a rename or a move keeps it).
 
 use std::cell::OnceCell;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::rules::{Part, RuleId};
 use super::{Change, Lang, is_test};
@@ -36,8 +36,8 @@ const DEFINITIONS: [&str; 18] = [
     "type_alias_declaration",
 ];
 
-/// A definition: its name and its body squeezed of whitespace.
-fn definitions(grammar: Grammar, text: &str) -> Vec<(String, String)> {
+/// A definition: its name, its body squeezed of whitespace, and its kind.
+fn definitions(grammar: Grammar, text: &str) -> Vec<(String, String, &'static str)> {
     let Some(tree) = clean_tree(grammar, text) else {
         return Vec::new();
     };
@@ -61,7 +61,7 @@ fn definitions(grammar: Grammar, text: &str) -> Vec<(String, String)> {
         // Past its first line: the body a rename keeps.
         let whole = &text[node.byte_range()];
         let body = whole.split_once('\n').map_or("", |(_, rest)| rest);
-        out.push((name.to_string(), squeezed(body)));
+        out.push((name.to_string(), squeezed(body), node.kind()));
     }
     out
 }
@@ -72,7 +72,19 @@ fn code_words<'t>(path: &str, text: &'t str) -> HashSet<&'t str> {
     let Some(tree) = Grammar::of(path).and_then(|g| clean_tree(g, text)) else {
         return words(text).collect();
     };
+    // A statement that is a string alone (a docstring, `'use strict'`) says
+    // nothing the code does.
+    let said: Vec<std::ops::Range<usize>> = preorder(tree.root_node())
+        .filter(|n| {
+            n.kind() == "expression_statement"
+                && n.named_child_count() == 1
+                && n.named_child(0)
+                    .is_some_and(|c| c.kind().contains("string"))
+        })
+        .map(|n| n.byte_range())
+        .collect();
     preorder(tree.root_node())
+        .filter(|n| !said.iter().any(|r| r.contains(&n.start_byte())))
         .filter(|n| {
             let kind = n.kind();
             // A string's whole text: some grammars split it at its escapes.
@@ -108,10 +120,14 @@ fn product(path: &str, text: Option<&str>) -> bool {
 }
 
 /// The names the product's changed files defined at the start whose code the
-/// change took out: no product file defines or names them now, and their body is
-/// nowhere in those files. Test files, and files no grammar reads, say nothing.
-fn gone(changes: &[Change]) -> HashSet<String> {
-    let mut defined: Vec<(String, String)> = Vec::new();
+/// change took out, each with the files it was defined in: no product file
+/// defines or names them now, their body is nowhere in those files, and no
+/// definition of their kind is new in them (a rename whose body was touched too,
+/// `sub` become `subtract` with its variables renamed, is no removal). Test
+/// files, and files no grammar reads, say nothing.
+fn gone(changes: &[Change]) -> Gone {
+    let mut defined: Vec<(String, String, &'static str, &str)> = Vec::new();
+    let mut now: Vec<(String, &'static str)> = Vec::new();
     let mut now_words: HashSet<&str> = HashSet::new();
     let mut now_text = String::new();
     for c in changes {
@@ -120,22 +136,72 @@ fn gone(changes: &[Change]) -> HashSet<String> {
             && product(old_path, Some(before))
             && let Some(grammar) = Grammar::of(old_path)
         {
-            defined.extend(definitions(grammar, before));
+            defined.extend(
+                definitions(grammar, before)
+                    .into_iter()
+                    .map(|(name, body, kind)| (name, body, kind, old_path)),
+            );
         }
         if let Some(after) = c.after.as_deref()
             && product(&c.path, Some(after))
         {
             now_words.extend(words(after));
             now_text.push_str(&squeezed(after));
+            if let Some(grammar) = Grammar::of(&c.path) {
+                now.extend(
+                    definitions(grammar, after)
+                        .into_iter()
+                        .map(|(name, _, kind)| (name, kind)),
+                );
+            }
         }
     }
-    defined
+    let was: HashSet<&str> = defined.iter().map(|d| d.0.as_str()).collect();
+    let new_kinds: HashSet<&str> = now
+        .iter()
+        .filter(|(name, _)| !was.contains(name.as_str()))
+        .map(|(_, kind)| *kind)
+        .collect();
+    let mut out: HashMap<String, Vec<String>> = HashMap::new();
+    for (name, body, kind, path) in &defined {
+        if !now_words.contains(name.as_str())
+            && !now_text.contains(body.as_str())
+            && !new_kinds.contains(kind)
+        {
+            out.entry(name.clone()).or_default().push(path.to_string());
+        }
+    }
+    let kept = was
         .into_iter()
-        .filter(|(name, body)| {
-            !now_words.contains(name.as_str()) && !now_text.contains(body.as_str())
-        })
-        .map(|(name, _)| name)
-        .collect()
+        .filter(|n| !out.contains_key(*n))
+        .map(str::to_string)
+        .collect();
+    (out, kept)
+}
+
+/// A changed code file's paths (old and new) and the words it gained and lost.
+type Spelled = ([String; 2], [HashSet<String>; 2]);
+
+/// The names gone, each with the files that defined it, and the names the
+/// code's changed files defined and still do.
+type Gone = (HashMap<String, Vec<String>>, HashSet<String>);
+
+/// Whether the test file at `test` (its text `text`) reaches the code file at
+/// `code`: beside it (a Go package's, a Rust module's own), or named in it by
+/// the file's stem or its folder (`from calc import`, `require('../lib/x')`).
+fn reaches(test: &str, text: &str, code: &str) -> bool {
+    let parent = |p: &str| p.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+    if parent(test) == parent(code) {
+        return true;
+    }
+    let file = code.rsplit('/').next().unwrap_or(code);
+    let stem = file.split('.').next().unwrap_or(file);
+    let folder = parent(code);
+    let folder = folder.rsplit('/').next().unwrap_or("");
+    let said: HashSet<&str> = words(text).collect();
+    [stem, folder]
+        .iter()
+        .any(|w| !w.is_empty() && said.contains(w))
 }
 
 /// The gone name `text` names, the first in order, if it names one.
@@ -146,8 +212,9 @@ fn names_gone<'g>(text: &str, gone: &'g HashSet<String>) -> Option<&'g String> {
 }
 
 /// What a test file lost between `before` and `after` (`None`: deleted): each
-/// test gone, by its definition's text, and each assertion gone from a test kept.
-fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<String>> {
+/// test gone, by its assertions' text (its definition's, with none), and each
+/// assertion gone from a test kept.
+fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<(String, Vec<String>)>> {
     let old = syntax::view(grammar, before)?;
     let new = match after {
         Some(after) => syntax::view(grammar, after)?,
@@ -157,7 +224,13 @@ fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<Strin
     let mut out = Vec::new();
     for test in &old.tests {
         let Some(kept) = new.tests.iter().find(|t| key(t) == key(test)) else {
-            out.push(before.get(test.span.clone())?.to_string());
+            // Each of its assertions, when it has any: a test of two functions
+            // removed with one of them loses the other's checks too.
+            let whole = before.get(test.span.clone())?.to_string();
+            out.push((
+                whole,
+                test.assertions.iter().map(|a| a.text.clone()).collect(),
+            ));
             continue;
         };
         let mut left: Vec<&str> = kept.assertions.iter().map(|a| a.normal.as_str()).collect();
@@ -166,7 +239,7 @@ fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<Strin
                 Some(k) => {
                     left.swap_remove(k);
                 }
-                None => out.push(a.text.clone()),
+                None => out.push((a.text.clone(), vec![a.text.clone()])),
             }
         }
     }
@@ -176,7 +249,7 @@ fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<Strin
             Some(k) => {
                 left.swap_remove(k);
             }
-            None => out.push(a.text.clone()),
+            None => out.push((a.text.clone(), vec![a.text.clone()])),
         }
     }
     Some(out)
@@ -186,9 +259,10 @@ fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<Strin
 /// change asks.
 pub(super) struct Code<'c> {
     changes: &'c [Change],
-    gone: OnceCell<HashSet<String>>,
-    /// The words the code's changed files spell now and did not, and the reverse.
-    words: OnceCell<[HashSet<String>; 2]>,
+    gone: OnceCell<Gone>,
+    /// Each changed code file's path (its old one too, when moved) with the
+    /// words it spells now and did not, and the reverse.
+    words: OnceCell<Vec<Spelled>>,
 }
 
 impl<'c> Code<'c> {
@@ -203,22 +277,36 @@ impl<'c> Code<'c> {
     /// Whether a check's expected value changed from `was` to `now` the way the
     /// code did: a word the new check has and the old lacks is one the code
     /// gained, and a word the old check has and the new lacks is one the code
-    /// lost. Numbers and short words are no evidence (`5` become `6` is what a
-    /// test made to agree with wrong code reads like).
-    pub(super) fn follows(&self, was: &str, now: &str) -> bool {
-        let [gained, lost] = self.words.get_or_init(|| {
-            let mut sides: [HashSet<String>; 2] = Default::default();
+    /// lost, and the check lost one at least. Numbers and short words are no
+    /// evidence (`5` become `6` is what a test made to agree with wrong code
+    /// reads like), nor a docstring's.
+    pub(super) fn follows(&self, test: &Change, was: &str, now: &str) -> bool {
+        let files = self.words.get_or_init(|| {
+            let mut out = Vec::new();
             for c in self.changes {
                 let old_path = c.was.as_deref().unwrap_or(&c.path);
                 let before = c.before.as_deref().filter(|b| product(old_path, Some(b)));
                 let after = c.after.as_deref().filter(|a| product(&c.path, Some(a)));
                 let old = before.map(|b| code_words(old_path, b)).unwrap_or_default();
                 let new = after.map(|a| code_words(&c.path, a)).unwrap_or_default();
-                sides[0].extend(new.difference(&old).map(|w| w.to_string()));
-                sides[1].extend(old.difference(&new).map(|w| w.to_string()));
+                let gained = new.difference(&old).map(|w| w.to_string()).collect();
+                let lost = old.difference(&new).map(|w| w.to_string()).collect();
+                out.push(([old_path.to_string(), c.path.clone()], [gained, lost]));
             }
-            sides
+            out
         });
+        // Only the code the test reaches (a script's variable renamed is not the
+        // tested code's change).
+        let test_path = test.was.as_deref().unwrap_or(&test.path);
+        let text = test.before.as_deref().unwrap_or_default();
+        let mut gained: HashSet<&str> = HashSet::new();
+        let mut lost: HashSet<&str> = HashSet::new();
+        for (paths, [g, l]) in files {
+            if paths.iter().any(|p| reaches(test_path, text, p)) {
+                gained.extend(g.iter().map(String::as_str));
+                lost.extend(l.iter().map(String::as_str));
+            }
+        }
         let telling = |w: &str| w.len() >= 3 && w.chars().any(char::is_alphabetic);
         let (old, new): (HashSet<&str>, HashSet<&str>) =
             (words(was).collect(), words(now).collect());
@@ -232,9 +320,11 @@ impl<'c> Code<'c> {
             .copied()
             .filter(|w| telling(w))
             .collect();
-        (!came.is_empty() || !went.is_empty())
-            && came.iter().all(|w| gained.contains(*w))
-            && went.iter().all(|w| lost.contains(*w))
+        // The old words lost by the code too: words only gained (a constant or a
+        // string nobody reads put in) are what a test made to agree reads like.
+        !went.is_empty()
+            && came.iter().all(|w| gained.contains(w))
+            && went.iter().all(|w| lost.contains(w))
     }
 
     /// `what`, the parts found in `change`, with each `assertions-removed` part
@@ -255,18 +345,35 @@ fn removal(p: &Part) -> bool {
     p.rule == RuleId::AssertionsRemoved
 }
 
-fn settle(change: &Change, what: Vec<Part>, gone: &HashSet<String>) -> Vec<Part> {
-    if gone.is_empty() {
-        return what;
-    }
+fn settle(change: &Change, what: Vec<Part>, (gone, kept): &Gone) -> Vec<Part> {
     let old_path = change.was.as_deref().unwrap_or(&change.path);
     let (Some(before), Some(grammar)) = (change.before.as_deref(), Grammar::of(old_path)) else {
         return what;
     };
+    // Only what this test file reached: a same-named definition deleted from a
+    // file it never imports (an example's `sub`) leaves the tested code whole.
+    let gone: HashSet<String> = gone
+        .iter()
+        .filter(|(_, files)| files.iter().any(|f| reaches(old_path, before, f)))
+        .map(|(name, _)| name.clone())
+        .collect();
+    let gone = &gone;
+    if gone.is_empty() {
+        return what;
+    }
     let Some(lost) = lost(grammar, before, change.after.as_deref()) else {
         return what;
     };
-    let named: Option<Vec<&String>> = lost.iter().map(|l| names_gone(l, gone)).collect();
+    // Each lost names a gone definition, and none of its assertions names only
+    // code still there (`assert add(1, 2) == 3` in a test of `add` and `sub`).
+    let named: Option<Vec<&String>> = lost
+        .iter()
+        .map(|(whole, checks)| {
+            let still =
+                |a: &String| names_gone(a, gone).is_none() && words(a).any(|w| kept.contains(w));
+            names_gone(whole, gone).filter(|_| !checks.iter().any(still))
+        })
+        .collect();
     let Some(named) = named else {
         return what;
     };
