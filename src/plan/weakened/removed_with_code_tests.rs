@@ -335,3 +335,28 @@ fn attack_an_expected_value_following_a_file_the_test_does_not_reach_is_high() {
     ]);
     assert_eq!(found, ["assertion-rewritten, high"]);
 }
+
+/// Attack: a method of the same name on another type of the package taken out
+/// (`Other.String`, used by nothing) while the removed test called the tested
+/// type's `String`, still there: a Go method is gone for a test file that names
+/// its receiver's type.
+#[test]
+fn attack_a_same_named_method_of_another_type_taken_out_leaves_the_removal_high() {
+    // code.go, unchanged, keeps `func (c Code) String() string`.
+    let other =
+        "package e\n\ntype Other int\n\nfunc (o Other) String() string {\n\treturn \"other\"\n}\n";
+    let tests = "package e\n\nimport \"testing\"\n\nfunc TestKeep(t *testing.T) {\n\tif Code(1) != 1 {\n\t\tt.Fatal(\"code\")\n\t}\n}\n\nfunc TestString(t *testing.T) {\n\tif Code(1).String() != \"code\" {\n\t\tt.Fatal(\"string\")\n\t}\n}\n";
+    let tests_after = "package e\n\nimport \"testing\"\n\nfunc TestKeep(t *testing.T) {\n\tif Code(1) != 1 {\n\t\tt.Fatal(\"code\")\n\t}\n}\n";
+    let found = rules(&[
+        change(
+            "other.go",
+            Some(other),
+            Some("package e\n\ntype Other int\n"),
+        ),
+        change("e_test.go", Some(tests), Some(tests_after)),
+    ]);
+    assert!(
+        found.contains(&"assertions-removed, high".to_string()),
+        "{found:?}"
+    );
+}

@@ -36,8 +36,11 @@ const DEFINITIONS: [&str; 18] = [
     "type_alias_declaration",
 ];
 
-/// A definition: its name, its body squeezed of whitespace, and its kind.
-fn definitions(grammar: Grammar, text: &str) -> Vec<(String, String, &'static str)> {
+/// A definition: its name, its body squeezed of whitespace, its kind, and a Go
+/// method's receiver's type.
+type Definition = (String, String, &'static str, Option<String>);
+
+fn definitions(grammar: Grammar, text: &str) -> Vec<Definition> {
     let Some(tree) = clean_tree(grammar, text) else {
         return Vec::new();
     };
@@ -61,7 +64,12 @@ fn definitions(grammar: Grammar, text: &str) -> Vec<(String, String, &'static st
         // Past its first line: the body a rename keeps.
         let whole = &text[node.byte_range()];
         let body = whole.split_once('\n').map_or("", |(_, rest)| rest);
-        out.push((name.to_string(), squeezed(body), node.kind()));
+        // `func (o *Other) String()`: the type, the last word of the receiver.
+        let receiver = node
+            .child_by_field_name("receiver")
+            .and_then(|r| words(&text[r.byte_range()]).last())
+            .map(str::to_string);
+        out.push((name.to_string(), squeezed(body), node.kind(), receiver));
     }
     out
 }
@@ -126,7 +134,7 @@ fn product(path: &str, text: Option<&str>) -> bool {
 /// `sub` become `subtract` with its variables renamed, is no removal). Test
 /// files, and files no grammar reads, say nothing.
 fn gone(changes: &[Change]) -> Gone {
-    let mut defined: Vec<(String, String, &'static str, &str)> = Vec::new();
+    let mut defined: Vec<(Definition, &str)> = Vec::new();
     let mut now: Vec<(String, &'static str)> = Vec::new();
     let mut now_words: HashSet<&str> = HashSet::new();
     let mut now_text = String::new();
@@ -139,7 +147,7 @@ fn gone(changes: &[Change]) -> Gone {
             defined.extend(
                 definitions(grammar, before)
                     .into_iter()
-                    .map(|(name, body, kind)| (name, body, kind, old_path)),
+                    .map(|d| (d, old_path)),
             );
         }
         if let Some(after) = c.after.as_deref()
@@ -151,24 +159,26 @@ fn gone(changes: &[Change]) -> Gone {
                 now.extend(
                     definitions(grammar, after)
                         .into_iter()
-                        .map(|(name, _, kind)| (name, kind)),
+                        .map(|(name, _, kind, _)| (name, kind)),
                 );
             }
         }
     }
-    let was: HashSet<&str> = defined.iter().map(|d| d.0.as_str()).collect();
+    let was: HashSet<&str> = defined.iter().map(|d| d.0.0.as_str()).collect();
     let new_kinds: HashSet<&str> = now
         .iter()
         .filter(|(name, _)| !was.contains(name.as_str()))
         .map(|(_, kind)| *kind)
         .collect();
-    let mut out: HashMap<String, Vec<String>> = HashMap::new();
-    for (name, body, kind, path) in &defined {
+    let mut out: HashMap<String, Vec<(String, Option<String>)>> = HashMap::new();
+    for ((name, body, kind, receiver), path) in &defined {
         if !now_words.contains(name.as_str())
             && !now_text.contains(body.as_str())
             && !new_kinds.contains(kind)
         {
-            out.entry(name.clone()).or_default().push(path.to_string());
+            out.entry(name.clone())
+                .or_default()
+                .push((path.to_string(), receiver.clone()));
         }
     }
     let kept = was
@@ -184,7 +194,11 @@ type Spelled = ([String; 2], [HashSet<String>; 2]);
 
 /// The names gone, each with the files that defined it, and the names the
 /// code's changed files defined and still do.
-type Gone = (HashMap<String, Vec<String>>, HashSet<String>);
+/// Each gone name's files come with its Go method's receiver type.
+type Gone = (
+    HashMap<String, Vec<(String, Option<String>)>>,
+    HashSet<String>,
+);
 
 /// Whether the test file at `test` (its text `text`) reaches the code file at
 /// `code`: beside it (a Go package's, a Rust module's own), or named in it by
@@ -354,7 +368,14 @@ fn settle(change: &Change, what: Vec<Part>, (gone, kept): &Gone) -> Vec<Part> {
     // file it never imports (an example's `sub`) leaves the tested code whole.
     let gone: HashSet<String> = gone
         .iter()
-        .filter(|(_, files)| files.iter().any(|f| reaches(old_path, before, f)))
+        .filter(|(_, files)| {
+            files.iter().any(|(f, receiver)| {
+                reaches(old_path, before, f)
+                    && receiver
+                        .as_deref()
+                        .is_none_or(|r| words(before).any(|w| w == r))
+            })
+        })
         .map(|(name, _)| name.clone())
         .collect();
     let gone = &gone;
