@@ -5101,17 +5101,40 @@ func (s *Suite) TestMethod() {
         assert_eq!(newline.to_string(), "a\\x0ab.py: x");
     }
 
-    /// Lines of one language's test file, each with what it adds to the counts.
-    fn py_line() -> impl Strategy<Value = &'static str> {
-        prop_oneof![
+    /// One test as Python reads it, its lines: a `def test_case():` (skipped or
+    /// not) whose body starts with a statement, then assertions, statements,
+    /// comments and strings in any order. Random lines alone are mostly not
+    /// Python, which the syntax view reads as the error it is.
+    fn py_test() -> impl Strategy<Value = Vec<&'static str>> {
+        let body = prop_oneof![
             Just("    assert x == 1\n"),
             Just("    self.assertIn(a, b)\n"),
-            Just("def test_case():\n"),
             Just("    y = compute()\n"),
             Just("    # assert nothing\n"),
             Just("    s = 'assert x'\n"),
-            Just("@pytest.mark.skip\n"),
-        ]
+        ];
+        let first = prop_oneof![
+            Just("    assert x == 1\n"),
+            Just("    self.assertIn(a, b)\n"),
+            Just("    y = compute()\n"),
+        ];
+        (any::<bool>(), first, proptest::collection::vec(body, 0..4)).prop_map(
+            |(skipped, first, rest)| {
+                let mut lines = Vec::new();
+                if skipped {
+                    lines.push("@pytest.mark.skip\n");
+                }
+                lines.push("def test_case():\n");
+                lines.push(first);
+                lines.extend(rest);
+                lines
+            },
+        )
+    }
+
+    /// Whether `text` is Python its grammar reads with no error.
+    fn parses(text: &str) -> bool {
+        syntax::view(syntax::Grammar::Python, text).is_some_and(|v| v.clean)
     }
 
     /// Whole definitions of one language's test file and a statement of its
@@ -5143,16 +5166,20 @@ func (s *Suite) TestMethod() {
         /// Adding lines never makes a finding unless one of them is a skip marker.
         #[test]
         fn stronger_tests_are_no_finding(
-            lines in proptest::collection::vec(py_line(), 0..20),
-            added in proptest::collection::vec(py_line(), 0..10),
+            tests in proptest::collection::vec(py_test(), 0..5),
+            added in proptest::collection::vec(py_test(), 0..3),
             at in any::<usize>(),
         ) {
-            let mut after = lines.clone();
-            let skips = added.iter().any(|l| l.contains("skip"));
-            let at = at % (after.len() + 1);
-            for (k, line) in added.iter().enumerate() {
-                after.insert(at + k, line);
+            // New tests put between the ones there.
+            let at = at % (tests.len() + 1);
+            let lines: Vec<&str> = tests.concat();
+            let mut after_tests = tests.clone();
+            for (k, test) in added.iter().enumerate() {
+                after_tests.insert(at + k, test.clone());
             }
+            let after: Vec<&str> = after_tests.concat();
+            let added: Vec<&str> = added.concat();
+            let skips = added.iter().any(|l| l.contains("skip"));
             let findings: Vec<String> = found("tests/test_x.py", &lines.concat(), &after.concat())
                 .into_iter()
                 .filter_map(|f| {
@@ -5179,7 +5206,8 @@ func (s *Suite) TestMethod() {
 
         /// Removing an assertion line is always found.
         #[test]
-        fn a_removed_assertion_is_found(lines in proptest::collection::vec(py_line(), 1..30), which in any::<usize>()) {
+        fn a_removed_assertion_is_found(tests in proptest::collection::vec(py_test(), 1..6), which in any::<usize>()) {
+            let lines: Vec<&str> = tests.concat();
             let asserting: Vec<usize> = (0..lines.len())
                 .filter(|&i| lines[i].contains("assert") && !lines[i].contains('#') && !lines[i].contains('\''))
                 .collect();
@@ -5193,6 +5221,8 @@ func (s *Suite) TestMethod() {
             prop_assume!(before != Some(&lines[at]) && next != Some(&lines[at]));
             let mut after = lines.clone();
             after.remove(at);
+            // A body left with no statement is no Python.
+            prop_assume!(parses(&after.concat()));
             let findings = found("tests/test_x.py", &lines.concat(), &after.concat());
             prop_assert!(findings.len() == 1 && findings[0].contains("assertion"), "{:?}", findings);
         }
