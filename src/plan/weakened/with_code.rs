@@ -4,8 +4,9 @@
 //! old way (a message reworded on purpose). Neither is a weakening for `--strict`
 //! to fail; each is still said, as a lead for the judge, who reads whether the
 //! goal wanted the behaviour changed. Read from syntax trees: a definition is
-//! gone when the product's files define it before and neither define nor name it
-//! after, and its body is nowhere in them (a rename or a move keeps it).
+//! gone when a code file the test reaches defined it before, no changed code
+//! file defines or names it after, its body is nowhere in them, and no new
+//! definition of its kind came (a rename or a move keeps it).
 
 use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
