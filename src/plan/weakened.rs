@@ -4057,15 +4057,6 @@ mod tests {
         }
     }
 
-    fn change(path: &str, before: Option<&str>, after: Option<&str>) -> Change {
-        Change {
-            path: path.to_string(),
-            was: None,
-            before: before.map(str::to_string),
-            after: after.map(str::to_string),
-        }
-    }
-
     fn found(path: &str, before: &str, after: &str) -> Vec<String> {
         find(&[change(path, Some(before), Some(after))], &[])
             .iter()
@@ -5276,6 +5267,17 @@ fn count(lang: Lang, text: &str) -> Counts {
 }
 
 /// What one changed file's `before` and `after` give: the rule tests' shared case.
+/// A change of `path` from `before` to `after` (`None`: absent), for the tests.
+#[cfg(test)]
+fn change(path: &str, before: Option<&str>, after: Option<&str>) -> Change {
+    Change {
+        path: path.to_string(),
+        was: None,
+        before: before.map(str::to_string),
+        after: after.map(str::to_string),
+    }
+}
+
 #[cfg(test)]
 fn found_in(path: &str, before: &str, after: &str) -> Vec<Finding> {
     find(

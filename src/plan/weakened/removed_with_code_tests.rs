@@ -5,15 +5,6 @@
 
 use super::*;
 
-fn change(path: &str, before: Option<&str>, after: Option<&str>) -> Change {
-    Change {
-        path: path.to_string(),
-        was: None,
-        before: before.map(str::to_string),
-        after: after.map(str::to_string),
-    }
-}
-
 /// Each finding's parts as `rule, severity`.
 fn rules(changes: &[Change]) -> Vec<String> {
     find(changes, &[])
