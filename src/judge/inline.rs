@@ -36,7 +36,8 @@ pub enum Why {
     /// A program that runs others or a project's code whatever its location
     /// (`npx`, `cargo`, `make`, `ipython`).
     Runner,
-    /// `env` with an option or a setting (`BASH_ENV=…`, `-S`, `-C`), or `timeout`
+    /// `env` with an option or a setting that may load code (`BASH_ENV=…`, `-S`,
+    /// `-C`, a relative PATH), or `timeout`
     /// or `nice` with an option they do not take.
     Wrapper,
 }
@@ -45,6 +46,8 @@ pub enum Why {
 /// a path), a script as a path. Both return the file with symlinks resolved.
 pub trait Find {
     fn program(&self, word: &str) -> Option<PathBuf>;
+    /// A program as `env PATH=dirs` finds it: in `dirs` only.
+    fn program_on(&self, word: &str, dirs: &str) -> Option<PathBuf>;
     fn script(&self, word: &str) -> Option<PathBuf>;
     /// Whether `path` (resolved) is the file plan's own stdin is: the judge's
     /// stdin is the prompt, and a script named through it would run the prompt.
@@ -60,6 +63,18 @@ impl Find for OnDisk {
             true => Path::new(word).is_file().then(|| PathBuf::from(word)),
             false => crate::exec::find_on_path(word),
         }?;
+        Some(std::fs::canonicalize(&found).unwrap_or(found))
+    }
+
+    fn program_on(&self, word: &str, dirs: &str) -> Option<PathBuf> {
+        use std::os::unix::fs::PermissionsExt;
+        let found = dirs
+            .split(':')
+            .map(|dir| Path::new(dir).join(word))
+            .find(|file| {
+                std::fs::metadata(file)
+                    .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+            })?;
         Some(std::fs::canonicalize(&found).unwrap_or(found))
     }
 
@@ -83,11 +98,37 @@ struct Family {
     /// Short option letters whose value (the next word) must be one of a few
     /// (a shell's `-o pipefail`).
     named: &'static [(char, &'static [&'static str])],
+    /// Short option letters whose value, joined to them, must be one of a few
+    /// (ruby's `-W0`, python's `-Xutf8`).
+    joined: &'static [(char, &'static [&'static str])],
     /// Whole-word options that take no value and load no code.
     long: &'static [&'static str],
     /// awk: the script comes as `-f FILE`, never as an operand.
     script_option: bool,
 }
+
+/// Python's `-X` modes that load no code (unlike `presite=`, which imports a
+/// module) and name no file.
+const PYTHON_X: &[&str] = &[
+    "utf8",
+    "utf8=0",
+    "utf8=1",
+    "dev",
+    "faulthandler",
+    "importtime",
+    "tracemalloc",
+    "warn_default_encoding",
+    "no_debug_ranges",
+    "frozen_modules=on",
+    "frozen_modules=off",
+];
+
+/// Environment settings `env` may give a judge: none loads code (LD_PRELOAD,
+/// BASH_ENV, PYTHONSTARTUP, NODE_OPTIONS do), `LC_…` included; PATH is taken
+/// apart and its program found through it.
+const SETTINGS: &[&str] = &[
+    "LANG", "LANGUAGE", "TZ", "NO_COLOR", "TERM", "COLUMNS", "LINES",
+];
 
 const FAMILIES: &[Family] = &[
     Family {
@@ -110,6 +151,7 @@ const FAMILIES: &[Family] = &[
                 "posix",
             ],
         )],
+        joined: &[],
         long: &["--norc", "--noprofile", "--posix"],
         script_option: false,
     },
@@ -117,7 +159,8 @@ const FAMILIES: &[Family] = &[
         names: &["python", "pypy", "micropython"],
         flags: "BEIOqsSuR",
         values: "W",
-        named: &[],
+        named: &[('X', PYTHON_X)],
+        joined: &[('X', PYTHON_X)],
         long: &[],
         script_option: false,
     },
@@ -126,6 +169,7 @@ const FAMILIES: &[Family] = &[
         flags: "",
         values: "",
         named: &[],
+        joined: &[],
         long: &["--no-warnings", "--no-deprecation", "--enable-source-maps"],
         script_option: false,
     },
@@ -134,6 +178,7 @@ const FAMILIES: &[Family] = &[
         flags: "wWXtT",
         values: "",
         named: &[],
+        joined: &[],
         long: &[],
         script_option: false,
     },
@@ -142,6 +187,20 @@ const FAMILIES: &[Family] = &[
         flags: "wWv",
         values: "",
         named: &[],
+        joined: &[(
+            'W',
+            &[
+                "0",
+                "1",
+                "2",
+                ":deprecated",
+                ":no-deprecated",
+                ":experimental",
+                ":no-experimental",
+                ":performance",
+                ":no-performance",
+            ],
+        )],
         long: &[],
         script_option: false,
     },
@@ -161,6 +220,7 @@ const FAMILIES: &[Family] = &[
         flags: "",
         values: "",
         named: &[],
+        joined: &[],
         long: &[],
         script_option: false,
     },
@@ -169,6 +229,7 @@ const FAMILIES: &[Family] = &[
         flags: "",
         values: "",
         named: &[],
+        joined: &[],
         long: &[],
         script_option: true,
     },
@@ -227,12 +288,12 @@ pub fn refused(argv: &[String], find: &dyn Find) -> Option<Refusal> {
             why,
         })
     };
-    let mut i = match wrapped(argv, find) {
-        Ok(i) => i,
+    let (mut i, dirs) = match wrapped(argv, find) {
+        Ok(found) => found,
         Err(wrapper) => return refusal(wrapper, Why::Wrapper),
     };
     let word = argv.get(i)?;
-    let real = find.program(word);
+    let real = locate(find, word, dirs);
     let name = identity(word, real.as_deref());
     let family = FAMILIES.iter().find(|f| f.names.contains(&name.as_str()));
     if RUNNERS.contains(&name.as_str()) {
@@ -303,6 +364,12 @@ pub fn refused(argv: &[String], find: &dyn Find) -> Option<Refusal> {
 /// `Some(true)` when the next word is the value, `None` when an option is not taken.
 fn short(letters: &str, family: &Family, next: Option<&String>) -> Option<bool> {
     for (at, c) in letters.char_indices() {
+        let rest = &letters[at + c.len_utf8()..];
+        if let Some((_, values)) = family.joined.iter().find(|(j, _)| *j == c)
+            && !rest.is_empty()
+        {
+            return values.contains(&rest).then_some(false);
+        }
         if family.values.contains(c) {
             return Some(at + c.len_utf8() == letters.len());
         }
@@ -318,13 +385,15 @@ fn short(letters: &str, family: &Family, next: Option<&String>) -> Option<bool> 
 }
 
 /// Where the program comes after `env`, `timeout` and `nice` in their plain forms
-/// (`env -i`, `env -u NAME`, `timeout --preserve-status -k 5 60`, `nice -n 5`), or
-/// the wrapper given an option or a setting it may not have (`env BASH_ENV=…`,
-/// `env -S`, `env -C DIR`).
-fn wrapped<'a>(argv: &'a [String], find: &dyn Find) -> Result<usize, &'a str> {
+/// (`env -i`, `env -u NAME`, `env LANG=C`, `timeout --preserve-status -k 5 60`,
+/// `nice -n 5`, `nice -10`), with the PATH an `env PATH=…` gives it; or the wrapper
+/// given an option or a setting it may not have (`env BASH_ENV=…`, `env -S`,
+/// `env -C DIR`).
+fn wrapped<'a>(argv: &'a [String], find: &dyn Find) -> Result<(usize, Option<&'a str>), &'a str> {
     let mut i = 0;
+    let mut dirs = None;
     while let Some(word) = argv.get(i) {
-        let name = identity(word, find.program(word).as_deref());
+        let name = identity(word, locate(find, word, dirs).as_deref());
         let name = name.as_str();
         // Options that take a value, then those that take none.
         let (takes, plain): (&[&str], &[&str]) = match name {
@@ -334,7 +403,7 @@ fn wrapped<'a>(argv: &'a [String], find: &dyn Find) -> Result<usize, &'a str> {
                 &["--foreground", "--preserve-status", "--verbose", "-v"],
             ),
             "nice" => (&["-n", "--adjustment"], &[]),
-            _ => return Ok(i),
+            _ => return Ok((i, dirs)),
         };
         i += 1;
         while let Some(arg) = argv.get(i) {
@@ -342,15 +411,15 @@ fn wrapped<'a>(argv: &'a [String], find: &dyn Find) -> Result<usize, &'a str> {
                 i += 1;
                 break;
             }
-            // env's lone `-` is its `-i`.
-            if name == "env" && arg == "-" {
+            // env's lone `-` is its `-i`; nice's `-10` and `--5` its old `-n`.
+            let digits = arg.strip_prefix("--").or_else(|| arg.strip_prefix('-'));
+            let niceness = name == "nice"
+                && digits.is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+            if (name == "env" && arg == "-") || niceness {
                 i += 1;
                 continue;
             }
             if !arg.starts_with('-') || arg.len() == 1 {
-                if name == "env" && arg.contains('=') {
-                    return Err(word);
-                }
                 break;
             }
             if plain.contains(&arg.as_str()) {
@@ -367,15 +436,33 @@ fn wrapped<'a>(argv: &'a [String], find: &dyn Find) -> Result<usize, &'a str> {
             }
             i += if joined { 1 } else { 2 };
         }
-        // A setting after `--` is a setting all the same (`env -- BASH_ENV=…`).
-        if name == "env" && argv.get(i).is_some_and(|a| a.contains('=')) {
-            return Err(word);
+        // Settings come after env's options (and after `--` all the same).
+        while name == "env"
+            && let Some((key, value)) = argv.get(i).and_then(|a| a.split_once('='))
+        {
+            match key {
+                "PATH" if value.split(':').all(|d| d.starts_with('/')) => dirs = Some(value),
+                _ if SETTINGS.contains(&key) => {}
+                _ if key.strip_prefix("LC_").is_some_and(|k| {
+                    !k.is_empty() && k.bytes().all(|b| b.is_ascii_uppercase())
+                }) => {}
+                _ => return Err(word),
+            }
+            i += 1;
         }
         if name == "timeout" {
             i += 1;
         }
     }
-    Ok(i)
+    Ok((i, dirs))
+}
+
+/// `word`'s file: by the PATH an `env PATH=…` set (`dirs`) when it has no slash.
+fn locate(find: &dyn Find, word: &str, dirs: Option<&str>) -> Option<PathBuf> {
+    match dirs {
+        Some(dirs) if !word.contains('/') => find.program_on(word, dirs),
+        _ => find.program(word),
+    }
 }
 
 /// Programs that act as the one their argv names (`sh` linked to busybox).
@@ -466,7 +553,7 @@ pub fn message(refusal: &Refusal) -> (String, &'static str) {
             "runs {word}, which runs other programs or a project's code, not a judge of your own"
         ),
         Why::Wrapper => format!(
-            "gives {word} an option or a setting (only `env`, `timeout DURATION` and `nice -n N` in their plain forms may come first: a setting such as BASH_ENV runs code)"
+            "gives {word} an option or a setting (only `env`, `timeout DURATION` and `nice -n N` in their plain forms may come first, and `env` only the settings LANG, LC_…, TZ, TERM, NO_COLOR, COLUMNS, LINES and a PATH of absolute directories: a setting such as BASH_ENV or LD_PRELOAD runs code)"
         ),
     };
     (
@@ -488,6 +575,11 @@ mod tests {
     impl Find for Files {
         fn program(&self, word: &str) -> Option<PathBuf> {
             self.0.get(word).map(PathBuf::from)
+        }
+        fn program_on(&self, word: &str, dirs: &str) -> Option<PathBuf> {
+            dirs.split(':')
+                .find_map(|dir| self.0.get(format!("{dir}/{word}").as_str()))
+                .map(PathBuf::from)
         }
         fn script(&self, word: &str) -> Option<PathBuf> {
             self.0.get(word).map(PathBuf::from)
@@ -523,6 +615,9 @@ mod tests {
             ("my-python", "/usr/bin/python3.12"),
             ("/home/u/.local/bin/my-judge", "/home/u/.local/bin/my-judge"),
             ("/home/u/judge", "/home/u/judge"),
+            ("/home/u/bin/llm", "/home/u/bin/llm"),
+            ("/usr/bin/apt-llm", "/usr/bin/apt-llm"),
+            ("/home/u/judge.rb", "/home/u/judge.rb"),
             ("/home/u/judge.sh", "/home/u/judge.sh"),
             ("/home/u/judge.py", "/home/u/judge.py"),
             ("/home/u/judge.pl", "/home/u/judge.pl"),
@@ -685,6 +780,71 @@ mod tests {
             &["env", "-i", "-u", "HOME", "/home/u/judge"],
         ] {
             assert_eq!(why(words), None, "{words:?}");
+        }
+    }
+
+    /// Shapes honest people write (stop 77's limits): an old-style niceness, a
+    /// ruby warning level, a python `-X` mode and an environment setting that
+    /// loads no code, a PATH whose program is found where the judge will find it.
+    #[test]
+    fn plain_wrapper_and_interpreter_settings_are_judges() {
+        for words in [
+            &["nice", "-10", "/home/u/judge"][..],
+            &["nice", "--5", "/home/u/judge"],
+            &["ruby", "-W0", "/home/u/judge.rb"],
+            &["ruby", "-W:no-deprecated", "/home/u/judge.rb"],
+            &["python3", "-X", "utf8", "/home/u/judge.py"],
+            &["python3", "-Xutf8", "-u", "/home/u/judge.py"],
+            &["env", "LANG=C.UTF-8", "TZ=UTC", "/home/u/judge"],
+            &["env", "LC_ALL=C", "python3", "/home/u/judge.py"],
+            &["env", "PATH=/home/u/bin:/usr/bin", "llm", "-m", "gpt"],
+        ] {
+            assert_eq!(why(words), None, "{words:?}");
+        }
+    }
+
+    /// What those shapes must not open: a setting that runs code, a mode that
+    /// imports a module, a PATH that finds the program in the agent's tree or
+    /// among the system's runners.
+    #[test]
+    fn settings_that_load_code_or_move_the_program_are_refused() {
+        let system = |p: &str| Some(Why::System(PathBuf::from(p)));
+        let cases: &[(&[&str], Option<Why>)] = &[
+            (&["nice", "-1x", "/home/u/judge"], Some(Why::Wrapper)),
+            (&["ruby", "-W3", "/home/u/judge.rb"], Some(Why::Option)),
+            (
+                &["ruby", "-Wrequire", "/home/u/judge.rb"],
+                Some(Why::Option),
+            ),
+            (
+                &["python3", "-X", "presite=evil", "/home/u/judge.py"],
+                Some(Why::Option),
+            ),
+            (
+                &["python3", "-Ximporttime=x", "/home/u/judge.py"],
+                Some(Why::Option),
+            ),
+            (
+                &["env", "LD_PRELOAD=/r/x.so", "/home/u/judge"],
+                Some(Why::Wrapper),
+            ),
+            (
+                &["env", "PYTHONSTARTUP=/r/x.py", "/home/u/judge"],
+                Some(Why::Wrapper),
+            ),
+            (&["env", "PATH=bin", "llm"], Some(Why::Wrapper)),
+            (&["env", "PATH=/usr/bin:", "llm"], Some(Why::Wrapper)),
+            (
+                &["env", "PATH=/usr/bin", "apt-llm", "-m", "gpt"],
+                system("/usr/bin/apt-llm"),
+            ),
+            (
+                &["env", "PATH=/home/u/bin", "sh", "-c", "x"],
+                Some(Why::Option),
+            ),
+        ];
+        for (words, want) in cases {
+            assert_eq!(&why(words), want, "{words:?}");
         }
     }
 }

@@ -88,8 +88,18 @@ pub fn refuse_inside(program: &str, root: &Path) -> Result<()> {
 /// The first of a command judge's arguments that names a regular file inside
 /// `root` (relative to `cwd`, where the judge starts, or absolute): `sh judge.sh`
 /// runs a script the agent could have written as surely as `./judge.sh` does.
+/// A directory inside `root` in an `env PATH=…` setting counts too: the program
+/// after it is found there.
 pub fn arg_inside(args: &[String], cwd: &Path, root: &Path) -> Option<PathBuf> {
     let root = fs::canonicalize(root).ok()?;
+    let dirs = args.iter().filter_map(|arg| arg.strip_prefix("PATH="));
+    let inside = dirs.flat_map(|dirs| dirs.split(':')).find_map(|dir| {
+        let real = fs::canonicalize(cwd.join(dir)).ok()?;
+        real.starts_with(&root).then_some(real)
+    });
+    if inside.is_some() {
+        return inside;
+    }
     args.iter().find_map(|arg| {
         let path = cwd.join(arg);
         if !fs::metadata(&path).ok()?.is_file() {
@@ -104,7 +114,7 @@ pub fn arg_inside(args: &[String], cwd: &Path, root: &Path) -> Option<PathBuf> {
 pub fn arg_inside_message(path: &Path) -> (String, &'static str) {
     (
         format!(
-            "refusing the command judge: its argument {} is a file inside the repository, where the agent under review could edit it",
+            "refusing the command judge: its argument names {}, inside the repository, where the agent under review could edit it (a file, or a PATH directory the program is found in)",
             path.display()
         ),
         "put the judge's script outside the repository and give its absolute path, e.g. `plan judge command sh ~/.local/share/my-judge.sh`",
@@ -141,5 +151,22 @@ mod tests {
         std::os::unix::fs::symlink(root.join("judge.sh"), &link).unwrap();
         assert!(resolve(link.to_str().unwrap(), &root, &root).is_err());
         assert_eq!(resolve("./missing", &root, &root).unwrap(), None);
+    }
+
+    /// `env PATH=REPO/bin llm` runs the agent's `llm` as surely as `./bin/llm`.
+    #[test]
+    fn a_path_setting_naming_a_directory_inside_the_root_is_inside() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("repo");
+        fs::create_dir_all(root.join("bin")).unwrap();
+        fs::create_dir_all(dir.path().join("tools")).unwrap();
+        let words = |w: &[&str]| -> Vec<String> { w.iter().map(|s| s.to_string()).collect() };
+        let tools = format!("PATH={}", dir.path().join("tools").display());
+        let bin = format!("PATH=/usr/bin:{}", root.join("bin").display());
+        assert_eq!(arg_inside(&words(&[&tools, "llm"]), &root, &root), None);
+        assert_eq!(
+            arg_inside(&words(&[&bin, "llm"]), &root, &root),
+            Some(fs::canonicalize(root.join("bin")).unwrap())
+        );
     }
 }

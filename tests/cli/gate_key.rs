@@ -711,6 +711,46 @@ fn a_judge_script_in_the_repository_run_by_an_interpreter_is_refused() {
     t.run(&["judge", "command", "sh", "judge.sh"]).code(2);
 }
 
+// Attack on the settings `env` may give a judge (stop 79 lets `env PATH=…` come
+// first, an honest shape that was refused): a PATH naming a directory inside the
+// repository finds the agent's own `myjudge` there, and no argument names a file.
+// Refused as an argument naming a file inside the repository is, at the sign-off
+// (exit 3) and when set (exit 2); the same judge found through a PATH outside the
+// repository, behind `nice -10` and `env LANG=C`, signs off.
+#[test]
+fn a_judge_found_through_a_path_setting_inside_the_repository_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f made.txt"));
+    t.write("made.txt", "made\n");
+    t.write("verdict.txt", fixture("judges/outputs/accept.txt"));
+    let judge = "#!/bin/sh\ncat >/dev/null\ncat \"$PLAN_JUDGE_TREE/verdict.txt\"\n";
+    t.write("bin/myjudge", judge);
+    let inside = t.path("bin/myjudge");
+    std::fs::set_permissions(&inside, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("PATH={}:/usr/bin:/bin", t.path("bin").display());
+    t.write(
+        ".plan/config.yaml",
+        format!("judge:\n  backend: command\n  command: [\"env\", \"{path}\", \"myjudge\"]\n"),
+    );
+    t.commit_all("base");
+    t.ok(&["start", "w", "--no-verify"]);
+    let run = t.run(&["complete", "w", "--evidence", "the tests pass"]);
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("inside the repository"),
+        "{}",
+        run.stderr
+    );
+    t.run(&["judge", "command", "env", &path, "myjudge"])
+        .code(2);
+    let outside = t.fake_program("myjudge", &judge["#!/bin/sh\n".len()..]);
+    let dirs = format!("PATH={}:/usr/bin:/bin", outside.parent().unwrap().display());
+    t.ok(&[
+        "judge", "command", "nice", "-10", "env", "LANG=C", &dirs, "myjudge",
+    ]);
+    t.ok(&["complete", "w", "--evidence", "the tests pass"]);
+}
+
 // Attack on the command judge's empty directory: it starts away from the tree, but
 // `PLAN_JUDGE_TREE` names the tree, and a shell judge that changes into it runs a
 // script the agent wrote there (`sh judge.sh` printing "accept"). Only argv[0] is
