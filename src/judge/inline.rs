@@ -238,15 +238,71 @@ const FAMILIES: &[Family] = &[
 /// Programs that run others, or a project's code, wherever they are installed
 /// (a user's own toolchain under HOME included): never a judge by themselves.
 const RUNNERS: &[&str] = &[
-    "npx", "npm", "pnpm", "pnpx", "yarn", "bun", "bunx", "deno", "tsx", "ts-node", "uv", "uvx",
-    "pipx", "poetry", "pdm", "hatch", "tox", "nox", "ipython", "jupyter", "cargo", "rustup", "go",
-    "make", "gmake", "just", "task", "rake", "bundle", "gem", "composer", "dotnet", "java", "mvn",
-    "gradle", "sudo", "doas", "busybox", "xargs", "parallel",
+    "npx",
+    "npm",
+    "pnpm",
+    "pnpx",
+    "yarn",
+    "bun",
+    "bunx",
+    "deno",
+    "tsx",
+    "ts-node",
+    "uv",
+    "uvx",
+    "pipx",
+    "poetry",
+    "pdm",
+    "hatch",
+    "tox",
+    "nox",
+    "ipython",
+    "jupyter",
+    "cargo",
+    "rustup",
+    "go",
+    "make",
+    "gmake",
+    "just",
+    "task",
+    "rake",
+    "bundle",
+    "gem",
+    "composer",
+    "dotnet",
+    "java",
+    "mvn",
+    "gradle",
+    "sudo",
+    "doas",
+    "busybox",
+    "xargs",
+    "parallel",
+    "mise",
+    "rtx",
+    "asdf",
+    "pyenv",
+    "rbenv",
+    "nodenv",
+    "goenv",
+    "conda",
+    "mamba",
+    "micromamba",
+    "pixi",
+    "volta",
+    "fnm",
+    "direnv",
+    "nix",
+    "nix-shell",
+    "docker",
+    "podman",
 ];
 
 /// Where the system keeps its programs and libraries: none is a judge of the
-/// person's own, and many run what their arguments say. Source trees (`/usr/src`,
-/// `/usr/local/src`, `/opt/…`) are not among them: a checkout there is the person's.
+/// person's own, and many run what their arguments say. Package managers' trees
+/// count (Homebrew's on either Mac, MacPorts' `/opt/local`, Nix, snap). Source
+/// trees (`/usr/src`, `/usr/local/src`, the rest of `/opt`) are not among them: a
+/// checkout there is the person's.
 const SYSTEM: &[&str] = &[
     "/bin/",
     "/sbin/",
@@ -269,6 +325,14 @@ const SYSTEM: &[&str] = &[
     "/usr/local/libexec/",
     "/usr/local/share/",
     "/opt/homebrew/",
+    "/usr/local/Cellar/",
+    "/usr/local/opt/",
+    "/usr/local/Homebrew/",
+    "/opt/local/bin/",
+    "/opt/local/sbin/",
+    "/opt/local/lib/",
+    "/opt/local/libexec/",
+    "/opt/local/share/",
     "/home/linuxbrew/",
     "/nix/store/",
     "/gnu/store/",
@@ -616,6 +680,10 @@ mod tests {
             ("/home/u/.local/bin/my-judge", "/home/u/.local/bin/my-judge"),
             ("/home/u/judge", "/home/u/judge"),
             ("/home/u/bin/llm", "/home/u/bin/llm"),
+            ("gxargs", "/usr/local/Cellar/findutils/4.9.0/bin/gxargs"),
+            ("port-find", "/opt/local/bin/gfind"),
+            ("/opt/judges/run", "/opt/judges/run"),
+            ("mise", "/home/u/.local/bin/mise"),
             ("/usr/bin/apt-llm", "/usr/bin/apt-llm"),
             ("/home/u/judge.rb", "/home/u/judge.rb"),
             ("/home/u/judge.sh", "/home/u/judge.sh"),
@@ -798,6 +866,7 @@ mod tests {
             &["env", "LANG=C.UTF-8", "TZ=UTC", "/home/u/judge"],
             &["env", "LC_ALL=C", "python3", "/home/u/judge.py"],
             &["env", "PATH=/home/u/bin:/usr/bin", "llm", "-m", "gpt"],
+            &["/opt/judges/run"],
         ] {
             assert_eq!(why(words), None, "{words:?}");
         }
@@ -810,6 +879,16 @@ mod tests {
     fn settings_that_load_code_or_move_the_program_are_refused() {
         let system = |p: &str| Some(Why::System(PathBuf::from(p)));
         let cases: &[(&[&str], Option<Why>)] = &[
+            (&["mise", "exec", "--", "sh", "-c", "x"], Some(Why::Runner)),
+            (&["conda", "run", "sh", "-c", "x"], Some(Why::Runner)),
+            (
+                &["gxargs", "-a", "/etc/hostname", "sh", "-c", "x"],
+                system("/usr/local/Cellar/findutils/4.9.0/bin/gxargs"),
+            ),
+            (
+                &["port-find", "/home/u/judge", "-exec", "sh", "-c", "x", ";"],
+                system("/opt/local/bin/gfind"),
+            ),
             (&["nice", "-1x", "/home/u/judge"], Some(Why::Wrapper)),
             (&["ruby", "-W3", "/home/u/judge.rb"], Some(Why::Option)),
             (
