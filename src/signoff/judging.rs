@@ -135,7 +135,7 @@ pub(super) fn ask_judge(
         // was not judged, so nothing is logged and no rejection stands.
         Verdict::CouldNotJudge { reason } => Err(Exit::env_hint(
             format!("the {} judge could not judge: {reason}", judge.backend),
-            "nothing was written; fix the judge (log in, check judge.model, raise judge.timeout_secs) and run plan complete again, or pick another with --judge",
+            could_not_judge_hint(reason),
         )),
         Verdict::Accept { .. } => outcome.accept(
             verified,
@@ -233,4 +233,15 @@ pub fn judge_prompt(
         green_at_start: work.green_at_start,
     };
     prompt::render(template, &facts)
+}
+
+/// What to do about a judge that could not judge. Gemini CLI refuses a headless
+/// run in a folder it does not trust (exit 55): plan starts it in a private
+/// directory of its own and trusts that one (`GEMINI_CLI_TRUST_WORKSPACE=true`), so
+/// a refusal means the CLI ignored that, which logging in does not mend.
+fn could_not_judge_hint(reason: &str) -> &'static str {
+    if reason.contains("not running in a trusted directory") {
+        return "nothing was written; plan starts the gemini judge in a private directory of its own and trusts it (GEMINI_CLI_TRUST_WORKSPACE=true), and this Gemini CLI refused it anyway: update Gemini CLI, or pick another judge with --judge";
+    }
+    "nothing was written; fix the judge (log in, check judge.model, raise judge.timeout_secs) and run plan complete again, or pick another with --judge"
 }

@@ -149,6 +149,17 @@ fn a_judge_not_logged_in_could_not_judge() {
     could_not_judge(&t, run, "not_logged_in");
 }
 
+/// Gemini CLI 0.61 refuses a headless run in a folder it does not trust (exit 55).
+/// plan trusts the judge's own private directory for it (the stand-in refuses
+/// without that: `real_backend_output_shapes` signs off through it); one that
+/// refuses anyway is named as a trust refusal, not a login to fix.
+#[test]
+fn a_gemini_judge_that_refuses_its_folder_as_untrusted_says_so() {
+    let t = fake_on_path(repo("accept"), "gemini", "gemini-untrusted");
+    let run = complete(&t, &["--judge", "gemini"]);
+    could_not_judge(&t, run, "untrusted");
+}
+
 #[test]
 fn a_judge_that_fails_without_an_answer_could_not_judge() {
     let t = repo("fails-silently");
