@@ -558,11 +558,17 @@ fn work_start(
             && git::is_ancestor(root, start, checkpoint)?
             && git::on_first_parents(root, start, base)?)
     };
-    if let Some(named) = crate::weakened::start_commit(plan, &goal.id)
-        && let Ok(start) = git::resolve_commit(root, named)
-        && usable(&start)?
-    {
-        return Ok(Some(start));
+    if let Some(named) = crate::weakened::start_commit(plan, &goal.id) {
+        match git::resolve_commit(root, named) {
+            Ok(start) if usable(&start)? => return Ok(Some(start)),
+            // Said, not silent: a rebase-merged branch's line honestly names a
+            // commit the base never had, and a forged one names the checkpoint.
+            _ => crate::out::warn(&format!(
+                "goal {}: its started line names commit {}, which is not a commit before its sign-off's checkpoint on the base branch's own line, so the gate ignores it and measures the goal's work from where git's history has it start",
+                goal.id,
+                crate::plan::text::escape_controls(named),
+            )),
+        }
     }
     let started = |text: &str| {
         parse(text)

@@ -1930,7 +1930,55 @@ fn a_forged_start_on_the_base_does_not_hide_a_goals_work_from_the_gate() {
             "{what}: {}",
             run.stdout
         );
+        // A line naming a commit is ignored with a word (issue 69, item 1).
+        let said = run.stderr.contains(&format!(
+            "goal w: its started line names commit {checkpoint}, which is not a commit before its sign-off's checkpoint"
+        ));
+        assert_eq!(said, what == "the checkpoint", "{what}: {}", run.stderr);
     }
+}
+
+// Issue 69, item 1: a done goal with no usable start is judged again when the pull
+// request changes what its verify rests on. Here the history was squashed into one
+// root commit after the goal was signed off (its checkpoint kept under
+// refs/plan/checkpoints), so no commit before the goal's start is on the base's
+// line and the line's own commit is off it. A pull request replacing the work with
+// the one answer the test checks must reach CI's judge, not only its verify.
+#[test]
+fn a_done_goal_with_no_usable_start_is_judged_again_when_its_work_changes() {
+    let t = unittest_repo();
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write(
+        "test_calc.py",
+        "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
+    );
+    t.commit_all("base");
+    t.ok(&["start", "w", "--no-verify"]);
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.ok(&["complete", "w", "--evidence", "add works"]);
+    std::fs::remove_file(t.root().join(".git/plan/logged.tsv")).unwrap();
+    t.commit_all("done");
+    t.git(&["checkout", "-q", "--orphan", "squashed"]);
+    t.commit_all("the whole history in one commit");
+    t.git(&["branch", "-q", "-D", "main"]);
+    t.git(&["branch", "-q", "-m", "main"]);
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write("calc.py", "def add(a, b):\n    return 5\n");
+    t.commit_all("simplify");
+    user_judge(&t, "reject");
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("rejudge: verify passed; judge reject"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr.contains("goal w: its started line names commit"),
+        "{}",
+        run.stderr
+    );
 }
 
 // Attack (red team on issue 69, item 1): the first pull request does goal `w` on its

@@ -840,6 +840,34 @@ fn padded_evidence_reaches_the_ci_judge_cut_and_said() {
     );
 }
 
+// Issue 69, item 3: the evidence is cut at 1 MiB and each file shown is cut too,
+// but the log the judge reads the contract's history from is the pull request's to
+// write. With 80,000 copies of the goal's started line the prompt would pass the
+// gate's limit: CI's judge is not asked, and the goal is not proven (fails closed,
+// naming the limit).
+#[test]
+fn a_prompt_over_the_gates_limit_asks_no_judge_and_proves_nothing() {
+    let (t, base) =
+        crate::gate::signed_pull_request("test -f done.txt", &[], &["--no-verify"], |t| {
+            t.write("done.txt", "done\n");
+            let md = t.plan_md();
+            let started = md.lines().find(|l| l.contains(" w started ")).unwrap();
+            t.write(
+                "plan.md",
+                format!("{md}{}", format!("{started}\n").repeat(80_000)),
+            );
+        });
+    let prompt = prompt_judge(&t);
+    let (code, out, err) = audit(&t, &base, Some(&prompt));
+    let sent = std::fs::read_to_string(&prompt).unwrap_or_default();
+    assert_eq!(code, 1, "{out}{err}(a prompt of {} bytes)", sent.len());
+    assert!(!prompt.exists(), "the judge was asked:\n{out}{err}");
+    assert!(
+        out.contains("over the gate's limit of 4 MiB"),
+        "(exit {code}):\n{out}{err}"
+    );
+}
+
 // Red team on 34eb6b6: while the refusal of a judge that is a line of script was a
 // list of shells, interpreters and wrappers, each of these ran the agent's
 // judge.sh from the tree it judged and signed off: an option taking a value before
