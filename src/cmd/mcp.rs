@@ -7,7 +7,7 @@ use anyhow::Result;
 
 use crate::ctx::Env;
 
-/// Serve the plan over MCP on stdio: eight tools and the plan.md resource; no hooks
+/// Serve the plan over MCP on stdio: nine tools and the plan.md resource; no hooks
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The repository to serve, over the roots the client names (for clients such as

@@ -1,4 +1,4 @@
-//! The eight tools `plan mcp` offers: their schemas (derived from the structs their
+//! The nine tools `plan mcp` offers: their schemas (derived from the structs their
 //! arguments deserialize into) and annotations, and each call turned into the
 //! command's own service, its typed result returned as text (the CLI's words) and,
 //! where it is data, as fields. Nothing here reads printed text.
@@ -13,6 +13,8 @@ use serde_json::{Map, Value, json};
 
 use crate::ctx::{Ctx, Env};
 use crate::exit::Exit;
+use crate::gate::audit;
+use crate::gate::report as gate_report;
 use crate::out;
 use crate::report::{self, render};
 use crate::service::show::Shown;
@@ -77,6 +79,12 @@ pub const TOOLS: &[Tool] = &[
         description: "The work loop's latest run, or everything since a time or revision: sign-offs, rejections, reopens, cancels, continuations, why it ended, what is left.",
         read_only: true,
         schema: schema::<ReportArgs>,
+    },
+    Tool {
+        name: "plan_audit",
+        description: "Which done and cancelled goals their sign-off records prove, and why not; from a base revision, the pull-request gate's checks.",
+        read_only: true,
+        schema: schema::<AuditArgs>,
     },
 ];
 
@@ -244,6 +252,16 @@ struct ReportArgs {
     since: Option<String>,
 }
 
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct AuditArgs {
+    /// a git revision: check what changed since it (no judge is asked)
+    base: Option<String>,
+    /// also fail on weak sign-offs and weakened tests
+    #[serde(default)]
+    strict: bool,
+}
+
 /// Runs `tool` with `args` in `place`: the command's own service, each progress step
 /// told to `progress`. Blocks; call it off the async runtime.
 pub fn call(
@@ -337,6 +355,31 @@ pub fn call(
         "plan_report" => call.run(progress, |env, a: ReportArgs| {
             let made = report::report(env.ctx()?, &report::Request { since: a.since })?;
             Reply::fields(&made, &render::render(&made, render::Form::Text))
+        }),
+        // The gate's own service, as `plan audit [--base REV] [--strict]` runs it.
+        // No re-judge: CI's judge is the gate's, with its key, not the agent's to
+        // call; nor approvals, which are people's.
+        "plan_audit" => call.run(progress, |env, a: AuditArgs| {
+            let ctx = env.ctx()?;
+            let request = audit::Request {
+                reverify: false,
+                base: a.base,
+                rejudge: false,
+                judge: None,
+                verify_only: None,
+                verified: None,
+                strict: a.strict,
+                approved_by: None,
+                ci_accepted: None,
+            };
+            let audit::Outcome::Report { report, failed } = audit::audit(ctx, &request)? else {
+                return Ok(Reply::error(
+                    "plan: plan_audit wrote verify results it was not asked for",
+                ));
+            };
+            let mut reply = Reply::fields(&report, &gate_report::human(&report, ctx.style))?;
+            reply.is_error = failed > 0;
+            Ok(reply)
         }),
         _ => Reply::error(format!("plan: no tool {}", tool.name)),
     }

@@ -192,7 +192,7 @@ fn repo(judge: &str) -> Test {
     clippy::print_stderr,
     reason = "the tool list's size, for the person running the test"
 )]
-fn tools_list_has_eight_small_typed_tools_with_annotations() {
+fn tools_list_has_nine_small_typed_tools_with_annotations() {
     let t = repo("judges/accept");
     let mut c = Client::start(&t, &t.root(), None);
     let response = c.request("tools/list", json!({}));
@@ -208,7 +208,8 @@ fn tools_list_has_eight_small_typed_tools_with_annotations() {
             "plan_tick",
             "plan_log",
             "plan_complete",
-            "plan_report"
+            "plan_report",
+            "plan_audit"
         ]
     );
     for tool in tools {
@@ -220,7 +221,10 @@ fn tools_list_has_eight_small_typed_tools_with_annotations() {
             description.ends_with('.') && description.matches(". ").count() == 0,
             "{name}: one sentence: {description}"
         );
-        let read_only = matches!(name, "plan_status" | "plan_show" | "plan_report");
+        let read_only = matches!(
+            name,
+            "plan_status" | "plan_show" | "plan_report" | "plan_audit"
+        );
         assert_eq!(tool["annotations"]["readOnlyHint"], read_only, "{name}");
         assert_eq!(tool["annotations"]["destructiveHint"], false, "{name}");
     }
@@ -229,7 +233,7 @@ fn tools_list_has_eight_small_typed_tools_with_annotations() {
     // What the tool list costs a model's context; README states it.
     let bytes = serde_json::to_string(&response["result"]).unwrap().len();
     eprintln!("tools/list result: {bytes} bytes");
-    assert!(bytes < 4096, "tools/list is {bytes} bytes");
+    assert!(bytes < 4608, "tools/list is {bytes} bytes");
 }
 
 #[test]
@@ -807,6 +811,45 @@ fn plan_report_is_the_report_as_text_and_fields() {
     let (is_error, text, _) = c.call("plan_report", json!({"since": "no-such-rev"}));
     assert!(is_error, "{text}");
     insta::assert_snapshot!(redact(&t, &text));
+}
+
+/// Issue 69, item 7: the gate is a service under `plan audit` and MCP alike.
+/// `plan_audit` is `plan audit [--base REV] [--strict]`: its text, the report as
+/// fields, and an error where the command exits 1.
+#[test]
+fn plan_audit_is_the_gate_as_text_and_fields() {
+    let t = repo("judges/accept");
+    let mut c = Client::start(&t, &t.root(), None);
+    c.ok("plan_start", json!({"id": "ship"}));
+    c.ok(
+        "plan_complete",
+        json!({"id": "ship", "evidence": "shipped"}),
+    );
+    t.commit_all("shipped");
+    let (is_error, text, result) = c.call("plan_audit", json!({}));
+    assert!(!is_error, "{text}");
+    assert_eq!(format!("{text}\n"), t.ok(&["audit"]).stdout);
+    let fields = &result["structuredContent"];
+    assert_eq!(fields["text"], text);
+    assert!(fields["goals"].is_array(), "{result}");
+    let base = t.git(&["rev-parse", "HEAD~1"]).trim().to_string();
+    let (is_error, text, _) = c.call("plan_audit", json!({"base": base, "strict": true}));
+    let cli = t.run(&["audit", "--base", &base, "--strict"]);
+    assert_eq!(is_error, cli.code != 0, "{text}");
+    assert_eq!(format!("{text}\n"), cli.stdout);
+    // A record gone: unproven, an error as the command's exit 1.
+    let record = t.plan_md();
+    let rel = record
+        .lines()
+        .find(|l| l.contains(" ship signed off "))
+        .and_then(|l| l.rsplit_once(": "))
+        .and_then(|(_, r)| r.split_once('#'))
+        .map(|(rel, _)| rel.to_string())
+        .expect("the sign-off's record");
+    std::fs::remove_file(t.root().join(&rel)).unwrap();
+    let (is_error, text, _) = c.call("plan_audit", json!({}));
+    assert!(is_error, "{text}");
+    assert_eq!(format!("{text}\n"), t.run(&["audit"]).code(1).stdout);
 }
 
 /// Issue 33: claims hold through the tools as through the CLI: `as` names the

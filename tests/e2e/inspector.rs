@@ -133,7 +133,8 @@ fn the_inspector_lists_the_tools_with_schemas_and_annotations() {
             "plan_tick",
             "plan_log",
             "plan_complete",
-            "plan_report"
+            "plan_report",
+            "plan_audit"
         ]
     );
     for tool in tools {
@@ -143,7 +144,10 @@ fn the_inspector_lists_the_tools_with_schemas_and_annotations() {
             tool["description"].as_str().is_some_and(|d| !d.is_empty()),
             "{name}"
         );
-        let read_only = matches!(name, "plan_status" | "plan_show" | "plan_report");
+        let read_only = matches!(
+            name,
+            "plan_status" | "plan_show" | "plan_report" | "plan_audit"
+        );
         assert_eq!(
             tool["annotations"],
             json!({"readOnlyHint": read_only, "destructiveHint": false}),
