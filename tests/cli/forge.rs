@@ -874,3 +874,136 @@ fn the_update_jobs_push_token_reaches_git_alone() {
     }
     assert_eq!(given, ["Push CI's accepts", "Push the updates"]);
 }
+
+/// Issue 69, item 6: the judge job holds the judge's key, so it never runs a binary
+/// restored from the cache; it built plan from source on every run (minutes before
+/// the required check reads anything). With `PLAN_SHA256` pinning a release archive
+/// of `PLAN_REV`, the job's own step downloads it and checks it against the pin:
+/// a match installs in seconds, a mismatch fails the job before anything runs, and
+/// no archive (or no pin) builds from source as before.
+#[test]
+fn the_judge_job_installs_a_pinned_release_archive_or_builds_plan() {
+    use std::os::unix::fs::PermissionsExt;
+    let workflow = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("integrations/github/plan.yml"),
+    )
+    .unwrap();
+    let script = step_script(&workflow, "Install the pinned plan");
+    let yaml: serde_json::Value = serde_saphyr::from_str(&workflow).unwrap();
+    let judge_steps = yaml["jobs"]["judge"]["steps"].as_array().unwrap();
+    assert!(
+        judge_steps
+            .iter()
+            .any(|s| s["name"] == "Install the pinned plan" && s["run"] == script.as_str())
+    );
+    assert_eq!(yaml["env"]["PLAN_SHA256"], "");
+    let t = Test::new();
+    let dir = t.dir.path();
+    // The release as scripts/dist lays it out: plan-VERSION-TARGET/plan, archived.
+    let release = dir.join("release");
+    let name = "plan-0.2.0-x86_64-unknown-linux-gnu";
+    std::fs::create_dir_all(release.join(name)).unwrap();
+    std::fs::write(
+        release.join(name).join("plan"),
+        "#!/bin/sh\necho released\n",
+    )
+    .unwrap();
+    let tar = Command::new("tar")
+        .args(["-czf", &format!("{name}.tar.gz"), name])
+        .current_dir(&release)
+        .status()
+        .unwrap();
+    assert!(tar.success());
+    let sum = Command::new("sha256sum")
+        .arg(format!("{name}.tar.gz"))
+        .current_dir(&release)
+        .output()
+        .unwrap();
+    let pin = String::from_utf8(sum.stdout).unwrap()[..64].to_string();
+    let bin = dir.join("fake-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let calls = dir.join("calls.log");
+    let fakes = [
+        ("uname", "echo x86_64\n".to_string()),
+        (
+            "curl",
+            format!(
+                "echo \"curl $*\" >> '{calls}'\nout=; while [ $# -gt 1 ]; do [ \"$1\" = -o ] && out=$2; shift; done\nfile='{release}'/$(basename \"$1\")\n[ -f \"$file\" ] || exit 22\ncp \"$file\" \"$out\"\n",
+                calls = calls.display(),
+                release = release.display()
+            ),
+        ),
+        (
+            "cargo",
+            format!("echo \"cargo $*\" >> '{}'\n", calls.display()),
+        ),
+    ];
+    for (program, body) in fakes {
+        std::fs::write(bin.join(program), format!("#!/bin/sh\n{body}")).unwrap();
+        std::fs::set_permissions(bin.join(program), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
+    }
+    let run = |rev: &str, sha: &str| {
+        let home = dir.join(format!("home-{rev}-{}", &sha[..sha.len().min(4)]));
+        let work = home.join("work");
+        std::fs::create_dir_all(&work).unwrap();
+        let _ = std::fs::remove_file(&calls);
+        let out = Command::new("bash")
+            .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &script])
+            .current_dir(&work)
+            .env_clear()
+            .env(
+                "PATH",
+                format!("{}:{}", bin.display(), crate::util::system_path()),
+            )
+            .env("HOME", &home)
+            .env("PLAN_GIT", "https://github.com/acme/plan")
+            .env("PLAN_REV", rev)
+            .env("PLAN_SHA256", sha)
+            .output()
+            .unwrap();
+        let installed = std::fs::read_to_string(home.join(".cargo/bin/plan")).ok();
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (
+            out.status.code(),
+            installed,
+            std::fs::read_to_string(&calls).unwrap_or_default(),
+            said,
+        )
+    };
+    // Pinned and matching: the release's binary, no build.
+    let (code, installed, calls_made, said) = run("v0.2.0", &pin);
+    assert_eq!(code, Some(0), "{said}");
+    assert_eq!(installed.as_deref(), Some("#!/bin/sh\necho released\n"));
+    assert!(
+        calls_made.contains("releases/download/v0.2.0/plan-0.2.0-x86_64-unknown-linux-gnu.tar.gz")
+            && !calls_made.contains("cargo"),
+        "{calls_made}"
+    );
+    // Pinned, and the archive is not what the pin says: nothing installed, no build.
+    let wrong = "0".repeat(64);
+    let (code, installed, calls_made, said) = run("v0.2.0", &wrong);
+    assert_eq!(code, Some(1), "{said}");
+    assert_eq!(installed, None);
+    assert!(!calls_made.contains("cargo"), "{calls_made}");
+    assert!(said.contains("does not match PLAN_SHA256"), "{said}");
+    // Pinned, but the release has no such archive: built, and said.
+    let (code, _, calls_made, said) = run("v0.3.0", &pin);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(
+        calls_made.contains(
+            "cargo install --locked --git https://github.com/acme/plan --rev v0.3.0 plan"
+        ),
+        "{calls_made}"
+    );
+    assert!(said.contains("building plan from source"), "{said}");
+    // No pin: built, no download.
+    let (code, _, calls_made, said) = run("0123abc", "");
+    assert_eq!(code, Some(0), "{said}");
+    assert!(!calls_made.contains("curl"), "{calls_made}");
+    assert!(calls_made.contains("cargo install"), "{calls_made}");
+}
