@@ -104,6 +104,26 @@ fn stderr(text: &str) {
     let _ = err.flush();
 }
 
+/// `value` as pretty JSON for a terminal or a log: serde_json escapes the C0
+/// controls and leaves the C1 ones (U+0080 to U+009F, of which U+009B starts a
+/// terminal's control sequence as ESC `[` does) raw; here they are escaped too.
+/// JSON's own characters are ASCII, so a C1 character is always inside a string,
+/// where `\u00XX` means the same character.
+pub fn json(value: &impl serde::Serialize) -> serde_json::Result<String> {
+    let text = serde_json::to_string_pretty(value)?;
+    if !text.contains(|c: char| ('\u{80}'..='\u{9f}').contains(&c)) {
+        return Ok(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            '\u{80}'..='\u{9f}' => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,5 +163,20 @@ mod tests {
     #[should_panic(expected = "printed while serving MCP")]
     fn a_print_while_serving_is_caught() {
         let _ = serving(|_| {}, || print("stray"));
+    }
+
+    /// The C1 CSI a pull request can write into a cancel reason reaches no
+    /// terminal raw through `--json`, and reads back as the same text.
+    #[test]
+    fn json_escapes_the_c1_controls_and_means_the_same() {
+        let reason = "ok \u{9b}31m red \u{1b}[0m é";
+        let text = super::json(&serde_json::json!({ "reason": reason })).unwrap();
+        assert!(
+            !text.contains('\u{9b}') && !text.contains('\u{1b}'),
+            "{text}"
+        );
+        assert!(text.contains("\\u009b31m"), "{text}");
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back["reason"], reason);
     }
 }

@@ -74,7 +74,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         ));
     }
     if json {
-        println(&serde_json::to_string_pretty(&added)?)?;
+        println(&crate::out::json(&added)?)?;
     } else {
         println(&added.id)?;
     }

@@ -134,7 +134,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         Outcome::Report { report, failed } => (report, failed),
     };
     if args.json {
-        println(&serde_json::to_string_pretty(&report)?)?;
+        println(&crate::out::json(&report)?)?;
     } else if args.markdown {
         crate::out::print(&report::markdown(&report))?;
     } else {

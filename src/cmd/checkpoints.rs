@@ -98,7 +98,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 row
             })
             .collect();
-        return println(&serde_json::to_string_pretty(&json)?).map(|()| OK);
+        return println(&crate::out::json(&json)?).map(|()| OK);
     }
     if rows.is_empty() {
         println("no checkpoints yet: each accepted sign-off (plan complete) records one")?;

@@ -80,7 +80,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         })
         .collect();
     if args.json {
-        println(&serde_json::to_string_pretty(&rows)?)?;
+        println(&crate::out::json(&rows)?)?;
         return Ok(OK);
     }
     if rows.is_empty() {

@@ -68,7 +68,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             unchanged: then == now,
             diff: &changes,
         };
-        println(&serde_json::to_string_pretty(&report)?)?;
+        println(&crate::out::json(&report)?)?;
         return Ok(OK);
     }
     if then == now {
@@ -112,7 +112,7 @@ fn contract(ctx: &Ctx, args: &Args, query: &str, then: &str, now: &str) -> Resul
             unchanged: changes.is_empty(),
             diff: &changes,
         };
-        println(&serde_json::to_string_pretty(&report)?)?;
+        println(&crate::out::json(&report)?)?;
         return Ok(OK);
     }
     if changes.is_empty() {

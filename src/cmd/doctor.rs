@@ -254,7 +254,7 @@ fn report(
             fixed,
             findings: &remaining,
         };
-        println(&serde_json::to_string_pretty(&report)?)?;
+        println(&crate::out::json(&report)?)?;
     } else {
         let view = View {
             src,

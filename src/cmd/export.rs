@@ -38,6 +38,6 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
     let mut plan = ctx.read(&src);
     ctx.prove(&mut plan);
-    println(&serde_json::to_string_pretty(&export::export(&plan))?)?;
+    println(&crate::out::json(&export::export(&plan))?)?;
     Ok(OK)
 }

@@ -458,7 +458,7 @@ fn status(ctx: &Ctx, repo: &Repo, state: &State, json: bool) -> Result<()> {
                 .and_then(|l| crate::loop_budget::elapsed(&l.budgets, clock::epoch_now())),
             goals_left: goals_left(ctx),
         };
-        println(&serde_json::to_string_pretty(&report)?)?;
+        println(&crate::out::json(&report)?)?;
         return Ok(());
     }
     let Some(l) = current else {

@@ -477,7 +477,7 @@ pub fn review(ctx: &Ctx, pending: Proposal, approve: bool, edit: bool, json: boo
     if !approve {
         if json {
             let view = proposal::View::new(&pending, &checked, now);
-            println(&serde_json::to_string_pretty(&view)?)?;
+            println(&crate::out::json(&view)?)?;
         } else {
             println(&show(&pending, &checked, now, true))?;
         }

@@ -308,7 +308,7 @@ fn show(repo: &Repo, json: bool) -> Result<u8> {
                 user,
             },
         };
-        println(&serde_json::to_string_pretty(&view)?)?;
+        println(&crate::out::json(&view)?)?;
         return Ok(OK);
     }
 

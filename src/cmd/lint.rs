@@ -36,7 +36,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     // The table is the same everywhere: no repository needed to print it.
     if args.rules {
         let text = if args.json {
-            serde_json::to_string_pretty(&rules::rows())?
+            crate::out::json(&rules::rows())?
         } else {
             rules::table().trim_end().to_string()
         };
@@ -83,7 +83,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             warnings,
             problems: &problems,
         };
-        println(&serde_json::to_string_pretty(&report)?)?;
+        println(&crate::out::json(&report)?)?;
     } else if problems.is_empty() {
         println(&format!("{}: no problems", ctx.store.name))?;
     } else {

@@ -38,7 +38,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             .into_iter()
             .map(|g| render::goal_view(&plan, g))
             .collect();
-        println(&serde_json::to_string_pretty(&goals)?)?;
+        println(&crate::out::json(&goals)?)?;
     } else {
         print(&render::next_among(goals, ctx.style))?;
         if hidden > 0 {

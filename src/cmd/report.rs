@@ -34,7 +34,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
     let report = report::report(ctx, &report::Request { since: args.since })?;
     let text = if args.json {
-        format!("{}\n", serde_json::to_string_pretty(&report)?)
+        format!("{}\n", crate::out::json(&report)?)
     } else if args.markdown {
         render::render(&report, render::Form::Markdown)
     } else {

@@ -89,7 +89,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if !acting {
         if args.json {
             let view = proposal::View::new(&pending, &checked, now);
-            println(&serde_json::to_string_pretty(&view)?)?;
+            println(&crate::out::json(&view)?)?;
         } else {
             println(&proposal::show(&pending, &checked.render_problems(), now))?;
         }

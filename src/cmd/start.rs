@@ -46,7 +46,7 @@ impl From<&Args> for Request {
 pub fn run(env: &Env, args: Args) -> Result<u8> {
     let started = start(env, &Request::from(&args))?;
     if args.json {
-        println(&serde_json::to_string_pretty(&started)?)?;
+        println(&crate::out::json(&started)?)?;
     } else {
         env.ctx()?.say(&started.message)?;
     }

@@ -87,7 +87,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         }
     };
     if args.json {
-        println(&serde_json::to_string_pretty(&view)?)?;
+        println(&crate::out::json(&view)?)?;
     } else if !view.text.is_empty() {
         println(&with_claims(&view.text))?;
     }

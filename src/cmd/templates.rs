@@ -58,7 +58,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             .map(|(name, text)| template(name, format!(".plan/templates/{name}.md"), text)),
     );
     if args.json {
-        println(&serde_json::to_string_pretty(&all)?)?;
+        println(&crate::out::json(&all)?)?;
         return Ok(OK);
     }
     let width = all.iter().map(|t| t.name.len()).max().unwrap_or(0);

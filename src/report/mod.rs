@@ -309,7 +309,7 @@ pub fn announce_end(root: &Path, git_dir: &Path, rules: &[NotifyRule], plan: Opt
     notify::announce_report(root, git_dir, rules, &|form| match form {
         ReportForm::Markdown => render::render(&report, render::Form::Markdown),
         ReportForm::Text => render::render(&report, render::Form::Text),
-        ReportForm::Json => serde_json::to_string_pretty(&report)
+        ReportForm::Json => crate::out::json(&report)
             .map(|s| s + "\n")
             .unwrap_or_default(),
     });

@@ -38,7 +38,7 @@ pub fn json(env: &Env, holder: Option<&str>) -> Result<String> {
     let plan = ctx.read_lines(&src);
     let text = with_claims(hook::injection(&ctx.prompt_root(), &plan), claims);
     let view = blocks::injection_view(&plan, text);
-    Ok(serde_json::to_string_pretty(&view)?)
+    Ok(crate::out::json(&view)?)
 }
 
 fn claim_lines(ctx: &Ctx, holder: Option<&str>) -> Result<Option<String>> {

@@ -22,7 +22,7 @@ impl Shown {
     pub fn text(&self) -> Result<String> {
         Ok(match self {
             Shown::Text(text) => text.clone(),
-            Shown::Json(value) => format!("{}\n", serde_json::to_string_pretty(value)?),
+            Shown::Json(value) => format!("{}\n", crate::out::json(value)?),
         })
     }
 }

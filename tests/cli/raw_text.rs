@@ -110,3 +110,42 @@ fn a_contract_change_is_code_quoted_in_the_markdown_summary() {
     let run = t.run(&["audit", "--base", &base, "--markdown"]);
     insta::assert_snapshot!(redact(&t, &run.stdout));
 }
+
+// Attack (issue 69, item 9): the pull request writes plan.md by hand, so a cancel
+// reason can hold what `plan cancel --reason` would refuse: ESC sequences that clear
+// a reviewer's terminal, recolour a line or draw an OSC-8 link, a C1 CSI. `plan
+// audit`'s report, read in a terminal and in CI's log, shows each escaped, in every
+// format, and the goal is still reported. A stray CR (which would overwrite a line)
+// makes the file one plan refuses, and the refusal shows it escaped too.
+#[test]
+fn control_characters_a_pull_request_writes_reach_no_terminal_raw() {
+    let raw = |text: &str| text.contains(['\u{1b}', '\r', '\u{9b}']);
+    for forged in [
+        "\u{1b}[2J\u{1b}[32m✓ proven\u{1b}]8;;http://e\u{1b}\\x\u{1b}]8;;\u{1b}\\ ok\u{9b}31m",
+        "passed\rfailed",
+    ] {
+        let t = origin();
+        let base = rev(&t, "main");
+        t.git(&["checkout", "-q", "-b", "pr"]);
+        t.ok(&["cancel", "ship", "--reason", "REASON"]);
+        t.write("plan.md", t.plan_md().replace("REASON", forged));
+        t.commit_all("cancel");
+        for format in [&[][..], &["--markdown"], &["--json"]] {
+            let mut args = vec!["audit", "--base", &base, "--strict"];
+            args.extend(format);
+            let run = t.run(&args);
+            let shown = if forged.contains('\r') {
+                run.stderr.contains("carriage return")
+            } else {
+                run.stdout.contains("ship")
+            };
+            assert!(shown, "{format:?}: {:?}{:?}", run.stdout, run.stderr);
+            assert!(
+                !raw(&run.stdout) && !raw(&run.stderr),
+                "{format:?}: {:?}{:?}",
+                run.stdout,
+                run.stderr
+            );
+        }
+    }
+}
