@@ -725,6 +725,73 @@ mod tests {
         }
     }
 
+    // Red team (stop79-red): a version read off the last one parsed answers as
+    // parsing it would, along a line of versions (newest first) that rewrite an
+    // earlier log line and then only grow again, end a line in a fence or a
+    // comment opened above and closed below, end without a newline or with
+    // CRLF, repeat a line (the second is another key) or put a goal after the
+    // log (no tail): each read with the last parse kept and without one.
+    #[test]
+    fn a_version_read_off_the_last_parse_reads_as_parsing_it() {
+        let head = "# Plan: p\n\n## Goal: A\n<!-- id: a -->\nstatus: done\n\n## Goal: D\n<!-- id: d -->\nstatus: done\n\n## Log\n";
+        let log = [
+            "- 2030-01-01 00:00 a started (contract 0123abcd, at 1a2b3c4)\n",
+            "- 2030-01-01 00:01 a signed off (verify passed, judge accept)\n",
+            "```\n",
+            "- 2030-01-01 00:02 d started (contract 0123abcd, at 1a2b3c4)\n",
+            "```\n",
+            "<!--\n",
+            "- 2030-01-01 00:03 d signed off (verify passed, judge accept)\n",
+            "-->\n",
+            "- 2030-01-01 00:04 d started (contract 0123abcd, at 1a2b3c4)\r\n",
+            "- 2030-01-01 00:05 a reopened: more\n",
+            "- 2030-01-01 00:05 a reopened: more\n",
+            "- 2030-01-01 00:06 d signed off (verify passed, judge accept)\n",
+            "- 2030-01-01 00:07 a signed off (verify passed, judge accept)",
+        ];
+        let whole = format!("{head}{}", log.concat());
+        let cuts = |text: &str| -> Vec<String> {
+            let mut out = vec![text.to_string()];
+            out.extend(
+                text.match_indices('\n')
+                    .rev()
+                    .map(|(i, _)| text[..=i].to_string()),
+            );
+            out
+        };
+        let mut versions = cuts(&whole);
+        // An earlier line rewritten, then the log grown from there.
+        let rewritten = whole.replacen("00:01 a signed off", "00:01 a cancelled: no", 1);
+        versions.extend(cuts(&rewritten));
+        // A goal after the log: no tail, so nothing is read off it.
+        let goal_after = format!("{whole}\n## Goal: E\n<!-- id: a -->\n");
+        versions.extend(cuts(&goal_after));
+        versions.extend(cuts(&whole));
+        let ids = ["a", "d"];
+        let mut wanted: Vec<Key> = Vec::new();
+        for version in &versions {
+            let plan = parse(version);
+            for id in ids {
+                wanted.extend(numbered(plan.events(id).map(|(e, _)| (e.stamp, e.text))));
+            }
+        }
+        wanted.sort_unstable();
+        wanted.dedup();
+        let index: HashMap<&Key, usize> = wanted.iter().enumerate().map(|(n, k)| (k, n)).collect();
+        let mut last: Option<Read> = None;
+        let mut read_off = 0;
+        for version in &versions {
+            let read = read_version(version.clone(), &ids, &index, &mut last);
+            if last.as_ref().is_some_and(|l| l.text != *version) {
+                read_off += 1;
+            }
+            let parsed = read_version(version.clone(), &ids, &index, &mut None);
+            assert_eq!(read, parsed, "{version:?}");
+        }
+        // Most of the cuts of the log, not the goal's below it.
+        assert!(read_off >= 3 * log.len(), "{read_off} read off a parse");
+    }
+
     // The line is newest first: index 0 is the tip. `d` started at 7 and was
     // signed off at 5; a commit at 3 that lacks the sign-off line still has it
     // written by then, as `written` records the oldest commit that had it.

@@ -176,6 +176,8 @@ pub fn on_line_before(root: &Path, from: &str, rel: &Path, limit: usize) -> Resu
 /// commit of the line has it walks the history again each time (writers times
 /// the line).
 pub struct Landings {
+    repo: git2::Repository,
+    line: Vec<Oid>,
     at: HashMap<Oid, usize>,
 }
 
@@ -202,15 +204,61 @@ impl Landings {
                 at.entry(id).or_insert(i);
             }
         }
-        Ok(Landings { at })
+        drop(walk);
+        Ok(Landings {
+            repo,
+            line: ids,
+            at,
+        })
     }
 
     /// Where `commit` landed: the index of the oldest commit of the line that has it
     /// in its history. `None` when the line's oldest commit has it already (it
     /// landed before the line's start, or is that commit) or the newest does not.
+    ///
+    /// Git's walk of a window stops by commit dates, which their committer sets: it
+    /// stops a few commits after only ones dated before the last it showed are
+    /// left, and with dates out of order (a merged branch's commits dated 1970) it
+    /// shows a commit the parent's history has too, reached through those it never
+    /// looked at. It never leaves out one the window has (what it marks as the
+    /// parent's is the parent's). So the window it names is checked against the
+    /// graph, which reads no dates, and the line searched on past it when wrong:
+    /// read as landed later, code written while a goal was in flight was charged
+    /// to a goal done after (the red team's).
     pub fn of_commit(&self, commit: &str) -> Result<Option<usize>> {
         let wanted = Oid::from_str(commit).with_context(|| format!("reading the id {commit}"))?;
-        Ok(self.at.get(&wanted).copied())
+        let Some(&k) = self.at.get(&wanted) else {
+            return Ok(None);
+        };
+        // A window's index is at most the line's length less two.
+        if !self.has(k + 1, wanted)? {
+            return Ok(Some(k));
+        }
+        let last = self.line.len() - 1;
+        if self.has(last, wanted)? {
+            return Ok(None);
+        }
+        // has(lo) holds, has(hi) does not; the line's histories only shrink.
+        let (mut lo, mut hi) = (k + 1, last);
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if self.has(mid, wanted)? {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        Ok(Some(lo))
+    }
+
+    /// Whether the line's commit `i` has `wanted` in its history (or is it).
+    fn has(&self, i: usize, wanted: Oid) -> Result<bool> {
+        let at = self.line[i];
+        Ok(at == wanted
+            || self
+                .repo
+                .graph_descendant_of(at, wanted)
+                .with_context(|| format!("comparing the commits {at} and {wanted}"))?)
     }
 }
 

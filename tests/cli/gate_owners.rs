@@ -892,3 +892,121 @@ fn a_copy_of_a_later_sign_off_line_makes_no_goal_done_before_its_reopen() {
         assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
     }
 }
+
+/// `git args` in `t`'s repository, its commits dated `epoch` (seconds): a
+/// commit's date is its committer's to set, `GIT_COMMITTER_DATE` away.
+fn git_dated(t: &Test, epoch: u64, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(t.root())
+        .env_clear()
+        .env("PATH", crate::util::system_path())
+        .env("HOME", t.root())
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
+        .env("GIT_COMMITTER_DATE", format!("@{epoch} +0000"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+// Attack (stop79-red): where each writer landed is read by one walk per commit
+// of the base's line, git's revwalk of what it has and its parent has not. That
+// walk stops by commit dates, which the committer sets: once only commits dated
+// before the last one it showed are left, it looks at five more and stops. calc.py
+// was written while `a` was in flight, on a branch whose next two commits are
+// dated 1970, merged in; `a` and then `d` signed off; a branch from calc.py's own
+// commit merged in last. The last merge's walk shows calc.py's commit (it reaches
+// it before the 1970 commits that lead to it from the base's side) and stops
+// before those: calc.py reads as landed by the last merge, where no goal was in
+// flight, so it is charged to `d`, the last done before, and a later pull request
+// gutting it has `a`, whose work it is, verified again only.
+#[test]
+fn old_dates_on_a_merged_branch_do_not_move_where_code_landed() {
+    let t = adopted_with(
+        DECOY_AND_A,
+        &[
+            (
+                "test_notes.py",
+                "import unittest\n\nclass N(unittest.TestCase):\n    def test_notes(self):\n        self.assertTrue(open('NOTES.md').read())\n",
+            ),
+            ("NOTES.md", "calc adds\n"),
+        ],
+    );
+    for n in 0..6 {
+        t.git(&[
+            "commit",
+            "-q",
+            "--allow-empty",
+            "-m",
+            &format!("earlier {n}"),
+        ]);
+    }
+    let at = |minute: u64| 1_800_000_000 + minute * 60;
+    let commit = |epoch: u64, message: &str| {
+        git_dated(&t, epoch, &["add", "-A"]);
+        git_dated(&t, epoch, &["commit", "-q", "-m", message]);
+    };
+    t.ok(&["start", "a", "--no-verify"]);
+    commit(at(1), "start a");
+    t.ok(&["complete", "a", "--evidence", "add works"]);
+    commit(at(2), "done a");
+    t.git(&["checkout", "-q", "-b", "feat"]);
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.write("test_calc.py", TEST_CALC);
+    commit(at(3), "add");
+    let add = rev(&t, "HEAD");
+    t.write("pad.txt", "1\n");
+    commit(100, "pad");
+    t.write("pad.txt", "2\n");
+    commit(200, "pad again");
+    t.git(&["checkout", "-q", "main"]);
+    git_dated(
+        &t,
+        at(4),
+        &["merge", "-q", "--no-ff", "-m", "merge feat", "feat"],
+    );
+    t.ok(&["start", "d", "--no-verify"]);
+    commit(at(5), "start d");
+    t.ok(&["complete", "d", "--evidence", "notes written"]);
+    commit(at(6), "done d");
+    t.git(&["checkout", "-q", "-b", "again", &add]);
+    t.write("HISTORY.md", "calc added\n");
+    commit(at(7), "history");
+    t.git(&["checkout", "-q", "main"]);
+    git_dated(
+        &t,
+        at(8),
+        &["merge", "-q", "--no-ff", "-m", "merge again", "again"],
+    );
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    user_judge(&t, "reject");
+    t.write("calc.py", "def add(a, b):\n    return 5\n");
+    t.commit_all("simplify");
+    let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    let said: Vec<&str> = run.stdout.lines().collect();
+    let a = said
+        .iter()
+        .position(|l| l.starts_with("✓ a ") || l.starts_with("⚠ a "))
+        .unwrap_or_else(|| panic!("no line for a:\n{}\n{}", run.stdout, run.stderr));
+    let rest = said[a + 1..]
+        .iter()
+        .position(|l| l.starts_with('✓') || l.starts_with('⚠'))
+        .map_or(said.len(), |n| a + 1 + n);
+    assert!(
+        said[a..rest].iter().any(|l| l.contains("rejudge:")),
+        "{}\n{}",
+        run.stdout,
+        run.stderr
+    );
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+}
