@@ -1007,3 +1007,51 @@ fn the_judge_job_installs_a_pinned_release_archive_or_builds_plan() {
     assert!(!calls_made.contains("curl"), "{calls_made}");
     assert!(calls_made.contains("cargo install"), "{calls_made}");
 }
+
+/// Issue 69, item 5: a dispatched gate checks out the branch, whose head may have
+/// moved since the update job dispatched it; the check must land on the head it
+/// was dispatched for. Each gate job's "The commit under test" step passes on that
+/// head and fails, saying the branch moved on, on any other.
+#[test]
+fn a_dispatched_gate_runs_only_on_the_head_it_was_dispatched_for() {
+    let workflow = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("integrations/github/plan.yml"),
+    )
+    .unwrap();
+    let yaml: serde_json::Value = serde_saphyr::from_str(&workflow).unwrap();
+    let script = step_script(&workflow, "The commit under test");
+    for job in ["verify", "judge"] {
+        let step = yaml["jobs"][job]["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == "The commit under test")
+            .unwrap_or_else(|| panic!("{job} has no step The commit under test"));
+        assert_eq!(step["if"], "github.event_name == 'workflow_dispatch'");
+        assert_eq!(step["run"], script.as_str(), "{job}");
+    }
+    let t = Test::new().plan(PLAN);
+    t.commit_all("plan");
+    let head = t.git(&["rev-parse", "HEAD"]).trim().to_string();
+    t.write("more.txt", "more\n");
+    t.commit_all("pushed after the dispatch");
+    let moved = t.git(&["rev-parse", "HEAD"]).trim().to_string();
+    let run = |dispatched: &str| {
+        Command::new("bash")
+            .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &script])
+            .current_dir(t.root())
+            .env("PLAN_HEAD", dispatched)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .output()
+            .unwrap()
+    };
+    let out = run(&moved);
+    assert!(out.status.success(), "{out:?}");
+    let out = run(&head);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains(&format!("the branch moved on from {head}")),
+        "{said}"
+    );
+}
