@@ -199,8 +199,15 @@ fn named_by_commands(root: &Path, commands: &[Vec<String>], runs: bool, out: &mu
         for rel in run_module(root, Path::new(""), command) {
             add(rel, out);
         }
+        let names = task_names(command);
+        let command: Vec<String> = command
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !names.contains(i))
+            .map(|(_, w)| w.clone())
+            .collect();
         let words = if runs && !compares {
-            checked_words(command)
+            checked_words(&command)
         } else {
             command.iter().map(|w| value(w)).collect()
         };
@@ -220,6 +227,82 @@ fn named_by_commands(root: &Path, commands: &[Vec<String>], runs: bool, out: &mu
             }
         }
     }
+}
+
+/// Programs whose words before `--` name tasks, not files (`grunt test`, `make
+/// test`): a task that spells a folder's name is not that folder.
+const TASK_RUNNERS: [&str; 8] = [
+    "make", "gmake", "just", "grunt", "gulp", "rake", "task", "invoke",
+];
+
+/// Options of package managers and task runners whose value is the next word.
+const VALUED: [&str; 14] = [
+    "-C",
+    "-f",
+    "-F",
+    "-I",
+    "-j",
+    "--file",
+    "--makefile",
+    "--directory",
+    "--filter",
+    "--prefix",
+    "--cwd",
+    "--dir",
+    "--gruntfile",
+    "--gulpfile",
+];
+
+/// Where in `command` the words are names of subcommands, scripts or tasks, not
+/// files: a package manager's subcommand (and `run`'s script), each task of a task
+/// runner (a word with a `/` is a file target and stays), `cargo`'s and `go`'s
+/// subcommand (`go test ./...` keeps its package), through `npx` and its
+/// kind; never after `--`, where the words are the script's own.
+fn task_names(command: &[String]) -> Vec<usize> {
+    let base = |w: &str| w.rsplit('/').next().unwrap_or(w).to_string();
+    let mut at = 0;
+    while command
+        .get(at)
+        .is_some_and(|w| matches!(base(w).as_str(), "npx" | "pnpx" | "bunx"))
+    {
+        at += 1;
+        while command.get(at).is_some_and(|w| w.starts_with('-')) {
+            at += 1;
+        }
+    }
+    let Some(program) = command.get(at).map(|w| base(w)) else {
+        return Vec::new();
+    };
+    let manager =
+        PACKAGE_MANAGERS.contains(&program.as_str()) || matches!(program.as_str(), "cargo" | "go");
+    if !manager && !TASK_RUNNERS.contains(&program.as_str()) {
+        return Vec::new();
+    }
+    let mut names = Vec::new();
+    let mut valued = false;
+    for (i, word) in command.iter().enumerate().skip(at + 1) {
+        if word == "--" {
+            break;
+        }
+        if std::mem::take(&mut valued) {
+            continue;
+        }
+        if word.starts_with('-') {
+            valued = VALUED.contains(&word.as_str());
+            continue;
+        }
+        if manager {
+            names.push(i);
+            // `run` names a script next; anything else is the one subcommand
+            // (`bun test`'s own runner takes the words after it as paths).
+            if !(names.len() == 1 && matches!(word.as_str(), "run" | "run-script")) {
+                break;
+            }
+        } else if !word.contains(['/', '=']) {
+            names.push(i);
+        }
+    }
+    names
 }
 
 /// Package managers whose `test` (or `run test`) runs package.json's `test` script.
@@ -926,6 +1009,52 @@ mod tests {
             runs("node test/check.js"),
             ["test/check.js", "test/helpers/expect.js"]
         );
+    }
+
+    /// A package manager's or task runner's subcommand and task names are no
+    /// files: `npm test`, `grunt test` and `make test` made every file under a
+    /// `test/` folder one the verify rests on (axios, commander, vitest in the
+    /// tuning sample: a fixture or a manual page changed was `verify-file-changed`,
+    /// high). The script `npm test` runs still names its own (`mocha test`), and
+    /// what comes after `--` is the script's, and a runner's operand stays one.
+    #[test]
+    fn task_names_are_not_the_folders_they_spell() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("test/fixtures")).unwrap();
+        fs::write(root.join("test/fixtures/pm"), "x\n").unwrap();
+        fs::write(root.join("test/a.spec.js"), "x\n").unwrap();
+        fs::write(root.join("Makefile"), "test:\n\tnode t.js\n").unwrap();
+        let runs = |line: &str| verify_runs(root, &verify(line));
+        for line in [
+            "npm test",
+            "npm run test",
+            "yarn test",
+            "pnpm -r test",
+            "grunt test",
+            "gulp test",
+            "npx grunt test",
+            "cargo test",
+        ] {
+            assert!(runs(line).is_empty(), "{line}: {:?}", runs(line));
+        }
+        assert_eq!(runs("make test"), ["Makefile"]);
+        let all = ["test/a.spec.js", "test/fixtures/pm"];
+        assert_eq!(sorted(runs("npx mocha test")), all);
+        assert_eq!(sorted(runs("npm test -- test")), all);
+        assert_eq!(sorted(runs("bun test test")), all);
+        assert_eq!(runs("yarn jest test/a.spec.js"), ["test/a.spec.js"]);
+        fs::write(
+            root.join("package.json"),
+            r#"{"scripts": {"test": "mocha test"}}"#,
+        )
+        .unwrap();
+        assert_eq!(sorted(runs("npm test")), all);
+    }
+
+    fn sorted(mut v: Vec<String>) -> Vec<String> {
+        v.sort();
+        v
     }
 
     #[test]
