@@ -351,3 +351,27 @@ fn attack_a_same_named_method_of_another_type_taken_out_leaves_the_removal_high(
         "{found:?}"
     );
 }
+
+/// Two tests of one name in one scope (hono's url tests hold two `Should be
+/// \`/book\``) paired each with the first of that name: the second's assertion
+/// read as lost, naming no code taken out, and a feature removed with its tests
+/// stayed `assertions-removed`, high. Tests of one name pair in their order.
+#[test]
+fn tests_of_one_name_pair_in_order_when_a_feature_goes_with_its_tests() {
+    let code = "export const join = (a, b) => a + b\n\nexport const shout = (s) => {\n  const loud = s.toUpperCase()\n  return loud + '!'\n}\n";
+    let kept = "describe('url', () => {\n  it('same', () => {\n    expect(join('/', 'a')).toBe('/a')\n  })\n  it('same', () => {\n    expect(join('/', 'b')).toBe('/b')\n  })\n})\n";
+    let tests = format!(
+        "import {{ join, shout }} from './url'\n{kept}describe('shout', () => {{\n  it('shouts', () => {{\n    expect(shout('a')).toBe('A!')\n  }})\n}})\n"
+    );
+    let after_tests = format!("import {{ join }} from './url'\n{kept}");
+    let after_code = "export const join = (a, b) => a + b\n";
+    let found = rules(&[
+        change("src/url.js", Some(code), Some(after_code)),
+        change("src/url.test.js", Some(&tests), Some(&after_tests)),
+    ]);
+    assert!(!found.is_empty());
+    assert!(
+        found.iter().all(|r| r == "removed-with-code, low"),
+        "{found:?}"
+    );
+}

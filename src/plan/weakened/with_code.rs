@@ -236,9 +236,14 @@ fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<(Stri
         None => syntax::View::default(),
     };
     let key = |t: &syntax::Test| (t.scope.clone(), t.name.clone());
+    // Tests of one name in one scope pair in their order, the k-th with the k-th.
+    let mut seen: HashMap<(String, String), usize> = HashMap::new();
     let mut out = Vec::new();
     for test in &old.tests {
-        let Some(kept) = new.tests.iter().find(|t| key(t) == key(test)) else {
+        let k = seen.entry(key(test)).or_default();
+        let nth = *k;
+        *k += 1;
+        let Some(kept) = new.tests.iter().filter(|t| key(t) == key(test)).nth(nth) else {
             // Each of its assertions, when it has any: a test of two functions
             // removed with one of them loses the other's checks too.
             let whole = before.get(test.span.clone())?.to_string();
