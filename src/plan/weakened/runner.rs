@@ -224,10 +224,49 @@ fn new_js_lines(before: &[String], after: &[String]) -> Option<String> {
     let seen: std::collections::HashSet<String> = before.iter().map(norm).collect();
     let fresh: Vec<String> = after
         .iter()
-        .filter(|l| !seen.contains(&norm(l)) && !reports_only(l))
+        .filter(|l| !seen.contains(&norm(l)) && !reports_only(l) && !gains_packages(before, l))
         .cloned()
         .collect();
     new_lines(&[], &fresh)
+}
+
+/// Whether `line` is a runner's one-line `frameworks` or `plugins` list that only
+/// gained packages over its line in `before` (karma's `frameworks` gaining
+/// `'sinon'` for a new test): every old entry is kept, each new one is a quoted
+/// package name, not a file of the repository's own (`./skip-all.js`), which is
+/// code the runner loads.
+fn gains_packages(before: &[String], line: &str) -> bool {
+    let entries = |line: &str| -> Option<(String, Vec<String>)> {
+        let (key, value) = line.split_once(':')?;
+        let key = key.trim().trim_matches(['"', '\'']).to_string();
+        let value = js_normal(value);
+        let inner = value
+            .trim_end_matches(',')
+            .strip_prefix('[')?
+            .strip_suffix(']')?;
+        let items = inner
+            .split(',')
+            .map(|i| i.trim().to_string())
+            .filter(|i| !i.is_empty());
+        Some((key, items.collect()))
+    };
+    let Some((key, now)) = entries(line).filter(|(k, _)| k == "frameworks" || k == "plugins")
+    else {
+        return false;
+    };
+    let package = |item: &str| {
+        let name = item.trim_matches('"');
+        item.starts_with('"')
+            && !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_@".contains(c))
+    };
+    before.iter().filter_map(|l| entries(l)).any(|(k, was)| {
+        k == key
+            && was.iter().all(|w| now.contains(w))
+            && now.iter().filter(|n| !was.contains(n)).all(|n| package(n))
+    })
 }
 
 /// A JS runner's configuration with its `coverage: { … }` blocks emptied: what
@@ -1778,6 +1817,28 @@ mod tests {
         assert!(finding("vitest.config.ts", Some(vitest_before), &narrowed).is_some());
         let rooted = jest_after.replace("<rootDir>/src", "<rootDir>/none");
         assert!(finding("jest.config.js", Some(jest_before), &rooted).is_some());
+    }
+
+    // Honest work (axios, in the tuning half's unlabelled sample): karma's
+    // `frameworks` gaining `sinon` for a new test loads a package; every test
+    // still runs and fails as it did. A framework taken away, swapped, or one of
+    // the repository's own files is still read.
+    #[test]
+    fn a_runner_s_framework_list_only_gaining_a_package_is_no_finding() {
+        let before = "module.exports = function (config) {\n  config.set({\n    frameworks: ['jasmine-ajax', 'jasmine'],\n    files: ['test/specs/**/*.spec.js'],\n  })\n}\n";
+        let gained = before.replace("'jasmine'],", "'jasmine', 'sinon'],");
+        assert_eq!(finding("karma.conf.js", Some(before), &gained), None);
+        for after in [
+            before.replace("['jasmine-ajax', 'jasmine']", "['jasmine-ajax']"),
+            before.replace("'jasmine'],", "'mocha'],"),
+            before.replace("'jasmine'],", "'jasmine', './skip-all.js'],"),
+            before.replace("'test/specs/**/*.spec.js'", "'test/specs/none/*.spec.js'"),
+        ] {
+            assert!(
+                finding("karma.conf.js", Some(before), &after).is_some(),
+                "{after}"
+            );
+        }
     }
 
     // Honest work: the kind and number of workers (`pool`, `poolOptions`,
