@@ -5,6 +5,7 @@
 
 use std::ops::Range;
 
+mod marks;
 mod normal;
 mod view;
 
@@ -110,6 +111,64 @@ pub struct View {
     /// definitions whose order does not matter sorted: tests reordered in a file
     /// read the same.
     pub unordered: String,
+    /// Rust and Go: the tests, assertions and skips the weakened check counts.
+    pub marks: Marks,
+}
+
+/// Rust's and Go's tests, assertions and skips as the weakened check counts
+/// them: every assertion of the file, a helper's too, each subtest and each
+/// skip with the test it switches off.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// In source order.
+    pub tests: Vec<Marked>,
+    /// Where each assertion some run reaches starts: not one under `if false`
+    /// or in a closure thrown away.
+    pub assertions: Vec<usize>,
+    /// The assertion statements, in source order.
+    pub statements: Vec<Statement>,
+    /// Skip markers, in source order.
+    pub skips: Vec<Marker>,
+    /// Go: a `TestMain` that never calls `m.Run()`, which runs no test.
+    pub switches: usize,
+    /// Go: the build constraint lines (`//go:build …`, `// +build …`).
+    pub builds: Vec<String>,
+    /// Rust: the bytes of `quote!` and its kin, code a macro generates: no
+    /// test or helper of this file.
+    pub generated: Vec<Range<usize>>,
+}
+
+/// A test as [`Marks`] counts it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Marked {
+    /// Where its marker starts: Rust's attribute, Go's function name or `Run`.
+    pub at: usize,
+    /// Empty when none is written (`fn $name`, `t.Run(tc.name, …)`).
+    pub name: String,
+    /// The bytes inside its body's braces, when it is a function.
+    pub body: Option<Range<usize>>,
+}
+
+/// An assertion statement: from the assertion to the end of its statement (a
+/// chained matcher included), whitespace runs one space; Go's `if` whose block
+/// fails the test, Rust's `#[should_panic]` too.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Statement {
+    pub at: usize,
+    pub text: String,
+    /// An assertion's own, not an `if`'s or an attribute's.
+    pub assertion: bool,
+}
+
+/// A skip marker as [`Marks`] counts it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Marker {
+    pub at: usize,
+    /// The test it switches off; empty: the whole file's.
+    pub owner: String,
+    /// It switches its test off whatever the run: `#[ignore]`, Go's `t.Skip()`
+    /// first in a test's body.
+    pub outright: bool,
 }
 
 /// A test function or case.
