@@ -135,7 +135,33 @@ pub struct Marks {
     pub builds: Vec<String>,
     /// Rust: the bytes of `quote!` and its kin, code a macro generates: no
     /// test or helper of this file.
-    pub generated: Vec<Range<usize>>,
+    pub generated: Spans,
+}
+
+/// Byte ranges, sorted and merged once, so whether one holds a byte is a
+/// binary search, not a pass over them all for each byte asked about.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Spans(Vec<Range<usize>>);
+
+impl Spans {
+    pub fn new(ranges: impl IntoIterator<Item = Range<usize>>) -> Spans {
+        let mut all: Vec<Range<usize>> = ranges.into_iter().filter(|r| r.start < r.end).collect();
+        all.sort_by_key(|r| r.start);
+        let mut out: Vec<Range<usize>> = Vec::with_capacity(all.len());
+        for r in all {
+            match out.last_mut() {
+                Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+                _ => out.push(r),
+            }
+        }
+        Spans(out)
+    }
+
+    /// Whether one of the ranges holds byte `at`.
+    pub fn holds(&self, at: usize) -> bool {
+        let k = self.0.partition_point(|r| r.start <= at);
+        k.checked_sub(1).is_some_and(|k| at < self.0[k].end)
+    }
 }
 
 /// A test as [`Marks`] counts it.

@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::{Marked, Marker, Marks, Statement, go_library_check};
+use super::{Marked, Marker, Marks, Spans, Statement, go_library_check};
 
 /// Macros whose tokens are code they generate: a `#[test]` in them tests nothing
 /// here.
@@ -272,7 +272,7 @@ struct Found {
     /// Closures bound to a name starting with `_`: the name, the span thrown
     /// away, and where the closure ends.
     discarded: Vec<(String, Range<usize>)>,
-    generated: Vec<Range<usize>>,
+    generated: Spans,
 }
 
 impl Found {
@@ -285,7 +285,8 @@ impl Found {
                 self.dead.push(span);
             }
         }
-        let dead = |at: usize| self.dead.iter().any(|d| d.contains(&at));
+        let dead = Spans::new(std::mem::take(&mut self.dead));
+        let dead = |at: usize| dead.holds(at);
         self.tests.sort_by_key(|t| t.at);
         self.skips.sort_by_key(|s| s.0);
         self.assertions.sort_unstable();
@@ -366,9 +367,8 @@ pub(super) fn rust(src: &str, root: Node<'_>) -> Marks {
         }
         i += 1;
     }
-    leaves
-        .list
-        .retain(|l| !quoted.iter().any(|q| q.contains(&l.span.start)));
+    let quoted = Spans::new(quoted);
+    leaves.list.retain(|l| !quoted.holds(l.span.start));
     let mut found = Found::default();
     for (i, l) in leaves.list.iter().enumerate() {
         if l.class != Class::Word {
@@ -388,14 +388,14 @@ pub(super) fn rust(src: &str, root: Node<'_>) -> Marks {
             found.assertions.push(l.span.start);
         }
     }
-    found.generated = quoted.clone();
     walk(root, |n, _| {
-        if quoted.iter().any(|q| q.contains(&n.start_byte())) || n.kind().contains("comment") {
+        if quoted.holds(n.start_byte()) || n.kind().contains("comment") {
             return false;
         }
         rust_node(src, n, &leaves, &mut found);
         true
     });
+    found.generated = quoted;
     found.into_marks(&leaves)
 }
 

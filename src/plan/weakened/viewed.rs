@@ -33,17 +33,30 @@ fn bytes(spans: &[(usize, usize)], text: &str, from: usize, end: usize) -> Range
 /// it is in; a skip switches off its owner's body, or the whole file's when it
 /// names none.
 fn marked(lang: Lang, text: &str, m: &syntax::Marks) -> Read {
-    let bodies: Vec<(&Range<usize>, &str)> = m
+    let mut bodies: Vec<(&Range<usize>, &str)> = m
         .tests
         .iter()
         .filter_map(|t| Some((t.body.as_ref()?, t.name.as_str())))
         .collect();
+    bodies.sort_by_key(|(b, _)| b.start);
+    // How far the bodies up to each reach: the walk back from a byte stops where
+    // none before reaches it.
+    let reach: Vec<usize> = bodies
+        .iter()
+        .scan(0, |far, (b, _)| {
+            *far = b.end.max(*far);
+            Some(*far)
+        })
+        .collect();
+    // The innermost body holding `at`: of those starting at or before it, the
+    // last that holds it.
     let innermost = |at: usize| {
-        bodies
-            .iter()
-            .filter(|(b, _)| b.contains(&at))
-            .max_by_key(|(b, _)| b.start)
-            .map_or(String::new(), |(_, name)| (*name).to_string())
+        let k = bodies.partition_point(|(b, _)| b.start <= at);
+        (0..k)
+            .rev()
+            .take_while(|&j| reach[j] > at)
+            .find(|&j| bodies[j].0.contains(&at))
+            .map_or(String::new(), |j| bodies[j].1.to_string())
     };
     let mut statements: Vec<String> = m.statements.iter().map(|s| s.text.clone()).collect();
     let mut owners: Vec<String> = m.statements.iter().map(|s| innermost(s.at)).collect();
@@ -78,22 +91,22 @@ fn marked(lang: Lang, text: &str, m: &syntax::Marks) -> Read {
     }
     // What a test switched off, or a whole file, would check: none of it runs.
     let off: HashSet<&String> = skip_owners.iter().filter(|o| !o.is_empty()).collect();
-    let off: Vec<&Range<usize>> = m
-        .tests
-        .iter()
-        .filter(|t| off.contains(&t.name))
-        .filter_map(|t| t.body.as_ref())
-        .collect();
+    let off = syntax::Spans::new(
+        m.tests
+            .iter()
+            .filter(|t| off.contains(&t.name))
+            .filter_map(|t| t.body.clone()),
+    );
     let wide = skip_owners.iter().any(String::is_empty);
     let switched_off = m
         .statements
         .iter()
-        .filter(|s| wide || off.iter().any(|b| b.contains(&s.at)))
+        .filter(|s| wide || off.holds(s.at))
         .map(|s| s.text.clone())
         .collect();
     let (toks, spans): (Vec<_>, Vec<_>) = {
         let (toks, spans) = spanned(lang, text);
-        let made = |s: &(usize, usize)| m.generated.iter().any(|g| g.contains(&s.0));
+        let made = |s: &(usize, usize)| m.generated.holds(s.0);
         toks.into_iter()
             .zip(spans)
             .filter(|(_, s)| !made(s))
@@ -111,8 +124,10 @@ fn marked(lang: Lang, text: &str, m: &syntax::Marks) -> Read {
         .iter()
         .filter(|s| s.assertion)
         .filter_map(|s| {
-            let (name, _) = uncalled.iter().find(|(_, b)| b.contains(&s.at))?;
-            Some((name.clone(), s.text.clone()))
+            // The bodies follow one another, none in another.
+            let k = uncalled.partition_point(|(_, b)| b.start <= s.at);
+            let (name, body) = uncalled.get(k.checked_sub(1)?)?;
+            body.contains(&s.at).then(|| (name.clone(), s.text.clone()))
         })
         .collect();
     counts.trivial = statements.iter().filter(|s| cannot_fail(lang, s)).count();
