@@ -5,6 +5,7 @@
 
 use std::ops::Range;
 
+mod marks;
 mod normal;
 mod view;
 
@@ -110,6 +111,90 @@ pub struct View {
     /// definitions whose order does not matter sorted: tests reordered in a file
     /// read the same.
     pub unordered: String,
+    /// Rust and Go: the tests, assertions and skips the weakened check counts.
+    pub marks: Marks,
+}
+
+/// Rust's and Go's tests, assertions and skips as the weakened check counts
+/// them: every assertion of the file, a helper's too, each subtest and each
+/// skip with the test it switches off.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// In source order.
+    pub tests: Vec<Marked>,
+    /// Where each assertion some run reaches starts: not one under `if false`
+    /// or in a closure thrown away.
+    pub assertions: Vec<usize>,
+    /// The assertion statements, in source order.
+    pub statements: Vec<Statement>,
+    /// Skip markers, in source order.
+    pub skips: Vec<Marker>,
+    /// Go: a `TestMain` that never calls `m.Run()`, which runs no test.
+    pub switches: usize,
+    /// Go: the build constraint lines (`//go:build …`, `// +build …`).
+    pub builds: Vec<String>,
+    /// Rust: the bytes of `quote!` and its kin, code a macro generates: no
+    /// test or helper of this file.
+    pub generated: Spans,
+}
+
+/// Byte ranges, sorted and merged once, so whether one holds a byte is a
+/// binary search, not a pass over them all for each byte asked about.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Spans(Vec<Range<usize>>);
+
+impl Spans {
+    pub fn new(ranges: impl IntoIterator<Item = Range<usize>>) -> Spans {
+        let mut all: Vec<Range<usize>> = ranges.into_iter().filter(|r| r.start < r.end).collect();
+        all.sort_by_key(|r| r.start);
+        let mut out: Vec<Range<usize>> = Vec::with_capacity(all.len());
+        for r in all {
+            match out.last_mut() {
+                Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+                _ => out.push(r),
+            }
+        }
+        Spans(out)
+    }
+
+    /// Whether one of the ranges holds byte `at`.
+    pub fn holds(&self, at: usize) -> bool {
+        let k = self.0.partition_point(|r| r.start <= at);
+        k.checked_sub(1).is_some_and(|k| at < self.0[k].end)
+    }
+}
+
+/// A test as [`Marks`] counts it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Marked {
+    /// Where its marker starts: Rust's attribute, Go's function name or `Run`.
+    pub at: usize,
+    /// Empty when none is written (`fn $name`, `t.Run(tc.name, …)`).
+    pub name: String,
+    /// The bytes inside its body's braces, when it is a function.
+    pub body: Option<Range<usize>>,
+}
+
+/// An assertion statement: from the assertion to the end of its statement (a
+/// chained matcher included), whitespace runs one space; Go's `if` whose block
+/// fails the test, Rust's `#[should_panic]` too.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Statement {
+    pub at: usize,
+    pub text: String,
+    /// An assertion's own, not an `if`'s or an attribute's.
+    pub assertion: bool,
+}
+
+/// A skip marker as [`Marks`] counts it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Marker {
+    pub at: usize,
+    /// The test it switches off; empty: the whole file's.
+    pub owner: String,
+    /// It switches its test off whatever the run: `#[ignore]`, Go's `t.Skip()`
+    /// first in a test's body.
+    pub outright: bool,
 }
 
 /// A test function or case.

@@ -11,7 +11,6 @@ use std::fmt;
 use serde::Serialize;
 
 use super::syntax;
-use brackets::{Matched, Toks};
 
 mod brackets;
 mod call_count;
@@ -1891,7 +1890,12 @@ fn named_test(path: &str) -> bool {
 fn is_test(path: &str, text: Option<&str>) -> bool {
     is_test_path(path)
         || (Lang::of(path) == Some(Lang::Rust)
-            && text.is_some_and(|t| analyse(Lang::Rust, t, None).counts.tests > 0))
+            && text.is_some_and(|t| {
+                analyse(Lang::Rust, t, view_of(path, t).as_ref())
+                    .counts
+                    .tests
+                    > 0
+            }))
 }
 
 /// One side of a changed test file: its language and what was read of it.
@@ -1923,14 +1927,11 @@ impl<'c> Row<'c> {
         let old_path = change.was.as_deref().unwrap_or(&change.path);
         let side = |path: &str, text: &str, anyway: bool, declared: &HashSet<String>| {
             let lang = Lang::of(path)?;
-            let view = |path: &str| view_of(path, text);
-            // Python's and JavaScript's counts are the view's; the other
-            // languages' test files are known before it is read.
-            let early = matches!(lang, Lang::Python | Lang::Js) && (anyway || is_test_path(path));
-            if matches!(lang, Lang::Python | Lang::Js) && !early {
+            // Only a Rust file's tests tell whether it is a test file.
+            if lang != Lang::Rust && !anyway && !is_test_path(path) {
                 return None;
             }
-            let mut viewed = early.then(|| view(path)).flatten();
+            let viewed = view_of(path, text);
             let mut read = analyse(lang, text, viewed.as_ref());
             let reaches = read.counts.tests > 0 && read.counts.assertions > 0;
             // A test function in a file pytest does not collect by its name never
@@ -1948,9 +1949,6 @@ impl<'c> Row<'c> {
                 anyway || is_test_path(path) || (lang == Lang::Rust && read.counts.tests > 0);
             if !test {
                 return None;
-            }
-            if viewed.is_none() {
-                viewed = view(path);
             }
             if let Some(v) = &viewed {
                 read.counts.read_view(v, reaches);
@@ -3221,8 +3219,7 @@ fn verify_finding(
     }
     // A checker the goal names (`check.py passes`) had assertions: still a check.
     let checks = |lang: Lang| {
-        let view = matches!(lang, Lang::Python | Lang::Js).then(|| view_of(&change.path, before));
-        let c = analyse(lang, before, view.flatten().as_ref()).counts;
+        let c = analyse(lang, before, view_of(&change.path, before).as_ref()).counts;
         c.assertions + c.tests > 0
     };
     if given.asked.contains(&change.path) && Lang::of(&change.path).is_some_and(|l| !checks(l)) {
@@ -3284,22 +3281,18 @@ fn bounded(text: &str) -> &str {
     &text[..end]
 }
 
-/// The syntax view of `text` as `path`'s grammar reads it; Python's and
-/// JavaScript's of its first [`MAX_TEXT`] bytes, as their counts come from the
-/// view alone.
+/// The syntax view of `text` as `path`'s grammar reads it: of its first
+/// [`MAX_TEXT`] bytes, as the counts come from the view alone; past them a test
+/// file is read as far as the cap.
 fn view_of(path: &str, text: &str) -> Option<syntax::View> {
-    let grammar = syntax::Grammar::of(path)?;
-    match Lang::of(path) {
-        Some(Lang::Js | Lang::Python) => syntax::view(grammar, bounded(text)),
-        _ => syntax::view(grammar, text),
-    }
+    syntax::view(syntax::Grammar::of(path)?, bounded(text))
 }
 
 /// What the check reads of one side of a test file.
 #[derive(Default)]
 struct Read {
     counts: Counts,
-    /// The assertion statements (see `forms::statements`).
+    /// The assertion statements (see `syntax::Statement`).
     statements: Vec<String>,
     /// For each statement, the name of the innermost test it is in (empty: none).
     owners: Vec<String>,
@@ -3324,291 +3317,10 @@ struct Read {
     bound: checks::Bound,
 }
 
-/// `text` read as `lang`: Python and JavaScript from their syntax `view`
-/// ([`viewed::read`]; none without one), Rust and Go from their tokens.
+/// `text` read as `lang` from its syntax `view` ([`viewed::read`]; none without
+/// one), which [`view_of`] made of the same first [`MAX_TEXT`] bytes.
 fn analyse(lang: Lang, text: &str, view: Option<&syntax::View>) -> Read {
-    let text = bounded(text);
-    if matches!(lang, Lang::Js | Lang::Python) {
-        return view.map_or_else(Read::default, |v| viewed::read(lang, text, v));
-    }
-    let (mut toks, mut spans) = spanned(lang, text);
-    if lang == Lang::Rust {
-        (toks, spans) = unquoted(toks, spans);
-    }
-    let matched = Matched::new(toks);
-    let toks = matched.toks();
-    let layout = reach::Layout::new(text, &spans);
-    let mut counts = Counts::default();
-    let mut tests = Vec::new();
-    let mut skips = Vec::new();
-    let mut asserts = Vec::new();
-    let unreached = reach::unreached(lang, &toks, &layout);
-    let loops = match lang {
-        Lang::Go => forms::in_loops(&toks),
-        _ => Vec::new(),
-    };
-    for (i, &dead) in unreached.iter().enumerate() {
-        let (mut a, mut s, mut t) = at(lang, &toks, i);
-        a = a && !dead;
-        if lang == Lang::Go {
-            // A subtest in a loop runs once per row of its table, which count.
-            t = t && !(ident(&toks, i) == Some("Run") && loops[i]);
-            s = s || forms::go_guard(&toks, i);
-        }
-        counts.assertions += usize::from(a);
-        if a {
-            asserts.push(i);
-        }
-        if s {
-            skips.push(i);
-        }
-        if t {
-            tests.push((i, forms::test_name(lang, &toks, &layout, i)));
-        }
-    }
-    counts.tests = tests.len();
-    let mut skip_owners: Vec<String> = skips
-        .iter()
-        .map(|&i| forms::skip_owner(lang, &toks, i, &tests))
-        .collect();
-    let skipped = skipped_tests(lang, &toks, (&skips, &skip_owners), &tests, &asserts);
-    let mut placed = forms::statements(lang, &toks, &layout);
-    placed.retain(|(i, _)| !unreached[*i]);
-    let mut statements: Vec<String> = placed.iter().map(|(_, s)| s.clone()).collect();
-    let bodies: Vec<(usize, usize, &str)> = tests
-        .iter()
-        .filter_map(|(i, name)| {
-            let (from, end) = reach::test_body(lang, &toks, *i)?;
-            Some((from, end, name.as_str()))
-        })
-        .collect();
-    let mut in_test: Vec<String> = placed
-        .iter()
-        .map(|(i, _)| {
-            bodies
-                .iter()
-                .filter(|(from, end, _)| from <= i && i < end)
-                .max_by_key(|(from, _, _)| *from)
-                .map_or(String::new(), |(_, _, name)| name.to_string())
-        })
-        .collect();
-    if lang == Lang::Go {
-        for line in text.lines().map(str::trim) {
-            if line.starts_with("//go:build") || line.starts_with("// +build") {
-                let ignore = line.split_whitespace().any(|w| w == "ignore");
-                skip_owners.extend((0..1 + usize::from(ignore)).map(|_| String::new()));
-                statements.push(line.to_string());
-                in_test.push(String::new());
-            }
-        }
-    }
-    // A TestMain that never calls `m.Run()` runs no test of its package.
-    if lang == Lang::Go
-        && let Some(at) = text.find("func TestMain(")
-    {
-        let body = &text[at..];
-        let body = body[1..].find("\nfunc ").map_or(body, |end| &body[..=end]);
-        if !body.contains(".Run()") {
-            skip_owners.push(String::new());
-            counts.switches += 1;
-        }
-    }
-    counts.skips = skip_owners.len();
-    let bodies = reach::uncalled_bodies(lang, &toks, &layout);
-    let helpers = placed
-        .iter()
-        .filter(|(i, _)| at(lang, &toks, *i).0)
-        .filter_map(|(i, statement)| {
-            let k = bodies.partition_point(|(_, from, _)| from <= i);
-            let (name, _, end) = bodies.get(k.checked_sub(1)?)?;
-            (i < end).then(|| (name.clone(), statement.clone()))
-        })
-        .collect();
-    // What a test switched off, or a whole file, would check: none of it runs.
-    let owners: std::collections::HashSet<&String> = skip_owners.iter().collect();
-    let off: Vec<(usize, usize)> = tests
-        .iter()
-        .filter(|(_, name)| !name.is_empty() && owners.contains(name))
-        .filter_map(|&(i, _)| reach::test_body(lang, &toks, i))
-        .collect();
-    let wide = skip_owners.iter().any(String::is_empty);
-    // How many of those bodies each token is in, by their edges.
-    let mut edges = vec![0isize; toks.len() + 1];
-    for &(from, end) in off.iter().filter(|(from, end)| from < end) {
-        edges[from.min(toks.len())] += 1;
-        edges[end.min(toks.len())] -= 1;
-    }
-    let mut depth = 0;
-    let inside: Vec<bool> = edges
-        .iter()
-        .map(|e| {
-            depth += e;
-            depth > 0
-        })
-        .collect();
-    let switched_off = placed
-        .into_iter()
-        .filter(|(i, _)| wide || inside.get(*i).copied().unwrap_or(false))
-        .map(|(_, s)| s)
-        .collect();
-    counts.trivial = statements.iter().filter(|s| cannot_fail(lang, s)).count();
-    counts.patched = forms::patched(lang, &toks, &layout, &statements);
-    (counts.cases, counts.tables) = forms::cases(lang, &toks);
-    Read {
-        counts,
-        statements,
-        owners: in_test,
-        names: tests.into_iter().map(|(_, name)| name).collect(),
-        skip_owners,
-        switched_off,
-        skipped,
-        helpers,
-        harnesses: Vec::new(),
-        bound: checks::bindings(lang, text),
-    }
-}
-
-/// The tests a skip marker with no condition switches off ([`Read::skipped`]):
-/// `skips` are the markers' tokens with the test each names, `asserts` the
-/// assertions' tokens.
-fn skipped_tests(
-    lang: Lang,
-    toks: &Toks<'_, '_>,
-    (skips, owners): (&[usize], &[String]),
-    tests: &[(usize, String)],
-    asserts: &[usize],
-) -> Vec<(String, usize)> {
-    let mut out: Vec<(String, usize)> = Vec::new();
-    for (&i, name) in skips.iter().zip(owners) {
-        if name.is_empty()
-            || !unconditional_skip(lang, toks, i)
-            || out.iter().any(|(n, _)| n == name)
-        {
-            continue;
-        }
-        let Some(&(at, _)) = tests.iter().find(|(_, n)| n == name) else {
-            continue;
-        };
-        let held = reach::test_body(lang, toks, at).map_or(0, |(from, end)| {
-            asserts.partition_point(|&k| k < end) - asserts.partition_point(|&k| k < from)
-        });
-        out.push((name.clone(), held));
-    }
-    out
-}
-
-/// Whether the skip marker at `i` switches its test off whatever the run: a
-/// marker with no condition, or Go's `t.Skip()` first in a test's body. A
-/// `skipif`, `skipIf`, `cfg_attr(…, ignore)` or a skip under an `if` runs the test
-/// somewhere.
-fn unconditional_skip(lang: Lang, toks: &Toks<'_, '_>, i: usize) -> bool {
-    let name = ident(toks, i);
-    match lang {
-        // Read from the view (`viewed::read`).
-        Lang::Python | Lang::Js => false,
-        Lang::Rust => {
-            punct(toks, i, '#') && punct(toks, i + 1, '[') && ident(toks, i + 2) == Some("ignore")
-        }
-        Lang::Go => {
-            matches!(name, Some("Skip" | "Skipf" | "SkipNow"))
-                && i >= 7
-                && punct(toks, i - 1, '.')
-                && punct(toks, i - 3, '{')
-                && punct(toks, i - 4, ')')
-                && ident(toks, i - 5) == Some("T")
-                && punct(toks, i - 6, '.')
-                && ident(toks, i - 7) == Some("testing")
-        }
-    }
-}
-
-/// Rust tokens without those inside `quote!`/`quote_spanned!`/`parse_quote!`: code
-/// a macro generates (a `#[test]` in it tests nothing here).
-fn unquoted<'a>(
-    toks: Vec<Tok<'a>>,
-    spans: Vec<(usize, usize)>,
-) -> (Vec<Tok<'a>>, Vec<(usize, usize)>) {
-    let matched = Matched::new(toks);
-    let toks = matched.toks();
-    let mut keep = vec![true; toks.len()];
-    let mut i = 0;
-    while i < toks.len() {
-        let quoting = matches!(
-            ident(&toks, i),
-            Some("quote" | "quote_spanned" | "parse_quote" | "parse_quote_spanned")
-        ) && punct(&toks, i + 1, '!');
-        if quoting && let Some(end) = toks.group_end(i + 2) {
-            keep[i..=end].iter_mut().for_each(|k| *k = false);
-            i = end + 1;
-            continue;
-        }
-        i += 1;
-    }
-    let mut out = (Vec::new(), Vec::new());
-    for ((tok, span), keep) in matched.into_list().into_iter().zip(spans).zip(keep) {
-        if keep {
-            out.0.push(tok);
-            out.1.push(span);
-        }
-    }
-    out
-}
-
-/// `if True: return`, `if (true) return`, `if true { return }`: a return no
-/// condition guards, whatever follows it.
-fn constant_guard(toks: &Toks<'_, '_>, i: usize) -> bool {
-    if ident(toks, i) != Some("if") {
-        return false;
-    }
-    let Some((true, mut j)) = reach::literal_condition(toks, i + 1) else {
-        return false;
-    };
-    if punct(toks, j, ':') || punct(toks, j, '{') {
-        j += 1;
-    }
-    ident(toks, j) == Some("return")
-}
-
-/// (assertion, skip, test) starting at token `i` of `lang`.
-fn at(lang: Lang, toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
-    match lang {
-        // Read from the view (`viewed::read`).
-        Lang::Python | Lang::Js => (false, false, false),
-        Lang::Rust => rust(toks, i),
-        Lang::Go => go(toks, i),
-    }
-}
-
-/// How many tokens before each one a test holds for, read in one pass: the count
-/// in a block is then two lookups, not a pass over the block, which a file of
-/// nested blocks made quadratic.
-struct Tally(Vec<u32>);
-
-impl Tally {
-    fn of(len: usize, mut holds: impl FnMut(usize) -> bool) -> Tally {
-        let mut out = Vec::with_capacity(len + 1);
-        let mut n = 0u32;
-        out.push(0);
-        for k in 0..len {
-            n += u32::from(holds(k));
-            out.push(n);
-        }
-        Tally(out)
-    }
-
-    /// The assertions of `toks` (`at(lang, …).0`).
-    fn asserts(lang: Lang, toks: &Toks<'_, '_>) -> Tally {
-        Tally::of(toks.len(), |k| at(lang, toks, k).0)
-    }
-
-    /// How many of the tokens `from..end` it holds for (none when `end <= from`).
-    fn count(&self, from: usize, end: usize) -> usize {
-        let at = |k: usize| self.0[k.min(self.0.len() - 1)];
-        if end <= from {
-            return 0;
-        }
-        (at(end) - at(from)) as usize
-    }
+    view.map_or_else(Read::default, |v| viewed::read(lang, bounded(text), v))
 }
 
 /// The identifier at `i`, if it is one.
@@ -3628,248 +3340,6 @@ fn receiver<'a>(toks: &[Tok<'a>], i: usize) -> Option<&'a str> {
     (i >= 2 && punct(toks, i - 1, '.'))
         .then(|| ident(toks, i - 2))
         .flatten()
-}
-
-fn after_dot(toks: &[Tok<'_>], i: usize) -> bool {
-    i >= 1 && punct(toks, i - 1, '.')
-}
-
-/// (assertion, skip, test) starting at token `i`, for Rust.
-fn rust(toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
-    if let Some(name) = ident(toks, i) {
-        let call = punct(toks, i + 1, '(');
-        // `assert_eq!`, a checking helper `assert_output(…)`, a harness's
-        // `.expect_value_eq(…)`.
-        let assertion = (name.contains("assert") && punct(toks, i + 1, '!'))
-            || (name.starts_with("assert_")
-                && call
-                && !(i >= 1 && ident(toks, i - 1) == Some("fn")))
-            || (name.starts_with("expect_") && call && after_dot(toks, i));
-        return (assertion, constant_guard(toks, i), false);
-    }
-    let inner = punct(toks, i + 1, '!');
-    let open = i + 1 + usize::from(inner);
-    if !(punct(toks, i, '#') && punct(toks, open, '[')) {
-        return (false, false, false);
-    }
-    // The attribute's path: `test`, `tokio::test`, `ignore`, `cfg_attr`.
-    let mut j = open + 1;
-    let mut last = None;
-    let first = ident(toks, j);
-    while let Some(name) = ident(toks, j) {
-        last = Some(name);
-        if punct(toks, j + 1, ':') && punct(toks, j + 2, ':') {
-            j += 3;
-        } else {
-            j += 1;
-            break;
-        }
-    }
-    let ends = punct(toks, j, ']') || punct(toks, j, '(');
-    // rstest's `#[case(…)]`/`#[case::name(…)]` is one test each; `#[case]` on a
-    // parameter is none.
-    if first == Some("case") && punct(toks, j, '(') {
-        return (false, false, true);
-    }
-    match last {
-        Some("test" | "rstest" | "test_case") if ends => {
-            (false, toks.chain(i) & CHAIN_CFG != 0, true)
-        }
-        Some("ignore" | "should_panic") => (false, true, false),
-        // A whole test file compiled only under a condition.
-        Some("cfg") if inner => (false, true, false),
-        Some("cfg") => (
-            false,
-            always_false(toks, j)
-                || toks.chain(i) & CHAIN_TEST != 0
-                || (module_of_tests(toks, open) && !plain_test(toks, j)),
-            false,
-        ),
-        Some("cfg_attr") => {
-            let inner = toks.group_end(j).map_or(&[][..], |end| &toks[j..end]);
-            let ignored = inner.contains(&Tok::Ident("ignore"));
-            (false, ignored, false)
-        }
-        _ => (false, false, false),
-    }
-}
-
-/// Whether the attribute whose `[` is at `open` is on a module of tests, past any
-/// further attributes: one whose body holds a test attribute (`mod tests { #[test]
-/// … }`), or one in a file of its own named for tests (`mod tests;`).
-fn module_of_tests(toks: &Toks<'_, '_>, open: usize) -> bool {
-    let mut k = match toks.group_end(open) {
-        Some(end) => end + 1,
-        None => return false,
-    };
-    while punct(toks, k, '#') && punct(toks, k + 1, '[') {
-        match toks.group_end(k + 1) {
-            Some(end) => k = end + 1,
-            None => return false,
-        }
-    }
-    if ident(toks, k) == Some("pub") {
-        k += 1;
-        if punct(toks, k, '(') {
-            match toks.group_end(k) {
-                Some(end) => k = end + 1,
-                None => return false,
-            }
-        }
-    }
-    if ident(toks, k) != Some("mod") {
-        return false;
-    }
-    let Some(name) = ident(toks, k + 1) else {
-        return false;
-    };
-    if punct(toks, k + 2, ';') {
-        return name.contains("test");
-    }
-    let Some(end) = toks.group_end(k + 2) else {
-        return false;
-    };
-    (k + 3..end).any(|m| punct(toks, m, '#') && punct(toks, m + 1, '[') && test_attr(toks, m))
-}
-
-/// Whether the `cfg(...)` predicate opening at token `j` is `(test)` alone: a test
-/// module's own condition. Any other on a module (`all(test, feature = "never")`,
-/// `not(test)`, a cfg nobody sets) may keep every test in it from being compiled
-/// while the file still holds them all: a skip by another name.
-fn plain_test(toks: &Toks<'_, '_>, j: usize) -> bool {
-    punct(toks, j, '(') && ident(toks, j + 1) == Some("test") && punct(toks, j + 2, ')')
-}
-
-/// Bits of [`attribute_chains`]: a `#[cfg(…)]` that may hold, and a test attribute.
-const CHAIN_CFG: u8 = 1;
-const CHAIN_TEST: u8 = 2;
-
-/// For each Rust `#` of an attribute, what the attributes after it on the same item
-/// hold ([`CHAIN_CFG`], [`CHAIN_TEST`]): read right to left, once per file, not
-/// along the rest of the item's attributes from each.
-fn attribute_chains(toks: &Toks<'_, '_>) -> Vec<u8> {
-    let mut out = vec![0u8; toks.len()];
-    for i in (0..toks.len()).rev() {
-        if !punct(toks, i, '#') {
-            continue;
-        }
-        let Some(k) = toks.group_end(i + 1).map(|e| e + 1) else {
-            continue;
-        };
-        if !(punct(toks, k, '#') && punct(toks, k + 1, '[')) {
-            continue;
-        }
-        let mut here = out[k];
-        if cfg_of(toks, k) == Some(false) {
-            here |= CHAIN_CFG;
-        }
-        if test_attr(toks, k) {
-            here |= CHAIN_TEST;
-        }
-        out[i] = here;
-    }
-    out
-}
-
-/// `Some(always false)` when the attribute at `k` is a `#[cfg(…)]`.
-fn cfg_of(toks: &Toks<'_, '_>, k: usize) -> Option<bool> {
-    (ident(toks, k + 2) == Some("cfg") && punct(toks, k + 3, '('))
-        .then(|| always_false(toks, k + 3))
-}
-
-/// Whether the attribute at `k` marks a test: `#[test]`, `#[tokio::test]`.
-fn test_attr(toks: &Toks<'_, '_>, k: usize) -> bool {
-    let Some(end) = toks.group_end(k + 1) else {
-        return false;
-    };
-    let mut j = k + 2;
-    while j < end && ident(toks, j).is_some() && punct(toks, j + 1, ':') {
-        j += 3;
-    }
-    ident(toks, j) == Some("test") && (j + 1 == end || punct(toks, j + 1, '('))
-}
-
-/// Whether the `cfg(...)` predicate opening at token `j` is one that never holds,
-/// `any()` or `not(all())`: the item under it is compiled out, a skip by another name.
-fn always_false(toks: &Toks<'_, '_>, j: usize) -> bool {
-    let is = |k: usize, name: &str| ident(toks, k) == Some(name);
-    let empty = |k: usize| punct(toks, k, '(') && punct(toks, k + 1, ')');
-    punct(toks, j, '(')
-        && ((is(j + 1, "any") && empty(j + 2))
-            || (is(j + 1, "not") && punct(toks, j + 2, '(') && is(j + 3, "all") && empty(j + 4)))
-}
-
-/// `skip: true` in a literal: a row of a test table the loop skips (`if
-/// tc.skip { t.SkipNow() }`), or node:test's `test('x', { skip: true }, fn)`.
-fn table_skip(toks: &Toks<'_, '_>, i: usize) -> bool {
-    matches!(ident(toks, i), Some("skip" | "Skip"))
-        && !after_dot(toks, i)
-        && punct(toks, i + 1, ':')
-        && ident(toks, i + 2) == Some("true")
-}
-
-const GO_RECEIVERS: [&str; 5] = ["t", "b", "tb", "f", "tt"];
-
-/// A check through a helper given the test's `t` first and named for one
-/// (`Equal(t, …)` and `PanicMatches(t, …)` dot-imported, `assertNoError(t, err)`,
-/// `checkOutput(t, got)`): it fails the test through `t`. A helper given `t` to
-/// set something up (`newServer(t)`) is none.
-/// A helper the file defines to check nothing is none (`brackets::hollow`).
-fn go_helper_check(toks: &Toks<'_, '_>, i: usize, name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    punct(toks, i + 1, '(')
-        && ident(toks, i + 2).is_some_and(|t| GO_RECEIVERS.contains(&t))
-        && (punct(toks, i + 3, ',') || punct(toks, i + 3, ')'))
-        && GO_CHECK_WORDS.iter().any(|c| lower.starts_with(c))
-        && !toks.hollow.contains(name)
-}
-
-/// What a Go helper's name starts with, any case, when it is named for a check.
-const GO_CHECK_WORDS: [&str; 9] = [
-    "assert", "equal", "notequal", "panic", "notpanic", "check", "expect", "require", "verify",
-];
-
-/// (assertion, skip, test) starting at token `i`, for Go.
-fn go(toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
-    let Some(name) = ident(toks, i) else {
-        return (false, false, false);
-    };
-    let call = punct(toks, i + 1, '(');
-    // `t.Errorf(`, or `s.T().Errorf(` in a suite.
-    let testing = receiver(toks, i).is_some_and(|r| GO_RECEIVERS.contains(&r))
-        || (i >= 4
-            && punct(toks, i - 1, '.')
-            && punct(toks, i - 2, ')')
-            && punct(toks, i - 3, '(')
-            && ident(toks, i - 4) == Some("T"));
-    let assertion = call
-        && ((testing
-            && matches!(
-                name,
-                "Error" | "Errorf" | "Fatal" | "Fatalf" | "Fail" | "FailNow"
-            ))
-            || (matches!(receiver(toks, i), Some("assert" | "require"))
-                && name.starts_with(|c: char| c.is_ascii_uppercase()))
-            || syntax::go_library_check(name, receiver(toks, i), after_dot(toks, i))
-            || go_helper_check(toks, i, name));
-    // `if testing.Short() { return }` switches a test off as `t.Skip` does, and an
-    // `os.Exit(0)` (in `TestMain`, say) ends the run passing.
-    let skip = (call && testing && matches!(name, "Skip" | "Skipf" | "SkipNow"))
-        || (call && name == "Short" && receiver(toks, i) == Some("testing"))
-        || table_skip(toks, i)
-        || (call
-            && name == "Exit"
-            && receiver(toks, i) == Some("os")
-            && punct(toks, i + 2, '0')
-            && punct(toks, i + 3, ')'))
-        || constant_guard(toks, i);
-    // A subtest (`t.Run`) is a test: a `func Test…` folded into one is not lost.
-    let test = call
-        && ((name.starts_with("Test")
-            && i >= 1
-            && (ident(toks, i - 1) == Some("func") || punct(toks, i - 1, ')')))
-            || (name == "Run" && testing));
-    (assertion, skip, test)
 }
 
 /// `text` as tokens of `lang`: comments left out, each string or character literal
@@ -5253,11 +4723,8 @@ fn count(lang: Lang, text: &str) -> Counts {
         Lang::Rust => syntax::Grammar::Rust,
         Lang::Go => syntax::Grammar::Go,
     };
-    // As `view_of` reads it: Python's and JavaScript's counts are the view's.
-    let view = match lang {
-        Lang::Python | Lang::Js => syntax::view(grammar, bounded(text)),
-        _ => syntax::view(grammar, text),
-    };
+    // As `view_of` reads it.
+    let view = syntax::view(grammar, bounded(text));
     let mut read = analyse(lang, text, view.as_ref());
     let reaches = read.counts.tests > 0 && read.counts.assertions > 0;
     if let Some(view) = &view {

@@ -53,8 +53,12 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
             r.test_macros = test_macros(src, root);
             r.rust_items(root, "", 0);
             r.rust_macros(root);
+            r.view.marks = super::marks::rust(src, root);
         }
-        Grammar::Go => r.go(root),
+        Grammar::Go => {
+            r.go(root);
+            r.view.marks = super::marks::go(src, root);
+        }
         _ => {
             r.js(root, &mut Vec::new(), 0);
             let held: HashSet<usize> = r

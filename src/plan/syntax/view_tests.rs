@@ -307,3 +307,131 @@ if __name__ == "__main__":
         "the module's skip, the fixture's importorskip, flaky, `if True: return`"
     );
 }
+
+/// Rust's marks: a test attribute with a `cfg` after it is a skip, `#[ignore]`
+/// an outright one, a test in a macro's tokens is a test with its body, and an
+/// assertion in a closure thrown away or under `if false` is none.
+#[test]
+fn rust_marks_read_attributes_macros_and_dead_code() {
+    let v = read(
+        Grammar::Rust,
+        r#"#[test]
+#[cfg(unix)]
+fn on_unix() {
+    assert_eq!(1, 1);
+    let _ = || assert!(false);
+    if false {
+        assert!(never());
+    }
+}
+
+#[test]
+#[ignore]
+fn slow() {
+    assert!(ok());
+}
+
+proptest! {
+    #[test]
+    fn holds(x in 0..9) {
+        prop_assert!(x < 9);
+    }
+}
+
+fn quoted() {
+    quote! { #[test] fn made() { assert!(x); } };
+}
+"#,
+    );
+    let m = &v.marks;
+    let tests: Vec<(&str, bool)> = m
+        .tests
+        .iter()
+        .map(|t| (t.name.as_str(), t.body.is_some()))
+        .collect();
+    assert_eq!(tests, [("on_unix", true), ("slow", true), ("holds", true)]);
+    assert_eq!(
+        m.assertions.len(),
+        3,
+        "assert_eq!, assert!(ok()), prop_assert!"
+    );
+    let skips: Vec<(&str, bool)> = m
+        .skips
+        .iter()
+        .map(|s| (s.owner.as_str(), s.outright))
+        .collect();
+    assert_eq!(skips, [("on_unix", false), ("slow", true)]);
+    let owned = |at: usize| {
+        m.tests
+            .iter()
+            .find(|t| t.body.as_ref().is_some_and(|b| b.contains(&at)))
+            .map(|t| t.name.as_str())
+    };
+    let statements: Vec<(&str, Option<&str>)> = m
+        .statements
+        .iter()
+        .map(|s| (s.text.as_str(), owned(s.at)))
+        .collect();
+    assert_eq!(
+        statements,
+        [
+            ("assert_eq!(1, 1)", Some("on_unix")),
+            ("assert!(ok())", Some("slow")),
+            ("prop_assert!(x < 9)", Some("holds")),
+        ]
+    );
+}
+
+/// Go's marks: a subtest in a loop's block runs once per row and is no test of
+/// its own, one elsewhere is; a failing `if` is a statement, `t.Skip()` first in
+/// a test an outright skip, and a build constraint is read.
+#[test]
+fn go_marks_read_subtests_ifs_and_skips() {
+    let v = read(
+        Grammar::Go,
+        r#"//go:build linux
+
+package a
+
+import "testing"
+
+func TestTable(t *testing.T) {
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := f(tc.in); got != tc.want {
+				t.Errorf("got %v", got)
+			}
+		})
+	}
+	t.Run("alone", func(t *testing.T) {
+		assert.Equal(t, 1, f(1))
+	})
+}
+
+func TestOff(t *testing.T) {
+	t.Skip("flaky")
+	require.NoError(t, run())
+}
+"#,
+    );
+    let m = &v.marks;
+    let names: Vec<&str> = m.tests.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["TestTable", "\"alone\"", "TestOff"]);
+    let statements: Vec<&str> = m.statements.iter().map(|s| s.text.as_str()).collect();
+    assert_eq!(
+        statements,
+        [
+            "if got := f(tc.in); got != tc.want",
+            "Errorf(\"got %v\", got)",
+            "Equal(t, 1, f(1))",
+            "NoError(t, run())",
+        ]
+    );
+    let skips: Vec<(&str, bool)> = m
+        .skips
+        .iter()
+        .map(|s| (s.owner.as_str(), s.outright))
+        .collect();
+    assert_eq!(skips, [("TestOff", true)]);
+    assert_eq!(m.builds, ["//go:build linux"]);
+}

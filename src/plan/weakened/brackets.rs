@@ -3,7 +3,6 @@
 //! candidate (each `def`, `fn`, `if (false)`), and a scan to the end of the file per
 //! candidate made a crafted file of unclosed brackets cost minutes, not a second.
 
-use std::collections::{HashMap, HashSet};
 use std::ops::{Deref, Range};
 
 use super::Tok;
@@ -25,13 +24,6 @@ pub(super) struct Toks<'s, 'a> {
     /// For a `)`/`]`, how far back the `(`/`[` it closes is; 0: none
     /// ([`Toks::opener`]).
     opener: &'s [u32],
-    /// How far ahead the Rust `fn` is that the attributes and qualifiers from here
-    /// lead to; `u32::MAX`: none ([`Toks::attributed_fn`]).
-    item: &'s [u32],
-    /// What the Rust attributes after each hold ([`Toks::chain`]).
-    chain: &'s [u8],
-    /// The Go functions the file defines that check nothing ([`hollow`]).
-    pub(super) hollow: &'s HashSet<&'a str>,
 }
 
 impl<'a> Deref for Toks<'_, 'a> {
@@ -49,9 +41,6 @@ pub(super) struct Matched<'a> {
     stop: Vec<u32>,
     colon: Vec<u32>,
     opener: Vec<u32>,
-    item: Vec<u32>,
-    chain: Vec<u8>,
-    hollow: HashSet<&'a str>,
 }
 
 fn opens(tok: &Tok<'_>) -> bool {
@@ -98,7 +87,6 @@ impl<'a> Matched<'a> {
         }
         let mut stop = vec![0u32; n];
         let mut colon = vec![u32::MAX; n];
-        let mut item = vec![u32::MAX; n];
         let at = |table: &[u32], j: usize| -> Option<usize> {
             match table.get(j) {
                 None => Some(n),
@@ -128,51 +116,14 @@ impl<'a> Matched<'a> {
                 at(&colon, j + 1)
             };
             colon[j] = c.filter(|&c| c < n).map_or(u32::MAX, |c| ahead(j, c));
-            // Past an attribute, a `pub(crate)`, a qualifier, to the `fn`.
-            let past = |k: usize| at(&item, k).filter(|&f| f < n);
-            let group = |open: usize| match close.get(open) {
-                Some(&d) if d > 0 && opens(&list[open]) => past(open + d as usize + 1),
-                _ => None,
-            };
-            let f = match tok {
-                Tok::Ident("fn") => Some(j),
-                Tok::Punct('#') if list.get(j + 1) == Some(&Tok::Punct('!')) => group(j + 2),
-                Tok::Punct('#') => group(j + 1),
-                Tok::Punct('(') => group(j),
-                Tok::Ident(
-                    "pub" | "async" | "unsafe" | "const" | "extern" | "crate" | "super" | "in"
-                    | "self" | "default",
-                )
-                | Tok::Str => past(j + 1),
-                // In a macro's expansion: `$v fn`, `$(#[$m])* fn`.
-                Tok::Punct('$') => match list.get(j + 1) {
-                    Some(Tok::Ident(_)) => past(j + 2),
-                    Some(Tok::Punct('(')) => group(j + 1),
-                    _ => None,
-                },
-                Tok::Punct('*' | '+' | '?') => past(j + 1),
-                _ => None,
-            };
-            item[j] = f.map_or(u32::MAX, |f| ahead(j, f));
         }
-        let mut matched = Matched {
+        Matched {
             list,
             close,
             stop,
             colon,
             opener,
-            item,
-            chain: Vec::new(),
-            hollow: HashSet::new(),
-        };
-        matched.chain = super::attribute_chains(&matched.toks());
-        matched.hollow = hollow(&matched.list, &matched.close);
-        matched
-    }
-
-    /// The tokens, the tables left.
-    pub(super) fn into_list(self) -> Vec<Tok<'a>> {
-        self.list
+        }
     }
 
     /// The tokens with their tables.
@@ -183,9 +134,6 @@ impl<'a> Matched<'a> {
             stop: &self.stop,
             colon: &self.colon,
             opener: &self.opener,
-            item: &self.item,
-            chain: &self.chain,
-            hollow: &self.hollow,
         }
     }
 }
@@ -199,9 +147,6 @@ impl<'a> Toks<'_, 'a> {
             stop: &self.stop[range.clone()],
             colon: &self.colon[range.clone()],
             opener: &self.opener[range.clone()],
-            item: &self.item[range.clone()],
-            chain: self.chain.get(range).unwrap_or(&[]),
-            hollow: self.hollow,
         }
     }
 
@@ -234,22 +179,6 @@ impl<'a> Toks<'_, 'a> {
         }
     }
 
-    /// The Rust `fn` the attribute at `i` (`#[test]`, `#[case(…)]`) sits on: past
-    /// the attributes after it and the qualifiers before `fn` (`pub(crate) async
-    /// unsafe extern "C"`), the only tokens Rust allows between them.
-    pub(super) fn attributed_fn(&self, i: usize) -> Option<usize> {
-        match *self.item.get(i)? {
-            u32::MAX => None,
-            d => Some(i + d as usize).filter(|&f| f < self.list.len()),
-        }
-    }
-
-    /// What the Rust attributes after the one at `i` on the same item hold
-    /// (`weakened::attribute_chains`).
-    pub(super) fn chain(&self, i: usize) -> u8 {
-        self.chain.get(i).copied().unwrap_or(0)
-    }
-
     /// The `(`/`[` that the `)`/`]` at `close` closes, brackets of those kinds
     /// counted alone.
     pub(super) fn opener(&self, close: usize) -> Option<usize> {
@@ -258,86 +187,6 @@ impl<'a> Toks<'_, 'a> {
             d => close.checked_sub(d as usize),
         }
     }
-}
-
-/// The Go functions `list` defines (`func name(…) … { … }`) whose body names no
-/// check: no `Error`/`Fatal`/`Fail` of a `t`, no `panic`, no call of a helper or
-/// library named for one. A call of one given `t` is no check, whatever its name
-/// (`checkRun(t, got, want)` defined as `{ t.Helper() }`).
-fn hollow<'a>(list: &[Tok<'a>], close: &[u32]) -> HashSet<&'a str> {
-    let mut defined: HashMap<&'a str, (bool, Vec<&'a str>)> = HashMap::new();
-    for (i, tok) in list.iter().enumerate() {
-        let (Tok::Ident("func"), Some(Tok::Ident(name)), Some(Tok::Punct('('))) =
-            (tok, list.get(i + 1), list.get(i + 2))
-        else {
-            continue;
-        };
-        let Some(params) = close
-            .get(i + 2)
-            .filter(|&&d| d > 0)
-            .map(|&d| i + 2 + d as usize)
-        else {
-            continue;
-        };
-        let Some(open) = (params..list.len())
-            .take(64)
-            .find(|&k| list[k] == Tok::Punct('{'))
-        else {
-            continue;
-        };
-        let end = match close.get(open) {
-            Some(&d) if d > 0 => open + d as usize,
-            _ => continue,
-        };
-        // Checks of its own through its `t`, and the helpers named for one it calls.
-        let mut own = false;
-        let mut calls = Vec::new();
-        for k in open..end {
-            let Tok::Ident(w) = list[k] else { continue };
-            let lower = w.to_ascii_lowercase();
-            let through_t = k >= 2
-                && list[k - 1] == Tok::Punct('.')
-                && matches!(list[k - 2], Tok::Ident(r) if super::GO_RECEIVERS.contains(&r));
-            if through_t
-                && matches!(
-                    w,
-                    "Error" | "Errorf" | "Fatal" | "Fatalf" | "Fail" | "FailNow"
-                )
-                || w == "Expect"
-            {
-                own = true;
-            } else if super::GO_CHECK_WORDS.iter().any(|c| lower.starts_with(c)) {
-                calls.push(w);
-            }
-        }
-        defined.insert(*name, (own, calls));
-    }
-    // A helper that calls only helpers checking nothing checks nothing: from every
-    // helper without a check of its own, those calling a check left out until none.
-    let mut out: HashSet<&'a str> = defined
-        .iter()
-        .filter(|(_, d)| !d.0)
-        .map(|(n, _)| *n)
-        .collect();
-    loop {
-        let checking: Vec<&'a str> = out
-            .iter()
-            .copied()
-            .filter(|n| {
-                defined[n]
-                    .1
-                    .iter()
-                    .any(|c| !defined.contains_key(c) || !out.contains(c))
-            })
-            .collect();
-        if checking.is_empty() {
-            break;
-        }
-        for n in checking {
-            out.remove(n);
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -484,156 +333,5 @@ mod tests {
             }
         }
         assert!(checked > 3_000_000, "{checked}");
-    }
-    /// The scan `forms::in_loops` stands for, as it was written: back from `i` to
-    /// the `{` it sits in, then whether that opens a loop's block.
-    fn scanned_in_loop(toks: &Toks<'_, '_>, i: usize) -> bool {
-        let mut depth = 0usize;
-        let mut open = None;
-        for k in (0..i).rev() {
-            match toks[k] {
-                Tok::Punct('}' | ')' | ']') => depth += 1,
-                Tok::Punct('(' | '[') => depth = depth.saturating_sub(1),
-                Tok::Punct('{') if depth == 0 => {
-                    open = Some(k);
-                    break;
-                }
-                Tok::Punct('{') => depth -= 1,
-                _ => {}
-            }
-        }
-        open.is_some_and(|open| super::super::forms::loop_block(toks, open))
-    }
-
-    #[test]
-    fn loops_found_in_one_pass_are_those_the_scan_found() {
-        let alphabet = [
-            Tok::Punct('('),
-            Tok::Punct(')'),
-            Tok::Punct('['),
-            Tok::Punct('{'),
-            Tok::Punct('}'),
-            Tok::Ident("for"),
-            Tok::Ident("if"),
-            Tok::Ident("x"),
-        ];
-        for list in sequences(&alone(&alphabet), 7) {
-            let matched = Matched::new(list.clone());
-            let toks = matched.toks();
-            let found = super::super::forms::in_loops(&toks);
-            for (i, &inside) in found.iter().enumerate() {
-                assert_eq!(inside, scanned_in_loop(&toks, i), "{list:?} at {i}");
-            }
-        }
-    }
-    /// The walk `Toks::attributed_fn` stands for.
-    fn walked_fn(toks: &Toks<'_, '_>, i: usize) -> Option<usize> {
-        let mut j = i;
-        loop {
-            match toks.get(j)? {
-                Tok::Ident("fn") => return Some(j),
-                Tok::Punct('#') => {
-                    let open = j + 1 + usize::from(toks.get(j + 1) == Some(&Tok::Punct('!')));
-                    j = toks.group_end(open)? + 1;
-                }
-                Tok::Punct('(') => j = toks.group_end(j)? + 1,
-                Tok::Punct('$') if matches!(toks.get(j + 1), Some(Tok::Ident(_))) => j += 2,
-                Tok::Punct('$') if toks.get(j + 1) == Some(&Tok::Punct('(')) => {
-                    j = toks.group_end(j + 1)? + 1;
-                }
-                Tok::Ident("pub" | "async" | "extern") | Tok::Punct('*') | Tok::Str => j += 1,
-                _ => return None,
-            }
-        }
-    }
-
-    #[test]
-    fn the_fn_under_attributes_is_the_one_walked_to() {
-        let alphabet = [
-            Tok::Punct('#'),
-            Tok::Punct('!'),
-            Tok::Punct('['),
-            Tok::Punct(']'),
-            Tok::Punct('('),
-            Tok::Punct(')'),
-            Tok::Ident("fn"),
-            Tok::Ident("pub"),
-            Tok::Punct('$'),
-            Tok::Punct('*'),
-            Tok::Ident("x"),
-        ];
-        for list in sequences(&alone(&alphabet), 5) {
-            let matched = Matched::new(list.clone());
-            let toks = matched.toks();
-            for i in 0..=list.len() {
-                assert_eq!(
-                    toks.attributed_fn(i),
-                    walked_fn(&toks, i),
-                    "{list:?} at {i}"
-                );
-            }
-        }
-    }
-    /// The walk `Toks::chain` stands for: along the attributes after the one at
-    /// `i`, one by one.
-    fn walked_chain(toks: &Toks<'_, '_>, i: usize) -> u8 {
-        use super::super::{CHAIN_CFG, CHAIN_TEST, cfg_of, test_attr};
-        let mut out = 0;
-        let mut k = toks.group_end(i + 1).map(|e| e + 1);
-        while let Some(at) = k {
-            if !(toks.get(at) == Some(&Tok::Punct('#'))
-                && toks.get(at + 1) == Some(&Tok::Punct('[')))
-            {
-                break;
-            }
-            if cfg_of(toks, at) == Some(false) {
-                out |= CHAIN_CFG;
-            }
-            if test_attr(toks, at) {
-                out |= CHAIN_TEST;
-            }
-            k = toks.group_end(at + 1).map(|e| e + 1);
-        }
-        out
-    }
-
-    #[test]
-    fn what_the_attributes_after_one_hold_is_what_a_walk_finds() {
-        use Tok::{Ident as I, Punct as P};
-        let pieces: [&[Tok<'_>]; 9] = [
-            &[P('#'), P('['), I("test"), P(']')],
-            &[P('#'), P('['), I("cfg"), P('('), I("x"), P(')'), P(']')],
-            &[
-                P('#'),
-                P('['),
-                I("cfg"),
-                P('('),
-                I("any"),
-                P('('),
-                P(')'),
-                P(')'),
-                P(']'),
-            ],
-            &[P('#'), P('['), I("x"), P(']')],
-            &[P('#'), P('!'), P('['), I("x"), P(']')],
-            &[P('#'), P('[')],
-            &[P(']')],
-            &[P('(')],
-            &[I("fn")],
-        ];
-        let mut seen = [0usize; 4];
-        for list in sequences(&pieces, 5) {
-            let matched = Matched::new(list.clone());
-            let toks = matched.toks();
-            for i in 0..list.len() {
-                if list[i] == Tok::Punct('#') {
-                    let walked = walked_chain(&toks, i);
-                    assert_eq!(toks.chain(i), walked, "{list:?} at {i}");
-                    seen[usize::from(walked)] += 1;
-                }
-            }
-        }
-        // Each bit was found, alone and together, so the comparison means something.
-        assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
     }
 }

@@ -1,7 +1,8 @@
-//! What counting tokens misses in a test file: assertions no run can reach (under
-//! a condition that never holds, in a closure thrown away, in a function or class
-//! nothing calls). A `return` before a test's assertions and an assertion macro
-//! that calls nothing are the syntax view's to see.
+//! The functions and classes in a test file that nothing calls, read from its
+//! tokens, whose assertions check only what another file calls. Assertions under
+//! a condition that never holds or in a closure thrown away, a `return` before a
+//! test's assertions and an assertion macro that calls nothing are the syntax
+//! view's to see.
 
 use std::collections::HashMap;
 
@@ -9,7 +10,7 @@ use super::brackets::Toks;
 use super::{Lang, Tok, ident, punct};
 
 /// Where each token sits in the text, for the rules that read lines: Python's
-/// blocks, and the statements Go and JavaScript end at a line break. Each token's
+/// blocks and decorators. Each token's
 /// line is read once, when the layout is made, not once per question.
 pub(super) struct Layout<'t> {
     pub text: &'t str,
@@ -17,8 +18,6 @@ pub(super) struct Layout<'t> {
     pub spans: &'t [(usize, usize)],
     /// Each token's indent when it is the first of its line; `u32::MAX`: it is not.
     indents: Vec<u32>,
-    /// Whether a line break parts each token from the one before it.
-    breaks: Vec<bool>,
     /// For each token, the nearest at or before it that is the first of its line;
     /// `u32::MAX`: none.
     line_first: Vec<u32>,
@@ -28,7 +27,6 @@ impl<'t> Layout<'t> {
     pub(super) fn new(text: &'t str, spans: &'t [(usize, usize)]) -> Layout<'t> {
         let n = spans.len();
         let mut indents = Vec::with_capacity(n);
-        let mut breaks = Vec::with_capacity(n);
         let mut line_first = Vec::with_capacity(n);
         // The byte the current line starts at, and its first byte not a blank.
         let blank = |b: &&u8| **b == b' ' || **b == b'\t';
@@ -49,11 +47,6 @@ impl<'t> Layout<'t> {
                 true => u32::try_from(start - line).unwrap_or(u32::MAX - 1),
                 false => u32::MAX,
             });
-            let gap = match k {
-                0 => "",
-                _ => text.get(spans[k - 1].1..start).unwrap_or(""),
-            };
-            breaks.push(gap.contains('\n'));
             if first {
                 last = u32::try_from(k).unwrap_or(u32::MAX);
             }
@@ -63,7 +56,6 @@ impl<'t> Layout<'t> {
             text,
             spans,
             indents,
-            breaks,
             line_first,
         }
     }
@@ -76,11 +68,6 @@ impl<'t> Layout<'t> {
         }
     }
 
-    /// Whether a line break parts token `k` from the one before it.
-    pub(super) fn broken(&self, k: usize) -> bool {
-        k > 0 && self.breaks.get(k).copied().unwrap_or(false)
-    }
-
     /// The nearest token at or before `k` that is the first of its line.
     pub(super) fn line_first(&self, k: usize) -> Option<usize> {
         match *self.line_first.get(k)? {
@@ -88,20 +75,6 @@ impl<'t> Layout<'t> {
             m => Some(m as usize),
         }
     }
-}
-
-/// The tokens no run reaches, `true` at each: the block under a condition that is
-/// a constant false (`if false {`), the `if` included. An assertion there checks
-/// nothing, wherever it moved from. Rust's and Go's: Python's and JavaScript's are
-/// the syntax view's.
-pub(super) fn unreached(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>) -> Vec<bool> {
-    let mut dead = vec![false; toks.len()];
-    let used = last_uses(toks);
-    let end_at = |i| guarded(toks, i).or_else(|| discarded(lang, toks, layout, &used, i));
-    for (from, end) in spans(toks.len(), end_at) {
-        dead[from..end].fill(true);
-    }
-    dead
 }
 
 /// The spans `from..end` that `end_at` finds, left to right: where it gives an end
@@ -148,147 +121,6 @@ pub(super) fn uncalled_bodies(
     .into_iter()
     .map(|(i, end)| (ident(toks, i + 1).unwrap_or("").to_string(), i, end))
     .collect()
-}
-
-/// Where the block of the `if`/`while` at `i` ends, when its condition is a
-/// literal false (see [`literal_condition`]): `if false {`, `for false {`.
-fn guarded(toks: &Toks<'_, '_>, i: usize) -> Option<usize> {
-    if !matches!(ident(toks, i)?, "if" | "while") {
-        return None;
-    }
-    let (holds, j) = literal_condition(toks, i + 1)?;
-    if holds {
-        return None;
-    }
-    punct(toks, j, '{')
-        .then(|| toks.group_end(j).map(|e| e + 1))
-        .flatten()
-}
-
-/// A closure thrown away where it is made, its end: `let _ = || assert_eq!(…);`,
-/// `_unused = async move { … };`, Go's `_ = func() { … }`. Bound to `_`, or to a
-/// name starting with `_` that nothing names after it, nothing can call it, so
-/// what it asserts never runs. `used` holds each name's last use.
-fn discarded(
-    lang: Lang,
-    toks: &Toks<'_, '_>,
-    layout: &Layout<'_>,
-    used: &std::collections::HashMap<&str, usize>,
-    i: usize,
-) -> Option<usize> {
-    // A statement's start: not a keyword argument (`f(\n    _cb=lambda: …`).
-    let starts = i == 0
-        || match lang {
-            Lang::Rust => matches!(toks[i - 1], Tok::Punct(';' | '{' | '}')),
-            _ => layout.broken(i) && !matches!(toks[i - 1], Tok::Punct(',' | '(' | '[')),
-        };
-    let (name_at, mut k) = match (lang, ident(toks, i)?) {
-        (Lang::Js, _) => return None,
-        // A closure handed to `drop` or `forget` is never called, wherever it stands.
-        (Lang::Rust, "drop" | "forget")
-            if punct(toks, i + 1, '(')
-                && !i.checked_sub(1).is_some_and(|j| punct(toks, j, '.')) =>
-        {
-            let mut k = i + 2;
-            k += usize::from(ident(toks, k) == Some("async"));
-            k += usize::from(ident(toks, k) == Some("move"));
-            let closure = punct(toks, k, '|') || ident(toks, i + 2) == Some("async");
-            return closure
-                .then(|| toks.group_end(i + 1))
-                .flatten()
-                .map(|end| end + 1);
-        }
-        (Lang::Rust, "let") => (i + 1, i + 2),
-        _ if starts => (i, i + 1),
-        _ => return None,
-    };
-    let name = ident(toks, name_at)?;
-    if !name.starts_with('_')
-        || !punct(toks, k, '=')
-        || matches!(toks.get(k + 1), Some(Tok::Punct('=' | '>')))
-    {
-        return None;
-    }
-    k += 1;
-    let wrapped = punct(toks, k, '(').then_some(k);
-    while punct(toks, k, '(') || punct(toks, k, '&') {
-        k += 1;
-    }
-    let end = match lang {
-        Lang::Rust => {
-            let asynchronous = ident(toks, k) == Some("async");
-            k += usize::from(asynchronous);
-            k += usize::from(ident(toks, k) == Some("move"));
-            let body = if asynchronous {
-                k
-            } else {
-                if !punct(toks, k, '|') {
-                    return None;
-                }
-                // The parameters' closing bar: a closure's parameters are few tokens.
-                1 + (k + 1..toks.len().min(k + 64)).find(|&j| punct(toks, j, '|'))?
-            };
-            match punct(toks, body, '{') {
-                true => toks.group_end(body)? + 1,
-                false if asynchronous => return None,
-                false => statement_end(toks, body, toks.len()),
-            }
-        }
-        Lang::Go if ident(toks, k) == Some("func") && punct(toks, k + 1, '(') => {
-            let params = toks.group_end(k + 1)?;
-            let open = (params + 1..toks.len().min(params + 32)).find(|&j| punct(toks, j, '{'))?;
-            toks.group_end(open)? + 1
-        }
-        _ => return None,
-    };
-    // Called where it is made (`(|| { … })()`, `func() { … }()`), it runs.
-    let end = match wrapped {
-        Some(open) => toks.group_end(open)? + 1,
-        None => end,
-    };
-    let named_after = used.get(name).is_some_and(|&last| last >= end);
-    // A line break ends Go's statement: `(1, 2)` below is no call.
-    let called = punct(toks, end, '(') && (lang == Lang::Rust || !layout.broken(end));
-    (!named_after && !called).then_some(end)
-}
-
-/// Each name's last use, for [`discarded`]: `_` only where it is called.
-fn last_uses<'a>(toks: &Toks<'a, '_>) -> std::collections::HashMap<&'a str, usize> {
-    let mut last = std::collections::HashMap::new();
-    for i in 0..toks.len() {
-        if let Some(name) = ident(toks, i)
-            && name.starts_with('_')
-            && (name != "_" || punct(toks, i + 1, '('))
-        {
-            last.insert(name, i);
-        }
-    }
-    last
-}
-
-/// The value of a condition that is one literal (`True`, `true`, `1`; `False`,
-/// `false`, `None`, `0`; each after `not` or `!`, in parentheses or not) opening at
-/// token `j`, with the token after it.
-pub(super) fn literal_condition(toks: &Toks<'_, '_>, j: usize) -> Option<(bool, usize)> {
-    let paren = punct(toks, j, '(');
-    let mut k = j + usize::from(paren);
-    let not = ident(toks, k) == Some("not") || punct(toks, k, '!');
-    k += usize::from(not);
-    let value = match ident(toks, k) {
-        Some("True" | "true") => true,
-        Some("False" | "false" | "None") => false,
-        _ if punct(toks, k, '1') => true,
-        _ if punct(toks, k, '0') => false,
-        _ => return None,
-    };
-    k += 1;
-    if paren {
-        if !punct(toks, k, ')') {
-            return None;
-        }
-        k += 1;
-    }
-    Some((value != not, k))
 }
 
 /// The first token from `from`, outside brackets opened from there, that starts a
@@ -509,18 +341,6 @@ fn in_impls(toks: &Toks<'_, '_>) -> Vec<bool> {
     out
 }
 
-/// The tokens `from..end` of the body of the test whose marker is token `i` (`#`
-/// of `#[test]`, Go's function name); Python's and JavaScript's tests are the
-/// syntax view's.
-pub(super) fn test_body(lang: Lang, toks: &Toks<'_, '_>, i: usize) -> Option<(usize, usize)> {
-    let open = match lang {
-        Lang::Rust => toks.top_brace(toks.attributed_fn(i)?)?,
-        Lang::Go => toks.top_brace(i)?,
-        Lang::Python | Lang::Js => return None,
-    };
-    Some((open + 1, toks.group_end(open)?))
-}
-
 /// Where a Python function's or class's body ends: the first line indented less
 /// than the line after its signature's `:`.
 fn python_end(toks: &Toks<'_, '_>, layout: &Layout<'_>, name: usize) -> Option<usize> {
@@ -534,22 +354,6 @@ fn python_end(toks: &Toks<'_, '_>, layout: &Layout<'_>, name: usize) -> Option<u
     let from = toks.colon(name)? + 1;
     let indent = layout.indent(from).filter(|&n| n > def)?;
     Some(block_end(toks, layout, from, |n| n < indent))
-}
-
-/// Where the Rust statement opening at `from` ends: after its `;`, or at a
-/// closing bracket of its own depth (the body's end).
-fn statement_end(toks: &Toks<'_, '_>, from: usize, end: usize) -> usize {
-    let mut depth = 0usize;
-    for j in from..end {
-        match toks[j] {
-            Tok::Punct('(' | '[' | '{') => depth += 1,
-            Tok::Punct(')' | ']' | '}') if depth == 0 => return j,
-            Tok::Punct(')' | ']' | '}') => depth -= 1,
-            Tok::Punct(';') if depth == 0 => return j + 1,
-            _ => {}
-        }
-    }
-    end
 }
 
 #[cfg(test)]
@@ -585,10 +389,8 @@ mod tests {
                         blank.then(|| start - line_start(k))
                     };
                     for k in 0..spans.len() {
-                        let broken = k > 0 && text[spans[k - 1].1..spans[k].0].contains('\n');
                         let first = (0..=k).rev().find(|&m| indent(m).is_some());
                         assert_eq!(layout.indent(k), indent(k), "{text:?} at {k}");
-                        assert_eq!(layout.broken(k), broken, "{text:?} at {k}");
                         assert_eq!(layout.line_first(k), first, "{text:?} at {k}");
                     }
                 }

@@ -1,13 +1,151 @@
-//! Python, JavaScript and TypeScript test files read through their syntax view:
-//! the tests, their assertions, skips and owners are the tree's, so a string, a
-//! regex or a line continued cannot hide them as it could a hand tokenizer.
-//! The tokens still find what the view holds no part of yet: helpers nothing
-//! calls, exported harnesses, patched names and the rows of a table.
+//! Test files of every language read through their syntax view: the tests,
+//! their assertions, skips and owners are the tree's, so a string, a regex, a
+//! raw string or a line continued cannot hide them as it could a hand
+//! tokenizer. The tokens still find what the view holds no part of yet: helpers
+//! nothing calls, exported harnesses, patched names and the rows of a table.
 
 use std::collections::HashSet;
+use std::ops::Range;
 
 use super::brackets::Matched;
 use super::{Counts, Lang, Read, cannot_fail, checks, forms, reach, spanned, syntax};
+
+/// What `text`, a `lang` file, holds, from its `view`: Python's and
+/// JavaScript's tests and skips, or Rust's and Go's [`syntax::Marks`].
+pub(super) fn read(lang: Lang, text: &str, view: &syntax::View) -> Read {
+    match lang {
+        Lang::Python | Lang::Js => scripted(lang, text, view),
+        Lang::Rust | Lang::Go => marked(lang, text, &view.marks),
+    }
+}
+
+/// The bytes of tokens `from..end`.
+fn bytes(spans: &[(usize, usize)], text: &str, from: usize, end: usize) -> Range<usize> {
+    let start = spans.get(from).map_or(text.len(), |s| s.0);
+    let stop = end
+        .checked_sub(1)
+        .and_then(|e| spans.get(e))
+        .map_or(start, |s| s.1);
+    start..stop.max(start)
+}
+
+/// Rust and Go, from their marks: a statement's test is the innermost test body
+/// it is in; a skip switches off its owner's body, or the whole file's when it
+/// names none.
+fn marked(lang: Lang, text: &str, m: &syntax::Marks) -> Read {
+    let mut bodies: Vec<(&Range<usize>, &str)> = m
+        .tests
+        .iter()
+        .filter_map(|t| Some((t.body.as_ref()?, t.name.as_str())))
+        .collect();
+    bodies.sort_by_key(|(b, _)| b.start);
+    // How far the bodies up to each reach: the walk back from a byte stops where
+    // none before reaches it.
+    let reach: Vec<usize> = bodies
+        .iter()
+        .scan(0, |far, (b, _)| {
+            *far = b.end.max(*far);
+            Some(*far)
+        })
+        .collect();
+    // The innermost body holding `at`: of those starting at or before it, the
+    // last that holds it.
+    let innermost = |at: usize| {
+        let k = bodies.partition_point(|(b, _)| b.start <= at);
+        (0..k)
+            .rev()
+            .take_while(|&j| reach[j] > at)
+            .find(|&j| bodies[j].0.contains(&at))
+            .map_or(String::new(), |j| bodies[j].1.to_string())
+    };
+    let mut statements: Vec<String> = m.statements.iter().map(|s| s.text.clone()).collect();
+    let mut owners: Vec<String> = m.statements.iter().map(|s| innermost(s.at)).collect();
+    let mut skip_owners: Vec<String> = m.skips.iter().map(|s| s.owner.clone()).collect();
+    // A build constraint keeps the file from some builds; `ignore`, from all.
+    for line in &m.builds {
+        let ignore = line.split_whitespace().any(|w| w == "ignore");
+        skip_owners.extend((0..1 + usize::from(ignore)).map(|_| String::new()));
+        statements.push(line.clone());
+        owners.push(String::new());
+    }
+    skip_owners.extend((0..m.switches).map(|_| String::new()));
+    let mut counts = Counts {
+        tests: m.tests.len(),
+        assertions: m.assertions.len(),
+        skips: skip_owners.len(),
+        switches: m.switches,
+        ..Counts::default()
+    };
+    let held = |body: &Range<usize>| {
+        m.assertions.partition_point(|&a| a < body.end)
+            - m.assertions.partition_point(|&a| a < body.start)
+    };
+    let mut skipped: Vec<(String, usize)> = Vec::new();
+    for s in m.skips.iter().filter(|s| s.outright && !s.owner.is_empty()) {
+        if skipped.iter().any(|(n, _)| n == &s.owner) {
+            continue;
+        }
+        if let Some(t) = m.tests.iter().find(|t| t.name == s.owner) {
+            skipped.push((s.owner.clone(), t.body.as_ref().map_or(0, held)));
+        }
+    }
+    // What a test switched off, or a whole file, would check: none of it runs.
+    let off: HashSet<&String> = skip_owners.iter().filter(|o| !o.is_empty()).collect();
+    let off = syntax::Spans::new(
+        m.tests
+            .iter()
+            .filter(|t| off.contains(&t.name))
+            .filter_map(|t| t.body.clone()),
+    );
+    let wide = skip_owners.iter().any(String::is_empty);
+    let switched_off = m
+        .statements
+        .iter()
+        .filter(|s| wide || off.holds(s.at))
+        .map(|s| s.text.clone())
+        .collect();
+    let (toks, spans): (Vec<_>, Vec<_>) = {
+        let (toks, spans) = spanned(lang, text);
+        let made = |s: &(usize, usize)| m.generated.holds(s.0);
+        toks.into_iter()
+            .zip(spans)
+            .filter(|(_, s)| !made(s))
+            .unzip()
+    };
+    let matched = Matched::new(toks);
+    let toks = matched.toks();
+    let layout = reach::Layout::new(text, &spans);
+    let uncalled: Vec<(String, Range<usize>)> = reach::uncalled_bodies(lang, &toks, &layout)
+        .into_iter()
+        .map(|(name, from, end)| (name, bytes(&spans, text, from, end)))
+        .collect();
+    let helpers = m
+        .statements
+        .iter()
+        .filter(|s| s.assertion)
+        .filter_map(|s| {
+            // The bodies follow one another, none in another.
+            let k = uncalled.partition_point(|(_, b)| b.start <= s.at);
+            let (name, body) = uncalled.get(k.checked_sub(1)?)?;
+            body.contains(&s.at).then(|| (name.clone(), s.text.clone()))
+        })
+        .collect();
+    counts.trivial = statements.iter().filter(|s| cannot_fail(lang, s)).count();
+    counts.patched = forms::patched(lang, &toks, &layout, &statements);
+    (counts.cases, counts.tables) = forms::cases(lang, &toks);
+    Read {
+        counts,
+        statements,
+        owners,
+        names: m.tests.iter().map(|t| t.name.clone()).collect(),
+        skip_owners,
+        switched_off,
+        skipped,
+        helpers,
+        harnesses: Vec::new(),
+        bound: checks::bindings(lang, text),
+    }
+}
 
 /// An assertion's statement as the other languages' tokens give it: its text,
 /// whitespace runs one space, no trailing `,` or `;`.
@@ -17,7 +155,7 @@ fn statement(text: &str) -> String {
 }
 
 /// What `text`, a `lang` file (Python or JavaScript), holds, from its `view`.
-pub(super) fn read(lang: Lang, text: &str, view: &syntax::View) -> Read {
+fn scripted(lang: Lang, text: &str, view: &syntax::View) -> Read {
     // Each assertion with where it starts and the test it is in ("" for none).
     let mut placed: Vec<(usize, String, &str)> = view
         .tests
@@ -89,14 +227,7 @@ pub(super) fn read(lang: Lang, text: &str, view: &syntax::View) -> Read {
     let matched = Matched::new(toks);
     let toks = matched.toks();
     let layout = reach::Layout::new(text, &spans);
-    let bytes = |from: usize, end: usize| {
-        let start = spans.get(from).map_or(text.len(), |s| s.0);
-        let stop = end
-            .checked_sub(1)
-            .and_then(|e| spans.get(e))
-            .map_or(start, |s| s.1);
-        start..stop.max(start)
-    };
+    let bytes = |from: usize, end: usize| bytes(&spans, text, from, end);
     let helpers = reach::uncalled_bodies(lang, &toks, &layout)
         .into_iter()
         .flat_map(|(name, from, end)| {
