@@ -170,8 +170,8 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             }
             if let Some(repo) = repo {
                 crate::judge::program::refuse_inside(&a.argv[0], &repo.root)?;
-                let args = a.argv.get(1..).unwrap_or_default();
-                if let Some(path) = crate::judge::program::arg_inside(args, &repo.root, &repo.root)
+                if let Some(path) =
+                    crate::judge::program::arg_inside(&a.argv, &repo.root, &repo.root)
                 {
                     let (message, hint) = crate::judge::program::arg_inside_message(&path);
                     return Err(Exit::usage_hint(message, hint));

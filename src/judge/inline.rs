@@ -422,6 +422,19 @@ pub fn refused(argv: &[String], find: &dyn Find) -> Option<Refusal> {
     }
 }
 
+/// The file of the program `argv` runs behind `env`, `timeout` and `nice`, found
+/// as the wrapper finds it (through an `env PATH=…` when one is set), with
+/// symlinks resolved; `None` when argv[0] is the program or none is found. It is
+/// checked against the repository as argv[0] is: `nice myjudge` runs the agent's
+/// `bin/myjudge` when PATH finds it there as surely as `myjudge` does.
+pub fn behind_wrappers(argv: &[String], find: &dyn Find) -> Option<PathBuf> {
+    let (i, dirs) = wrapped(argv, find).ok()?;
+    if i == 0 {
+        return None;
+    }
+    locate(find, argv.get(i)?, dirs)
+}
+
 /// Whether the short option letters `letters` are the family's flags, ending in at
 /// most one value letter with its value joined (`-uWignore`) or in the next word
 /// (`next`), or in a named one whose value is one of a few (`-euo pipefail`):
