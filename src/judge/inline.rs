@@ -448,7 +448,21 @@ fn short(letters: &str, family: &Family, next: Option<&String>) -> Option<bool> 
             return values.contains(&rest).then_some(false);
         }
         if family.values.contains(c) {
-            return Some(at + c.len_utf8() == letters.len());
+            let value = if rest.is_empty() {
+                next.map(String::as_str)
+            } else {
+                Some(rest)
+            };
+            // Python's `-W action:message:category:…`: a category with a dot is
+            // imported (`ignore::pkg.Warning` runs `import pkg`), from a sys.path
+            // an editable install puts the repository on.
+            if value
+                .and_then(|v| v.split(':').nth(2))
+                .is_some_and(|c| c.contains('.'))
+            {
+                return None;
+            }
+            return Some(rest.is_empty());
         }
         if let Some((_, names)) = family.named.iter().find(|(n, _)| *n == c) {
             let last = at + c.len_utf8() == letters.len();
@@ -937,6 +951,35 @@ mod tests {
         ];
         for (words, want) in cases {
             assert_eq!(&why(words), want, "{words:?}");
+        }
+    }
+
+    /// Red team (stop79-red2): python's `-W` filter names a warning category, and a
+    /// category with a dot is imported (`warnings._getcategory`: `ignore::pkg.W`
+    /// runs `import pkg` at startup, before the judge's script), from sys.path,
+    /// where an editable install (`pip install -e .`) puts the repository under
+    /// review. A filter whose category is a builtin's name imports nothing.
+    #[test]
+    fn a_warning_filter_that_imports_a_module_is_refused() {
+        for words in [
+            &["python3", "-W", "ignore::evil.Warning", "/home/u/judge.py"][..],
+            &["python3", "-Wignore::evil.Warning", "/home/u/judge.py"],
+            &["python3", "-uWdefault:x:evil.W:y:0", "/home/u/judge.py"],
+            &["python3", "-W", "error::.W", "/home/u/judge.py"],
+        ] {
+            assert_eq!(why(words), Some(Why::Option), "{words:?}");
+        }
+        for words in [
+            &[
+                "python3",
+                "-W",
+                "ignore::DeprecationWarning",
+                "/home/u/judge.py",
+            ][..],
+            &["python3", "-Wignore:a.b.c", "/home/u/judge.py"],
+            &["python3", "-W", "default:::my.module:3", "/home/u/judge.py"],
+        ] {
+            assert_eq!(why(words), None, "{words:?}");
         }
     }
 }
