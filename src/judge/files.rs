@@ -199,7 +199,7 @@ fn named_by_commands(root: &Path, commands: &[Vec<String>], runs: bool, out: &mu
         for rel in run_module(root, Path::new(""), command) {
             add(rel, out);
         }
-        let names = task_names(command);
+        let names = task_names(root, command);
         let command: Vec<String> = command
             .iter()
             .enumerate()
@@ -255,10 +255,11 @@ const VALUED: [&str; 14] = [
 
 /// Where in `command` the words are names of subcommands, scripts or tasks, not
 /// files: a package manager's subcommand (and `run`'s script), each task of a task
-/// runner (a word with a `/` is a file target and stays), `cargo`'s and `go`'s
+/// runner (a word with a `/` or naming a file in `root` is a file and stays, as
+/// `bun check.ts` and `go run check.go` run it), `cargo`'s and `go`'s
 /// subcommand (`go test ./...` keeps its package), through `npx` and its
 /// kind; never after `--`, where the words are the script's own.
-fn task_names(command: &[String]) -> Vec<usize> {
+fn task_names(root: &Path, command: &[String]) -> Vec<usize> {
     let base = |w: &str| w.rsplit('/').next().unwrap_or(w).to_string();
     let mut at = 0;
     while command
@@ -291,14 +292,19 @@ fn task_names(command: &[String]) -> Vec<usize> {
             valued = VALUED.contains(&word.as_str());
             continue;
         }
+        // A word naming a file is one (`bun check.ts`, `go run check.go` run it).
+        let file = word.contains('/') || root.join(word).is_file();
         if manager {
+            if file {
+                break;
+            }
             names.push(i);
             // `run` names a script next; anything else is the one subcommand
             // (`bun test`'s own runner takes the words after it as paths).
             if !(names.len() == 1 && matches!(word.as_str(), "run" | "run-script")) {
                 break;
             }
-        } else if !word.contains(['/', '=']) {
+        } else if !file && !word.contains('=') {
             names.push(i);
         }
     }
@@ -1050,6 +1056,27 @@ mod tests {
         )
         .unwrap();
         assert_eq!(sorted(runs("npm test")), all);
+    }
+
+    /// Red team (stop79-red2): a package manager's "subcommand" that is the check
+    /// itself. `bun check.ts` and `go run check.go` run the file they name, and
+    /// `bun run check.ts` and `go run ./cmd/check` too; read as a subcommand or
+    /// script name, the check was no file the verify rests on, and gutting it was
+    /// no `verify-file-changed`. A word naming a file, or with a `/`, stays a file.
+    #[test]
+    fn a_file_a_package_manager_runs_is_no_task_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("cmd/check")).unwrap();
+        fs::write(root.join("cmd/check/main.go"), "package main\n").unwrap();
+        fs::write(root.join("check.ts"), "x\n").unwrap();
+        fs::write(root.join("check.go"), "package main\n").unwrap();
+        let runs = |line: &str| verify_runs(root, &verify(line));
+        assert_eq!(runs("bun check.ts"), ["check.ts"]);
+        assert_eq!(runs("bun run check.ts"), ["check.ts"]);
+        assert_eq!(runs("go run check.go"), ["check.go"]);
+        assert_eq!(runs("go run ./cmd/check"), ["cmd/check/main.go"]);
+        assert_eq!(runs("make check.ts"), ["check.ts"]);
     }
 
     fn sorted(mut v: Vec<String>) -> Vec<String> {
