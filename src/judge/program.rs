@@ -177,5 +177,17 @@ mod tests {
             arg_inside(&words(&["env", &bin, "llm"]), &root, &root),
             Some(fs::canonicalize(root.join("bin")).unwrap())
         );
+        // Red team (stop79-red2), held: the repository's directory reached through
+        // `..` from outside, or through a link outside it, is inside all the same.
+        let dotted = format!("PATH={}/tools/../repo/./bin", dir.path().display());
+        std::os::unix::fs::symlink(root.join("bin"), dir.path().join("link")).unwrap();
+        let linked = format!("PATH=/usr/bin:{}", dir.path().join("link").display());
+        for setting in [dotted, linked] {
+            assert_eq!(
+                arg_inside(&words(&["env", &setting, "llm"]), &root, &root),
+                Some(fs::canonicalize(root.join("bin")).unwrap()),
+                "{setting}"
+            );
+        }
     }
 }
