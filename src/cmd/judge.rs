@@ -170,8 +170,8 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             }
             if let Some(repo) = repo {
                 crate::judge::program::refuse_inside(&a.argv[0], &repo.root)?;
-                let args = a.argv.get(1..).unwrap_or_default();
-                if let Some(path) = crate::judge::program::arg_inside(args, &repo.root, &repo.root)
+                if let Some(path) =
+                    crate::judge::program::arg_inside(&a.argv, &repo.root, &repo.root)
                 {
                     let (message, hint) = crate::judge::program::arg_inside_message(&path);
                     return Err(Exit::usage_hint(message, hint));
@@ -350,6 +350,12 @@ fn show(repo: &Repo, json: bool) -> Result<u8> {
         format!("{}s", judge.timeout_secs),
         from("judge.timeout_secs"),
     ));
+    // The repository's file is the agent's to write: a control character in a
+    // value shows escaped, not run by the terminal.
+    let rows: Vec<(&str, String, String)> = rows
+        .into_iter()
+        .map(|(l, v, s)| (l, crate::plan::text::escape_controls(&v).into_owned(), s))
+        .collect();
     let width = rows
         .iter()
         .map(|(_, v, _)| v.chars().count())
@@ -402,6 +408,10 @@ fn show_panel(judge: &ModelConfig, from: &str, timeout_from: &str) -> Result<u8>
         format!("{}s each", judge.timeout_secs),
         timeout_from,
     ));
+    let rows: Vec<(String, String, &str)> = rows
+        .into_iter()
+        .map(|(l, v, s)| (l, crate::plan::text::escape_controls(&v).into_owned(), s))
+        .collect();
     let label = rows.iter().map(|(l, _, _)| l.len()).max().unwrap_or(0);
     let width = rows
         .iter()
@@ -471,8 +481,9 @@ fn notes(repo: Option<&Repo>, global: bool, key: &str) -> Vec<String> {
             _ => judge.backend.to_string(),
         };
         notes.push(format!(
-            "note: {} sets judge.{key} to {value}, and the repository's file wins here",
-            config::REPO_NAME
+            "note: {} sets judge.{key} to {}, and the repository's file wins here",
+            config::REPO_NAME,
+            crate::plan::text::escape_controls(&value)
         ));
     }
     if key == "backend" {

@@ -189,8 +189,9 @@ fn named_by_commands(root: &Path, commands: &[Vec<String>], runs: bool, out: &mu
         .iter()
         .any(|c| c.first().is_some_and(|p| COMPARES.contains(&p.as_str())));
     for command in commands {
-        if command.first().is_some_and(|w| w == "make") {
-            for name in MAKEFILES {
+        let program = program_at(command).map(|at| base_name(&command[at]));
+        if let Some((_, files)) = RUNNER_FILES.iter().find(|(r, _)| program == Some(*r)) {
+            for name in *files {
                 if root.join(name).is_file() {
                     add(name.to_string(), out);
                 }
@@ -199,7 +200,7 @@ fn named_by_commands(root: &Path, commands: &[Vec<String>], runs: bool, out: &mu
         for rel in run_module(root, Path::new(""), command) {
             add(rel, out);
         }
-        let names = task_names(command);
+        let names = task_names(root, command);
         let command: Vec<String> = command
             .iter()
             .enumerate()
@@ -229,6 +230,56 @@ fn named_by_commands(root: &Path, commands: &[Vec<String>], runs: bool, out: &mu
     }
 }
 
+/// The files task runners read their tasks from, in their order: what `make
+/// test` or `just test` runs is written there, as a package.json script is.
+const RUNNER_FILES: [(&str, &[&str]); 8] = [
+    ("make", &MAKEFILES),
+    ("gmake", &MAKEFILES),
+    ("just", &["justfile", "Justfile", ".justfile"]),
+    (
+        "grunt",
+        &["Gruntfile.js", "Gruntfile.coffee", "Gruntfile.ts"],
+    ),
+    (
+        "gulp",
+        &["gulpfile.js", "gulpfile.mjs", "gulpfile.cjs", "gulpfile.ts"],
+    ),
+    (
+        "rake",
+        &["Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"],
+    ),
+    (
+        "task",
+        &[
+            "Taskfile.yml",
+            "Taskfile.yaml",
+            "taskfile.yml",
+            "taskfile.yaml",
+        ],
+    ),
+    ("invoke", &["tasks.py"]),
+];
+
+/// Where in `command` the program is, past `npx` and its kind and their options.
+fn program_at(command: &[String]) -> Option<usize> {
+    let mut at = 0;
+    while command
+        .get(at)
+        .is_some_and(|w| matches!(base_name(w), "npx" | "pnpx" | "bunx"))
+    {
+        at += 1;
+        while command.get(at).is_some_and(|w| w.starts_with('-')) {
+            at += 1;
+        }
+    }
+    command.get(at).map(|_| at)
+}
+
+/// The last part of a path.
+fn base_name(word: &str) -> &str {
+    word.rsplit('/').next().unwrap_or(word)
+}
+
 /// Programs whose words before `--` name tasks, not files (`grunt test`, `make
 /// test`): a task that spells a folder's name is not that folder.
 const TASK_RUNNERS: [&str; 8] = [
@@ -255,24 +306,15 @@ const VALUED: [&str; 14] = [
 
 /// Where in `command` the words are names of subcommands, scripts or tasks, not
 /// files: a package manager's subcommand (and `run`'s script), each task of a task
-/// runner (a word with a `/` is a file target and stays), `cargo`'s and `go`'s
+/// runner (a word with a `/` or naming a file in `root` is a file and stays, as
+/// `bun check.ts` and `go run check.go` run it), `cargo`'s and `go`'s
 /// subcommand (`go test ./...` keeps its package), through `npx` and its
 /// kind; never after `--`, where the words are the script's own.
-fn task_names(command: &[String]) -> Vec<usize> {
-    let base = |w: &str| w.rsplit('/').next().unwrap_or(w).to_string();
-    let mut at = 0;
-    while command
-        .get(at)
-        .is_some_and(|w| matches!(base(w).as_str(), "npx" | "pnpx" | "bunx"))
-    {
-        at += 1;
-        while command.get(at).is_some_and(|w| w.starts_with('-')) {
-            at += 1;
-        }
-    }
-    let Some(program) = command.get(at).map(|w| base(w)) else {
+fn task_names(root: &Path, command: &[String]) -> Vec<usize> {
+    let Some(at) = program_at(command) else {
         return Vec::new();
     };
+    let program = base_name(&command[at]).to_string();
     let manager =
         PACKAGE_MANAGERS.contains(&program.as_str()) || matches!(program.as_str(), "cargo" | "go");
     if !manager && !TASK_RUNNERS.contains(&program.as_str()) {
@@ -291,14 +333,19 @@ fn task_names(command: &[String]) -> Vec<usize> {
             valued = VALUED.contains(&word.as_str());
             continue;
         }
+        // A word naming a file is one (`bun check.ts`, `go run check.go` run it).
+        let file = word.contains('/') || root.join(word).is_file();
         if manager {
+            if file {
+                break;
+            }
             names.push(i);
             // `run` names a script next; anything else is the one subcommand
             // (`bun test`'s own runner takes the words after it as paths).
             if !(names.len() == 1 && matches!(word.as_str(), "run" | "run-script")) {
                 break;
             }
-        } else if !word.contains(['/', '=']) {
+        } else if !file && !word.contains('=') {
             names.push(i);
         }
     }
@@ -1050,6 +1097,59 @@ mod tests {
         )
         .unwrap();
         assert_eq!(sorted(runs("npm test")), all);
+    }
+
+    /// Red team (stop79-red2): a package manager's "subcommand" that is the check
+    /// itself. `bun check.ts` and `go run check.go` run the file they name, and
+    /// `bun run check.ts` and `go run ./cmd/check` too; read as a subcommand or
+    /// script name, the check was no file the verify rests on, and gutting it was
+    /// no `verify-file-changed`. A word naming a file, or with a `/`, stays a file.
+    #[test]
+    fn a_file_a_package_manager_runs_is_no_task_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("cmd/check")).unwrap();
+        fs::write(root.join("cmd/check/main.go"), "package main\n").unwrap();
+        fs::write(root.join("check.ts"), "x\n").unwrap();
+        fs::write(root.join("check.go"), "package main\n").unwrap();
+        let runs = |line: &str| verify_runs(root, &verify(line));
+        assert_eq!(runs("bun check.ts"), ["check.ts"]);
+        assert_eq!(runs("bun run check.ts"), ["check.ts"]);
+        assert_eq!(runs("go run check.go"), ["check.go"]);
+        assert_eq!(runs("go run ./cmd/check"), ["cmd/check/main.go"]);
+        assert_eq!(runs("make check.ts"), ["check.ts"]);
+    }
+
+    /// Red team (stop79-red2): `grunt test`, `just test`, `rake test` read their
+    /// tasks from a file of the repository, as `make test` reads the Makefile;
+    /// none was a file the verify rests on, so a task gutted there (`test:
+    /// true`) was no `verify-file-changed`. Since task names stopped naming the
+    /// `test/` folder, such a verify rested on nothing.
+    #[test]
+    fn a_task_runners_own_file_is_one_the_verify_rests_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for name in [
+            "Gruntfile.js",
+            "justfile",
+            "Rakefile",
+            "tasks.py",
+            "Taskfile.yml",
+        ] {
+            fs::write(root.join(name), "x\n").unwrap();
+        }
+        fs::write(root.join("gulpfile.mjs"), "x\n").unwrap();
+        fs::write(root.join("GNUmakefile"), "x\n").unwrap();
+        let runs = |line: &str| verify_runs(root, &verify(line));
+        assert_eq!(runs("grunt test"), ["Gruntfile.js"]);
+        assert_eq!(runs("npx grunt test"), ["Gruntfile.js"]);
+        assert_eq!(runs("gulp test"), ["gulpfile.mjs"]);
+        assert_eq!(runs("just test"), ["justfile"]);
+        assert_eq!(runs("rake test"), ["Rakefile"]);
+        assert_eq!(runs("task test"), ["Taskfile.yml"]);
+        assert_eq!(runs("invoke test"), ["tasks.py"]);
+        assert_eq!(runs("gmake test"), ["GNUmakefile"]);
+        assert_eq!(runs("/usr/bin/make test"), ["GNUmakefile"]);
     }
 
     fn sorted(mut v: Vec<String>) -> Vec<String> {

@@ -422,6 +422,19 @@ pub fn refused(argv: &[String], find: &dyn Find) -> Option<Refusal> {
     }
 }
 
+/// The file of the program `argv` runs behind `env`, `timeout` and `nice`, found
+/// as the wrapper finds it (through an `env PATH=…` when one is set), with
+/// symlinks resolved; `None` when argv[0] is the program or none is found. It is
+/// checked against the repository as argv[0] is: `nice myjudge` runs the agent's
+/// `bin/myjudge` when PATH finds it there as surely as `myjudge` does.
+pub fn behind_wrappers(argv: &[String], find: &dyn Find) -> Option<PathBuf> {
+    let (i, dirs) = wrapped(argv, find).ok()?;
+    if i == 0 {
+        return None;
+    }
+    locate(find, argv.get(i)?, dirs)
+}
+
 /// Whether the short option letters `letters` are the family's flags, ending in at
 /// most one value letter with its value joined (`-uWignore`) or in the next word
 /// (`next`), or in a named one whose value is one of a few (`-euo pipefail`):
@@ -435,7 +448,21 @@ fn short(letters: &str, family: &Family, next: Option<&String>) -> Option<bool> 
             return values.contains(&rest).then_some(false);
         }
         if family.values.contains(c) {
-            return Some(at + c.len_utf8() == letters.len());
+            let value = if rest.is_empty() {
+                next.map(String::as_str)
+            } else {
+                Some(rest)
+            };
+            // Python's `-W action:message:category:…`: a category with a dot is
+            // imported (`ignore::pkg.Warning` runs `import pkg`), from a sys.path
+            // an editable install puts the repository on.
+            if value
+                .and_then(|v| v.split(':').nth(2))
+                .is_some_and(|c| c.contains('.'))
+            {
+                return None;
+            }
+            return Some(rest.is_empty());
         }
         if let Some((_, names)) = family.named.iter().find(|(n, _)| *n == c) {
             let last = at + c.len_utf8() == letters.len();
@@ -924,6 +951,35 @@ mod tests {
         ];
         for (words, want) in cases {
             assert_eq!(&why(words), want, "{words:?}");
+        }
+    }
+
+    /// Red team (stop79-red2): python's `-W` filter names a warning category, and a
+    /// category with a dot is imported (`warnings._getcategory`: `ignore::pkg.W`
+    /// runs `import pkg` at startup, before the judge's script), from sys.path,
+    /// where an editable install (`pip install -e .`) puts the repository under
+    /// review. A filter whose category is a builtin's name imports nothing.
+    #[test]
+    fn a_warning_filter_that_imports_a_module_is_refused() {
+        for words in [
+            &["python3", "-W", "ignore::evil.Warning", "/home/u/judge.py"][..],
+            &["python3", "-Wignore::evil.Warning", "/home/u/judge.py"],
+            &["python3", "-uWdefault:x:evil.W:y:0", "/home/u/judge.py"],
+            &["python3", "-W", "error::.W", "/home/u/judge.py"],
+        ] {
+            assert_eq!(why(words), Some(Why::Option), "{words:?}");
+        }
+        for words in [
+            &[
+                "python3",
+                "-W",
+                "ignore::DeprecationWarning",
+                "/home/u/judge.py",
+            ][..],
+            &["python3", "-Wignore:a.b.c", "/home/u/judge.py"],
+            &["python3", "-W", "default:::my.module:3", "/home/u/judge.py"],
+        ] {
+            assert_eq!(why(words), None, "{words:?}");
         }
     }
 }

@@ -64,8 +64,8 @@ pub fn resolve(program: &str, cwd: &Path, root: &Path) -> Result<Option<Program>
 /// refuse it anyway; saying so now spares finding out at the first one.
 pub fn refuse_inside(program: &str, root: &Path) -> Result<()> {
     let relative = program.contains('/') && !Path::new(program).is_absolute();
-    let found =
-        locate(program, root).and_then(|p| arg_inside(&[p.display().to_string()], root, root));
+    let found = locate(program, root)
+        .and_then(|p| arg_inside(&[String::new(), p.display().to_string()], root, root));
     let inside = relative || found.is_some();
     if !inside {
         return Ok(());
@@ -89,9 +89,15 @@ pub fn refuse_inside(program: &str, root: &Path) -> Result<()> {
 /// `root` (relative to `cwd`, where the judge starts, or absolute): `sh judge.sh`
 /// runs a script the agent could have written as surely as `./judge.sh` does.
 /// A directory inside `root` in an `env PATH=…` setting counts too: the program
-/// after it is found there.
-pub fn arg_inside(args: &[String], cwd: &Path, root: &Path) -> Option<PathBuf> {
+/// after it is found there; and so does the program behind `env`, `timeout` or
+/// `nice` (`command`'s first word is the program) resolving inside `root`.
+pub fn arg_inside(command: &[String], cwd: &Path, root: &Path) -> Option<PathBuf> {
     let root = fs::canonicalize(root).ok()?;
+    let behind = super::inline::behind_wrappers(command, &super::inline::OnDisk);
+    if let Some(program) = behind.filter(|p| p.starts_with(&root)) {
+        return Some(program);
+    }
+    let args = command.get(1..).unwrap_or_default();
     let dirs = args.iter().filter_map(|arg| arg.strip_prefix("PATH="));
     let inside = dirs.flat_map(|dirs| dirs.split(':')).find_map(|dir| {
         let real = fs::canonicalize(cwd.join(dir)).ok()?;
@@ -114,7 +120,7 @@ pub fn arg_inside(args: &[String], cwd: &Path, root: &Path) -> Option<PathBuf> {
 pub fn arg_inside_message(path: &Path) -> (String, &'static str) {
     (
         format!(
-            "refusing the command judge: its argument names {}, inside the repository, where the agent under review could edit it (a file, or a PATH directory the program is found in)",
+            "refusing the command judge: its argument names {}, inside the repository, where the agent under review could edit it (a file, a PATH directory the program is found in, or the program `env`, `timeout` or `nice` runs)",
             path.display()
         ),
         "put the judge's script outside the repository and give its absolute path, e.g. `plan judge command sh ~/.local/share/my-judge.sh`",
@@ -163,10 +169,25 @@ mod tests {
         let words = |w: &[&str]| -> Vec<String> { w.iter().map(|s| s.to_string()).collect() };
         let tools = format!("PATH={}", dir.path().join("tools").display());
         let bin = format!("PATH=/usr/bin:{}", root.join("bin").display());
-        assert_eq!(arg_inside(&words(&[&tools, "llm"]), &root, &root), None);
         assert_eq!(
-            arg_inside(&words(&[&bin, "llm"]), &root, &root),
+            arg_inside(&words(&["env", &tools, "llm"]), &root, &root),
+            None
+        );
+        assert_eq!(
+            arg_inside(&words(&["env", &bin, "llm"]), &root, &root),
             Some(fs::canonicalize(root.join("bin")).unwrap())
         );
+        // Red team (stop79-red2), held: the repository's directory reached through
+        // `..` from outside, or through a link outside it, is inside all the same.
+        let dotted = format!("PATH={}/tools/../repo/./bin", dir.path().display());
+        std::os::unix::fs::symlink(root.join("bin"), dir.path().join("link")).unwrap();
+        let linked = format!("PATH=/usr/bin:{}", dir.path().join("link").display());
+        for setting in [dotted, linked] {
+            assert_eq!(
+                arg_inside(&words(&["env", &setting, "llm"]), &root, &root),
+                Some(fs::canonicalize(root.join("bin")).unwrap()),
+                "{setting}"
+            );
+        }
     }
 }

@@ -506,9 +506,8 @@ pub fn check(judge: &Judge, root: &Path) -> Result<()> {
     // empty directory of its own, but the name says the agent's file was meant.
     let cwd = inv.cwd.as_deref().unwrap_or(root);
     if program::resolve(&inv.program, cwd, root)?.is_some() {
-        let args = judge.command.get(1..).unwrap_or_default();
         if judge.backend == Backend::Command
-            && let Some(path) = program::arg_inside(args, cwd, root)
+            && let Some(path) = program::arg_inside(&judge.command, cwd, root)
         {
             let (message, hint) = program::arg_inside_message(&path);
             return Err(Exit::env_hint(message, hint));

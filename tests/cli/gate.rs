@@ -2056,6 +2056,74 @@ fn a_start_line_naming_a_merged_branchs_commit_does_not_hide_a_goals_work() {
     }
 }
 
+// Red team (stop79-red2) on the same attack: merged by fast-forward (GitHub's
+// rebase merge of a branch already on the base, or a push), the branch's commits
+// are the base's first-parent line itself, so the forged start (the checkpoint's
+// parent) is on that line and an ancestor of the checkpoint: usable, and the
+// goal's work read as nothing again.
+#[test]
+fn a_start_line_naming_a_fast_forwarded_branchs_commit_does_not_hide_a_goals_work() {
+    {
+        let moved = false;
+        let t = unittest_repo();
+        t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+        t.write(
+            "test_calc.py",
+            "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
+        );
+        t.commit_all("base");
+        t.git(&["checkout", "-q", "-b", "pr1"]);
+        // Started, and the work committed without the plan: no commit has the
+        // line as plan wrote it.
+        t.ok(&["start", "w", "--no-verify"]);
+        let padding = "# calc\n".repeat(20);
+        t.write(
+            "calc.py",
+            format!("{padding}def add(a, b):\n    return a + b\n"),
+        );
+        t.git(&["add", "calc.py"]);
+        t.git(&["commit", "-q", "-m", "add"]);
+        t.ok(&["complete", "w", "--evidence", "add works"]);
+        // The lines plan wrote in this clone: CI's clone has none.
+        std::fs::remove_file(t.root().join(".git/plan/logged.tsv")).unwrap();
+        let md = t.plan_md();
+        let started = md.lines().find(|l| l.contains(" w started ")).unwrap();
+        let checkpoint = md.split("(checkpoint ").nth(1).unwrap()[..12].to_string();
+        let parent = rev(&t, &format!("{checkpoint}^"));
+        assert_eq!(parent, rev(&t, "HEAD"), "the checkpoint's parent");
+        let at = started.rsplit(' ').next().unwrap().trim_end_matches(')');
+        t.write(
+            "plan.md",
+            md.replace(started, &started.replace(at, &parent[..12])),
+        );
+        t.commit_all("done");
+        t.git(&["checkout", "-q", "main"]);
+        t.git(&["merge", "-q", "--ff-only", "pr1"]);
+        let base = rev(&t, "main");
+        t.git(&["checkout", "-q", "-b", "pr2"]);
+        user_judge(&t, "reject");
+        let gate = ["audit", "--base", &base, "--strict", "--rejudge"];
+        // A file beside the work: verified again, not judged (CI's judge rejects
+        // anything), so the start was found, not given up on.
+        t.write("notes.py", "NOTE = 1\n");
+        t.commit_all("notes");
+        let run = t.ok(&gate);
+        assert!(run.stdout.contains("reverify: passed"), "{}", run.stdout);
+        t.write("calc.py", "def add(a, b):\n    return 5\n");
+        t.commit_all("simplify");
+        let run = t.run(&gate);
+        assert_eq!(run.code, 1, "moved {moved}: {}\n{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout.contains("rejudge: verify passed; judge reject"),
+            "moved {moved}: {}",
+            run.stdout
+        );
+        // CI's judge accepting it, it passes: the start is no failure of its own.
+        user_judge(&t, "accept");
+        t.ok(&gate);
+    }
+}
+
 // The honest side: a pull request that adds a test to a goal done on the base, and
 // changes the code it covers without breaking it, passes.
 #[test]

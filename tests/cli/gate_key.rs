@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::gate::{PR_PLAN, rev, signed_pull_request};
-use crate::util::{Test, fixture, fixture_path, redact, redact_with};
+use crate::util::{Test, fixture, fixture_path, redact, redact_with, system_path};
 
 const PLAN: &str = "# Plan: Gate
 
@@ -749,6 +749,57 @@ fn a_judge_found_through_a_path_setting_inside_the_repository_is_refused() {
         "judge", "command", "nice", "-10", "env", "LANG=C", &dirs, "myjudge",
     ]);
     t.ok(&["complete", "w", "--evidence", "the tests pass"]);
+}
+
+// Red team (stop79-red2), attack on the program behind `env`, `nice` and `timeout`:
+// argv[0] is refused where it resolves inside the repository (a PATH directory of
+// the person's own in the repository, as direnv's `PATH_add bin` makes), but the
+// program a wrapper runs was found on the same PATH and never checked: `nice
+// myjudge` ran the agent's `bin/myjudge`, and so did `env PATH=DIR myjudge` where
+// DIR (outside) holds a link to it. Both refused as `myjudge` alone is.
+#[test]
+fn a_judge_behind_a_wrapper_that_resolves_inside_the_repository_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f made.txt"));
+    t.write("made.txt", "made\n");
+    t.write("verdict.txt", fixture("judges/outputs/accept.txt"));
+    let judge = "#!/bin/sh\ncat >/dev/null\ncat \"$PLAN_JUDGE_TREE/verdict.txt\"\n";
+    t.write("bin/myjudge", judge);
+    let inside = t.path("bin/myjudge");
+    std::fs::set_permissions(&inside, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", t.path("bin").display(), system_path());
+    let t = t.env("PATH", &path);
+    let links = t.bin();
+    std::os::unix::fs::symlink(&inside, links.join("myjudge")).unwrap();
+    let through_link = format!("PATH={}:/usr/bin:/bin", links.display());
+    let shapes: [&[&str]; 4] = [
+        &["myjudge"],
+        &["nice", "myjudge"],
+        &["timeout", "60", "env", "LANG=C", "myjudge"],
+        &["env", &through_link, "myjudge"],
+    ];
+    t.commit_all("base");
+    t.ok(&["start", "w", "--no-verify"]);
+    for shape in shapes {
+        let words: Vec<String> = shape.iter().map(|w| format!("\"{w}\"")).collect();
+        t.write(
+            ".plan/config.yaml",
+            format!(
+                "judge:\n  backend: command\n  command: [{}]\n",
+                words.join(", ")
+            ),
+        );
+        let run = t.run(&["complete", "w", "--evidence", "the tests pass"]);
+        assert_eq!(run.code, 3, "{shape:?}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr.contains("inside the repository"),
+            "{shape:?}: {}",
+            run.stderr
+        );
+        let mut set = vec!["judge", "command"];
+        set.extend_from_slice(shape);
+        t.run(&set).code(2);
+    }
 }
 
 // Attack on the command judge's empty directory: it starts away from the tree, but

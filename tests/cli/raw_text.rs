@@ -149,3 +149,34 @@ fn control_characters_a_pull_request_writes_reach_no_terminal_raw() {
         }
     }
 }
+
+// Red team (stop79-red2), attack on what else a pull request writes that plan
+// prints: the repository's .plan/config.yaml is the agent's to write too, and
+// `plan judge` printed its judge.model raw (ESC and C1 CSI), its judge.command
+// through serde_json (C1 raw), and `plan judge model --global`'s note that the
+// repository's value wins printed the model raw. Each shows escaped.
+#[test]
+fn control_characters_in_the_repositorys_judge_settings_reach_no_terminal_raw() {
+    let raw = |text: &str| text.contains(['\u{1b}', '\u{9b}']);
+    let t = crate::util::Test::new();
+    t.write(
+        ".plan/config.yaml",
+        "judge:\n  backend: command\n  model: \"m\\e[2J\\u009b31mX\"\n  command: [\"/x/\\u009b31m\\e[1m\"]\n",
+    );
+    for args in [
+        &["judge"][..],
+        &["judge", "--json"],
+        &["judge", "model", "--global", "foo"],
+        &["judge", "command", "--global", "/nowhere/judge"],
+    ] {
+        let run = t.run(args);
+        assert!(
+            !raw(&run.stdout) && !raw(&run.stderr),
+            "{args:?}: {:?}{:?}",
+            run.stdout,
+            run.stderr
+        );
+    }
+    let run = t.ok(&["judge"]);
+    assert!(run.stdout.contains("\\x1b[2J"), "{}", run.stdout);
+}

@@ -375,3 +375,24 @@ fn tests_of_one_name_pair_in_order_when_a_feature_goes_with_its_tests() {
         "{found:?}"
     );
 }
+
+/// Red team (stop79-red2), held: the pairing in order must not let a real loss
+/// ride on a feature's removal. The second of two same-named tests (`join`'s,
+/// code kept) dropped in the same change that takes `shout` out with its test:
+/// its assertion names nothing gone, so it stays `assertions-removed`, high.
+#[test]
+fn attack_a_same_named_twin_dropped_beside_a_removed_feature_stays_high() {
+    let code = "export const join = (a, b) => a + b\n\nexport const shout = (s) => {\n  const loud = s.toUpperCase()\n  return loud + '!'\n}\n";
+    let twins = "describe('url', () => {\n  it('same', () => {\n    expect(join('/', 'a')).toBe('/a')\n  })\n  it('same', () => {\n    expect(join('/', 'b')).toBe('/b')\n  })\n})\n";
+    let one = "describe('url', () => {\n  it('same', () => {\n    expect(join('/', 'a')).toBe('/a')\n  })\n})\n";
+    let tests = format!(
+        "import {{ join, shout }} from './url'\n{twins}describe('shout', () => {{\n  it('shouts', () => {{\n    expect(shout('a')).toBe('A!')\n  }})\n}})\n"
+    );
+    let after_tests = format!("import {{ join }} from './url'\n{one}");
+    let after_code = "export const join = (a, b) => a + b\n";
+    let found = rules(&[
+        change("src/url.js", Some(code), Some(after_code)),
+        change("src/url.test.js", Some(&tests), Some(&after_tests)),
+    ]);
+    assert!(found.iter().any(|r| r.ends_with(", high")), "{found:?}");
+}
