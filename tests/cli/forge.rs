@@ -879,8 +879,8 @@ fn the_update_jobs_push_token_reaches_git_alone() {
 /// restored from the cache; it built plan from source on every run (minutes before
 /// the required check reads anything). With `PLAN_SHA256` pinning a release archive
 /// of `PLAN_REV`, the job's own step downloads it and checks it against the pin:
-/// a match installs in seconds, a mismatch fails the job before anything runs, and
-/// no archive (or no pin) builds from source as before.
+/// a match installs in seconds; a mismatch or a missing archive fails the job
+/// before anything runs; no pin builds from source as before.
 #[test]
 fn the_judge_job_installs_a_pinned_release_archive_or_builds_plan() {
     use std::os::unix::fs::PermissionsExt;
@@ -991,16 +991,13 @@ fn the_judge_job_installs_a_pinned_release_archive_or_builds_plan() {
     assert_eq!(installed, None);
     assert!(!calls_made.contains("cargo"), "{calls_made}");
     assert!(said.contains("does not match PLAN_SHA256"), "{said}");
-    // Pinned, but the release has no such archive: built, and said.
-    let (code, _, calls_made, said) = run("v0.3.0", &pin);
-    assert_eq!(code, Some(0), "{said}");
-    assert!(
-        calls_made.contains(
-            "cargo install --locked --git https://github.com/acme/plan --rev v0.3.0 plan"
-        ),
-        "{calls_made}"
-    );
-    assert!(said.contains("building plan from source"), "{said}");
+    // Pinned, but the release has no such archive: no build from the tag, which
+    // can be moved (the red team's): the job fails, saying what to do.
+    let (code, installed, calls_made, said) = run("v0.3.0", &pin);
+    assert_eq!(code, Some(1), "{said}");
+    assert_eq!(installed, None);
+    assert!(!calls_made.contains("cargo"), "{calls_made}");
+    assert!(said.contains("no release archive"), "{said}");
     // No pin: built, no download.
     let (code, _, calls_made, said) = run("0123abc", "");
     assert_eq!(code, Some(0), "{said}");
