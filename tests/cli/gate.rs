@@ -1457,6 +1457,19 @@ fn unittest_repo() -> Test {
     pr_repo("python3 -m unittest -q")
 }
 
+/// [`unittest_repo`] with CI's judge `claude` and a test of `calc.add`, committed
+/// as the base: the start-line attacks' common ground.
+fn calc_base() -> Test {
+    let t = unittest_repo();
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write(
+        "test_calc.py",
+        "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
+    );
+    t.commit_all("base");
+    t
+}
+
 /// A repository whose goal `w` verifies with `verify`; the agent's judge is
 /// `claude` (the settings say so), a fake that accepts.
 fn pr_repo(verify: &str) -> Test {
@@ -1796,13 +1809,7 @@ fn tests_of_a_goal_done_on_the_base_switched_off_fail_the_gate() {
 // again now; one it touches only through a verify that runs a program is not.
 #[test]
 fn a_goal_done_on_the_base_whose_work_the_pull_request_changes_is_judged_again() {
-    let t = unittest_repo();
-    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
-    t.write(
-        "test_calc.py",
-        "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
-    );
-    t.commit_all("base");
+    let t = calc_base();
     t.ok(&["start", "w", "--no-verify"]);
     t.commit_all("start");
     // Long enough that git sees it moved.
@@ -1888,13 +1895,7 @@ fn a_goal_done_on_the_base_whose_work_the_pull_request_changes_is_judged_again()
 #[test]
 fn a_forged_start_on_the_base_does_not_hide_a_goals_work_from_the_gate() {
     for what in ["the checkpoint", "no commit"] {
-        let t = unittest_repo();
-        t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
-        t.write(
-            "test_calc.py",
-            "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
-        );
-        t.commit_all("base");
+        let t = calc_base();
         // Started, worked and signed off in one commit, as a branch squashed
         // before it is pushed: no commit has the line as plan wrote it.
         t.ok(&["start", "w", "--no-verify"]);
@@ -1946,13 +1947,7 @@ fn a_forged_start_on_the_base_does_not_hide_a_goals_work_from_the_gate() {
 // the one answer the test checks must reach CI's judge, not only its verify.
 #[test]
 fn a_done_goal_with_no_usable_start_is_judged_again_when_its_work_changes() {
-    let t = unittest_repo();
-    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
-    t.write(
-        "test_calc.py",
-        "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
-    );
-    t.commit_all("base");
+    let t = calc_base();
     t.ok(&["start", "w", "--no-verify"]);
     t.write("calc.py", "def add(a, b):\n    return a + b\n");
     t.ok(&["complete", "w", "--evidence", "add works"]);
@@ -1990,88 +1985,16 @@ fn a_done_goal_with_no_usable_start_is_judged_again_when_its_work_changes() {
 // base's first-parent line; else it is taken from that line's history, where the
 // goal became started; with the base moved on meanwhile, from where the branch
 // left it. Honest or not, the work is the whole branch's.
-#[test]
-fn a_start_line_naming_a_merged_branchs_commit_does_not_hide_a_goals_work() {
-    for moved in [false, true] {
-        let t = unittest_repo();
-        t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
-        t.write(
-            "test_calc.py",
-            "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
-        );
-        t.commit_all("base");
-        t.git(&["checkout", "-q", "-b", "pr1"]);
-        // Started, and the work committed without the plan: no commit has the
-        // line as plan wrote it.
-        t.ok(&["start", "w", "--no-verify"]);
-        let padding = "# calc\n".repeat(20);
-        t.write(
-            "calc.py",
-            format!("{padding}def add(a, b):\n    return a + b\n"),
-        );
-        t.git(&["add", "calc.py"]);
-        t.git(&["commit", "-q", "-m", "add"]);
-        t.ok(&["complete", "w", "--evidence", "add works"]);
-        // The lines plan wrote in this clone: CI's clone has none.
-        std::fs::remove_file(t.root().join(".git/plan/logged.tsv")).unwrap();
-        let md = t.plan_md();
-        let started = md.lines().find(|l| l.contains(" w started ")).unwrap();
-        let checkpoint = md.split("(checkpoint ").nth(1).unwrap()[..12].to_string();
-        let parent = rev(&t, &format!("{checkpoint}^"));
-        assert_eq!(parent, rev(&t, "HEAD"), "the checkpoint's parent");
-        let at = started.rsplit(' ').next().unwrap().trim_end_matches(')');
-        t.write(
-            "plan.md",
-            md.replace(started, &started.replace(at, &parent[..12])),
-        );
-        t.commit_all("done");
-        t.git(&["checkout", "-q", "main"]);
-        if moved {
-            t.write("other.txt", "meanwhile\n");
-            t.commit_all("meanwhile");
-        }
-        t.git(&["merge", "-q", "--no-ff", "-m", "Merge pr1", "pr1"]);
-        let base = rev(&t, "main");
-        t.git(&["checkout", "-q", "-b", "pr2"]);
-        user_judge(&t, "reject");
-        let gate = ["audit", "--base", &base, "--strict", "--rejudge"];
-        // A file beside the work: verified again, not judged (CI's judge rejects
-        // anything), so the start was found, not given up on.
-        t.write("notes.py", "NOTE = 1\n");
-        t.commit_all("notes");
-        let run = t.ok(&gate);
-        assert!(run.stdout.contains("reverify: passed"), "{}", run.stdout);
-        t.write("calc.py", "def add(a, b):\n    return 5\n");
-        t.commit_all("simplify");
-        let run = t.run(&gate);
-        assert_eq!(run.code, 1, "moved {moved}: {}\n{}", run.stdout, run.stderr);
-        assert!(
-            run.stdout.contains("rejudge: verify passed; judge reject"),
-            "moved {moved}: {}",
-            run.stdout
-        );
-        // CI's judge accepting it, it passes: the start is no failure of its own.
-        user_judge(&t, "accept");
-        t.ok(&gate);
-    }
-}
-
+//
 // Red team (stop79-red2) on the same attack: merged by fast-forward (GitHub's
 // rebase merge of a branch already on the base, or a push), the branch's commits
 // are the base's first-parent line itself, so the forged start (the checkpoint's
 // parent) is on that line and an ancestor of the checkpoint: usable, and the
 // goal's work read as nothing again.
 #[test]
-fn a_start_line_naming_a_fast_forwarded_branchs_commit_does_not_hide_a_goals_work() {
-    {
-        let moved = false;
-        let t = unittest_repo();
-        t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
-        t.write(
-            "test_calc.py",
-            "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
-        );
-        t.commit_all("base");
+fn a_start_line_naming_a_merged_branchs_commit_does_not_hide_a_goals_work() {
+    for how in ["merge", "merge after the base moved", "fast-forward"] {
+        let t = calc_base();
         t.git(&["checkout", "-q", "-b", "pr1"]);
         // Started, and the work committed without the plan: no commit has the
         // line as plan wrote it.
@@ -2098,7 +2021,14 @@ fn a_start_line_naming_a_fast_forwarded_branchs_commit_does_not_hide_a_goals_wor
         );
         t.commit_all("done");
         t.git(&["checkout", "-q", "main"]);
-        t.git(&["merge", "-q", "--ff-only", "pr1"]);
+        if how == "merge after the base moved" {
+            t.write("other.txt", "meanwhile\n");
+            t.commit_all("meanwhile");
+        }
+        match how {
+            "fast-forward" => t.git(&["merge", "-q", "--ff-only", "pr1"]),
+            _ => t.git(&["merge", "-q", "--no-ff", "-m", "Merge pr1", "pr1"]),
+        };
         let base = rev(&t, "main");
         t.git(&["checkout", "-q", "-b", "pr2"]);
         user_judge(&t, "reject");
@@ -2112,10 +2042,10 @@ fn a_start_line_naming_a_fast_forwarded_branchs_commit_does_not_hide_a_goals_wor
         t.write("calc.py", "def add(a, b):\n    return 5\n");
         t.commit_all("simplify");
         let run = t.run(&gate);
-        assert_eq!(run.code, 1, "moved {moved}: {}\n{}", run.stdout, run.stderr);
+        assert_eq!(run.code, 1, "{how}: {}\n{}", run.stdout, run.stderr);
         assert!(
             run.stdout.contains("rejudge: verify passed; judge reject"),
-            "moved {moved}: {}",
+            "{how}: {}",
             run.stdout
         );
         // CI's judge accepting it, it passes: the start is no failure of its own.
