@@ -711,6 +711,23 @@ fn a_judge_script_in_the_repository_run_by_an_interpreter_is_refused() {
     t.run(&["judge", "command", "sh", "judge.sh"]).code(2);
 }
 
+/// The judge script a repository's `bin/myjudge` holds: it prints the verdict
+/// the tree it judges holds.
+const MYJUDGE: &str = "#!/bin/sh\ncat >/dev/null\ncat \"$PLAN_JUDGE_TREE/verdict.txt\"\n";
+
+/// A goal `w` whose work is done, an accepting verdict in the tree, and the
+/// agent's own judge as the executable `bin/myjudge`, whose path is returned.
+fn judge_in_repository_bin() -> (Test, std::path::PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f made.txt"));
+    t.write("made.txt", "made\n");
+    t.write("verdict.txt", fixture("judges/outputs/accept.txt"));
+    t.write("bin/myjudge", MYJUDGE);
+    let inside = t.path("bin/myjudge");
+    std::fs::set_permissions(&inside, std::fs::Permissions::from_mode(0o755)).unwrap();
+    (t, inside)
+}
+
 // Attack on the settings `env` may give a judge (stop 79 lets `env PATH=…` come
 // first, an honest shape that was refused): a PATH naming a directory inside the
 // repository finds the agent's own `myjudge` there, and no argument names a file.
@@ -719,14 +736,7 @@ fn a_judge_script_in_the_repository_run_by_an_interpreter_is_refused() {
 // repository, behind `nice -10` and `env LANG=C`, signs off.
 #[test]
 fn a_judge_found_through_a_path_setting_inside_the_repository_is_refused() {
-    use std::os::unix::fs::PermissionsExt;
-    let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f made.txt"));
-    t.write("made.txt", "made\n");
-    t.write("verdict.txt", fixture("judges/outputs/accept.txt"));
-    let judge = "#!/bin/sh\ncat >/dev/null\ncat \"$PLAN_JUDGE_TREE/verdict.txt\"\n";
-    t.write("bin/myjudge", judge);
-    let inside = t.path("bin/myjudge");
-    std::fs::set_permissions(&inside, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (t, _) = judge_in_repository_bin();
     let path = format!("PATH={}:/usr/bin:/bin", t.path("bin").display());
     t.write(
         ".plan/config.yaml",
@@ -743,7 +753,7 @@ fn a_judge_found_through_a_path_setting_inside_the_repository_is_refused() {
     );
     t.run(&["judge", "command", "env", &path, "myjudge"])
         .code(2);
-    let outside = t.fake_program("myjudge", &judge["#!/bin/sh\n".len()..]);
+    let outside = t.fake_program("myjudge", &MYJUDGE["#!/bin/sh\n".len()..]);
     let dirs = format!("PATH={}:/usr/bin:/bin", outside.parent().unwrap().display());
     t.ok(&[
         "judge", "command", "nice", "-10", "env", "LANG=C", &dirs, "myjudge",
@@ -759,14 +769,7 @@ fn a_judge_found_through_a_path_setting_inside_the_repository_is_refused() {
 // DIR (outside) holds a link to it. Both refused as `myjudge` alone is.
 #[test]
 fn a_judge_behind_a_wrapper_that_resolves_inside_the_repository_is_refused() {
-    use std::os::unix::fs::PermissionsExt;
-    let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f made.txt"));
-    t.write("made.txt", "made\n");
-    t.write("verdict.txt", fixture("judges/outputs/accept.txt"));
-    let judge = "#!/bin/sh\ncat >/dev/null\ncat \"$PLAN_JUDGE_TREE/verdict.txt\"\n";
-    t.write("bin/myjudge", judge);
-    let inside = t.path("bin/myjudge");
-    std::fs::set_permissions(&inside, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (t, inside) = judge_in_repository_bin();
     let path = format!("{}:{}", t.path("bin").display(), system_path());
     let t = t.env("PATH", &path);
     let links = t.bin();
