@@ -19,6 +19,10 @@ const CALC_NO_SUB: &str = "def add(a, b):\n    return a + b\n";
 const TESTS: &str = "from calc import add, sub\n\n\ndef test_add():\n    assert add(1, 2) == 3\n\n\ndef test_sub():\n    assert sub(3, 2) == 1\n    assert sub(2, 3) == -1\n";
 const TESTS_NO_SUB: &str = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n";
 
+/// A test of `jobs.status` whose expected value the cases below reword.
+const JOBS_DONE: &str =
+    "from jobs import status\n\n\ndef test_status():\n    assert status(run()) == \"done\"\n";
+
 #[test]
 fn a_python_test_removed_with_the_function_it_tested_is_a_lead() {
     let found = find(
@@ -276,12 +280,8 @@ fn attack_an_expected_value_agreeing_with_a_word_put_in_a_docstring_is_high() {
         change("jobs.py", Some(code), Some(&code_after)),
         change(
             "tests/test_jobs.py",
-            Some(
-                "from jobs import status\n\n\ndef test_status():\n    assert status(run()) == \"done\"\n",
-            ),
-            Some(
-                "from jobs import status\n\n\ndef test_status():\n    assert status(run()) == \"pending\"\n",
-            ),
+            Some(JOBS_DONE),
+            Some(&JOBS_DONE.replace("\"done\"", "\"pending\"")),
         ),
     ]);
     assert_eq!(found, ["assertion-rewritten, high"]);
@@ -316,12 +316,8 @@ fn attack_an_expected_value_following_a_file_the_test_does_not_reach_is_high() {
         ),
         change(
             "tests/test_jobs.py",
-            Some(
-                "from jobs import status\n\n\ndef test_status():\n    assert status(run()) == \"done\"\n",
-            ),
-            Some(
-                "from jobs import status\n\n\ndef test_status():\n    assert status(run()) == \"pending\"\n",
-            ),
+            Some(JOBS_DONE),
+            Some(&JOBS_DONE.replace("\"done\"", "\"pending\"")),
         ),
     ]);
     assert_eq!(found, ["assertion-rewritten, high"]);
