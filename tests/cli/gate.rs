@@ -2805,3 +2805,42 @@ fn a_change_to_code_older_than_the_plan_is_no_goals_work() {
     assert!(run.stdout.contains("reverify: passed"), "{}", run.stdout);
     assert!(!run.stdout.contains("rejudge"), "{}", run.stdout);
 }
+
+// Adversary (stop 79): a pull request breaks the work of goal `w`, done on the
+// base, and pads the log with copies of `w`'s own lines (its started line, or its
+// signed-off line): the gate must still fail it, neither skipping the judge nor
+// passing because the prompt or the goal's status changed. Held: an appended
+// started line is a contract change after the sign-off and a repeated sign-off
+// reuses its transcript, so `w` is unproven before any prompt is built.
+#[test]
+fn padding_a_base_goals_log_lines_does_not_pass_its_broken_work() {
+    let mut passed = Vec::new();
+    for (what, copies) in [("started", 80_000), ("started", 1), ("signed off", 1)] {
+        let t = unittest_repo();
+        let base = unittest_goal_done_on_main(&t);
+        std::fs::remove_file(t.root().join(".git/plan/logged.tsv")).ok();
+        t.write("calc.py", "def add(a, b):\n    return 5\n");
+        let md = t.plan_md();
+        let line = md
+            .lines()
+            .find(|l| l.contains(&format!(" w {what}")))
+            .unwrap_or_else(|| panic!("no {what} line:\n{md}"));
+        t.write(
+            "plan.md",
+            format!("{md}{}", format!("{line}\n").repeat(copies)),
+        );
+        t.commit_all("simplify");
+        user_judge(&t, "reject");
+        let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+        let failed_closed = run.stdout.contains("judge reject")
+            || run.stdout.contains("over the gate's limit")
+            || run.stdout.contains("unproven");
+        if run.code == 0 || !failed_closed {
+            passed.push(format!(
+                "{what} x{copies} (exit {}): {}\n{}",
+                run.code, run.stdout, run.stderr
+            ));
+        }
+    }
+    assert!(passed.is_empty(), "passed the gate:\n{passed:#?}");
+}
