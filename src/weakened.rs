@@ -63,6 +63,12 @@ pub fn since(
         .filter(|(path, _)| weakened::collected(path))
         .filter_map(|(path, _)| Some(path.rsplit_once('/')?.0.to_string()))
         .collect();
+    let parent = |path: String| {
+        path.rsplit_once('/')
+            .map_or(String::new(), |p| p.0.to_string())
+    };
+    let tests_at_start = git::paths_at(root, base, &weakened::is_test_path)?;
+    given.test_parents = Some(tests_at_start.into_iter().map(parent).collect());
     let compiled = |path: &str| weakened::compiled_module(path).is_some();
     let wanted = |path: &str| {
         weakened::wanted(path)

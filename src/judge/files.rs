@@ -175,12 +175,82 @@ fn named_by(root: &Path, verify: &Verify, runs: bool, out: &mut Vec<String>) {
         named_by_commands(root, &program.commands, runs, out);
         for command in &program.commands {
             if let Some(script) = package_test_script(root, command) {
+                let mut cwd: Option<String> = None;
                 for commands in script_commands(&script) {
+                    if let Some(to) = changed_dir(&commands) {
+                        cwd = to.and_then(|dir| entered(root, &dir, out));
+                        continue;
+                    }
+                    let commands = match &cwd {
+                        Some(dir) => in_dir(root, dir, commands),
+                        None => commands,
+                    };
                     named_by_commands(root, &commands, runs, out);
                 }
             }
         }
     }
+}
+
+/// A script's `cd DIR` or `pushd DIR` alone in its pipeline: `Some(Some(DIR))`;
+/// `Some(None)` for one plan cannot follow (`cd -`, `popd`, `cd` home).
+fn changed_dir(commands: &[Vec<String>]) -> Option<Option<String>> {
+    let [command] = commands else {
+        return None;
+    };
+    match command.as_slice() {
+        [cd, dir] if cd == "cd" || cd == "pushd" => Some(Some(dir.clone())),
+        [cd, ..] if cd == "cd" || cd == "pushd" || cd == "popd" => Some(None),
+        _ => None,
+    }
+}
+
+/// The script entered `dir`: where its next commands run, not a file they rest
+/// on, so not every file under it (that is the code under test too), only the
+/// ones at its top, where a package keeps its manifest and its runner's
+/// configuration; a tests' folder whole. The folder, repository-relative, when
+/// it is one.
+fn entered(root: &Path, dir: &str, out: &mut Vec<String>) -> Option<String> {
+    let rel = in_repo(root, dir)?;
+    // A tests' folder is theirs all through: its helpers and fixtures are checks.
+    if rel
+        .split('/')
+        .any(|d| crate::plan::weakened::TEST_DIRS.contains(&d))
+    {
+        for file in files_under(&root.join(&rel), CLOSURE_FILES) {
+            if let Ok(sub) = file.strip_prefix(root) {
+                add(sub.to_string_lossy().into_owned(), out);
+            }
+        }
+        return Some(rel);
+    }
+    let mut top: Vec<String> = fs::read_dir(root.join(&rel))
+        .ok()?
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter_map(|e| e.file_name().to_str().map(|n| format!("{rel}/{n}")))
+        .collect();
+    top.sort();
+    for file in top {
+        add(file, out);
+    }
+    Some(rel)
+}
+
+/// `commands` run inside `dir`: each word naming something there names it by
+/// its path from the root.
+fn in_dir(root: &Path, dir: &str, commands: Vec<Vec<String>>) -> Vec<Vec<String>> {
+    let inside = |w: String| {
+        let there = format!("{dir}/{}", w.trim_start_matches("./"));
+        match !w.starts_with('-') && !w.starts_with('/') && root.join(&there).exists() {
+            true => there,
+            false => w,
+        }
+    };
+    commands
+        .into_iter()
+        .map(|c| c.into_iter().map(inside).collect())
+        .collect()
 }
 
 /// The files one pipeline's `commands` name, into `out`.
@@ -1150,6 +1220,36 @@ mod tests {
         assert_eq!(runs("invoke test"), ["tasks.py"]);
         assert_eq!(runs("gmake test"), ["GNUmakefile"]);
         assert_eq!(runs("/usr/bin/make test"), ["GNUmakefile"]);
+    }
+
+    #[test]
+    fn a_folder_a_script_enters_is_where_it_runs_not_what_it_rests_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("pkg/src")).unwrap();
+        fs::create_dir_all(root.join("pkg/scripts")).unwrap();
+        let scripts = r#"{"scripts": {"test": "cd pkg && jest && ./scripts/check.sh"}}"#;
+        fs::write(root.join("package.json"), scripts).unwrap();
+        fs::write(root.join("pkg/package.json"), "{}").unwrap();
+        fs::write(root.join("pkg/jest.config.js"), "module.exports = {}\n").unwrap();
+        fs::write(root.join("pkg/src/types.ts"), "export type T = {}\n").unwrap();
+        fs::write(root.join("pkg/scripts/check.sh"), "#!/bin/sh\nexit 0\n").unwrap();
+        let runs = sorted(verify_runs(root, &verify("npm test")));
+        // The code under test is the work; what runs it, and what it runs, is not.
+        assert!(!runs.contains(&"pkg/src/types.ts".to_string()), "{runs:?}");
+        for rests in [
+            "pkg/jest.config.js",
+            "pkg/package.json",
+            "pkg/scripts/check.sh",
+        ] {
+            assert!(runs.contains(&rests.to_string()), "{rests} in {runs:?}");
+        }
+        // A tests' folder entered is still every helper in it.
+        fs::create_dir_all(root.join("tests/util")).unwrap();
+        fs::write(root.join("tests/util/eq.js"), "module.exports = 1\n").unwrap();
+        let scripts = r#"{"scripts": {"test": "cd tests && mocha"}}"#;
+        fs::write(root.join("package.json"), scripts).unwrap();
+        assert_eq!(verify_runs(root, &verify("npm test")), ["tests/util/eq.js"]);
     }
 
     fn sorted(mut v: Vec<String>) -> Vec<String> {

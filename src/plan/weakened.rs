@@ -75,7 +75,7 @@ fn file_name(path: &str) -> &str {
 }
 
 /// Directories whose files are tests by convention.
-const TEST_DIRS: [&str; 5] = ["tests", "test", "__tests__", "spec", "specs"];
+pub const TEST_DIRS: [&str; 5] = ["tests", "test", "__tests__", "spec", "specs"];
 
 /// Whether `path` is a test file by its language's naming conventions. A Rust file
 /// is also one when its text has a test attribute ([`Counts::tests`]).
@@ -409,18 +409,25 @@ pub fn find_given(
     out
 }
 
-/// Whether `change` is a new `conftest.py` in a directory that held no test
-/// pytest collected at the start (`given.test_dirs`, when known) and into which
-/// no test that was there moved: its hooks reach only the tests under it, all
-/// new, so they switch off nothing that ran.
+/// Whether `change` is a runner's file new in a directory that held no test at
+/// the start and into which no test that was there moved: its configuration
+/// reaches only the tests under it, all new, so it switches off nothing that
+/// ran. A `conftest.py` where pytest collected nothing (`given.test_dirs`, when
+/// known); a jest, vitest or vite configuration where no test of any language
+/// was (`given.test_parents`, when known): a package's first tests come with it.
 fn new_tests_only(change: &Change, changes: &[Change], given: &hacks::Given) -> bool {
-    let Some(dir) = change.path.strip_suffix("/conftest.py") else {
-        return false;
+    let (dir, held) = match change.path.strip_suffix("/conftest.py") {
+        Some(dir) if !given.test_dirs.is_empty() => (dir, &given.test_dirs),
+        Some(_) => return false,
+        None if runner::is_js_config(&change.path) => match &given.test_parents {
+            Some(parents) => (change.path.rsplit_once('/').map_or("", |p| p.0), parents),
+            None => return false,
+        },
+        None => return false,
     };
-    let under = |path: &str| path == dir || path.starts_with(&format!("{dir}/"));
+    let under = |path: &str| dir.is_empty() || path == dir || path.starts_with(&format!("{dir}/"));
     change.before.is_none()
-        && !given.test_dirs.is_empty()
-        && !given.test_dirs.iter().any(|d| under(d))
+        && !held.iter().any(|d| under(d))
         && !changes
             .iter()
             .any(|c| c.before.is_some() && is_test_path(&c.path) && under(&c.path))
@@ -3211,6 +3218,13 @@ fn verify_finding(
     if is_test(&change.path, Some(after)) || same_text(before, after) {
         return None;
     }
+    // A runner's file the runner's own rule read whole and found nothing in
+    // (karma gaining a framework for a new test, a dependency bumped).
+    if runner::read_whole(&change.path, before, after)
+        && runner::finding(&change.path, Some(before), after).is_none()
+    {
+        return None;
+    }
     // A stub at the start is the file the goal asks for (a test runs it as its
     // program): writing it is the work, not a changed check. Its new code is still
     // read for hacks.
@@ -4804,3 +4818,6 @@ mod t_shadowed_tests;
 #[cfg(test)]
 #[path = "weakened/test_redefined_tests.rs"]
 mod test_redefined_tests;
+#[cfg(test)]
+#[path = "weakened/verify_file_tests.rs"]
+mod verify_file_tests;

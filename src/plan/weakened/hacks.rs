@@ -35,6 +35,9 @@ pub struct Given {
     pub sources: HashSet<String>,
     /// The directories that held tests pytest collects at the start.
     pub test_dirs: HashSet<String>,
+    /// The directories that held a test file of any language at the start, when
+    /// known.
+    pub test_parents: Option<HashSet<String>>,
     /// The Rust modules each test file at the start declares ([`super::declared`]),
     /// by its path: a `tests/it/main.rs` the change left alone still builds the
     /// `tests/it/foo.rs` it names.

@@ -1,6 +1,7 @@
-//! Rule `runner-changed`, conftest form: a new `conftest.py` whose hooks can
-//! skip or swap what tests use is found where tests that ran live under it, and
-//! not in a new directory that holds only the change's new tests.
+//! Rule `runner-changed`, new-file form: a new `conftest.py` whose hooks can
+//! skip or swap what tests use, or a new jest, vitest or vite configuration, is
+//! found where tests that ran live under it, and not in a new directory that
+//! holds only the change's new tests.
 
 use super::*;
 
@@ -50,4 +51,43 @@ fn a_new_conftest_over_tests_that_ran_is_found() {
     };
     let changes = [new_file("tests/compat/conftest.py", HOOK), moved];
     assert_eq!(find_given(&changes, &[], &given()).len(), 1);
+}
+
+const VITE: &str = "import { defineConfig } from 'vitest/config'\n\nexport default defineConfig({\n  test: { dir: './src', include: ['**/*.test.ts'], environment: 'jsdom' },\n})\n";
+const JS_TEST: &str =
+    "import { f } from '../index'\n\nit('works', () => {\n  expect(f()).toBe(1)\n})\n";
+
+fn given_js() -> hacks::Given {
+    let mut given = hacks::Given::of(&[("pkg/a/src/old.test.ts".to_string(), JS_TEST.to_string())]);
+    given.test_parents = Some(["pkg/a/src".to_string()].into());
+    given
+}
+
+#[test]
+fn a_new_js_runner_config_for_a_packages_first_tests_is_no_finding() {
+    for config in [
+        "pkg/b/vite.config.ts",
+        "pkg/b/vitest.config.ts",
+        "pkg/b/jest.config.js",
+    ] {
+        let changes = [
+            new_file(config, VITE),
+            new_file("pkg/b/src/__tests__/index.test.ts", JS_TEST),
+        ];
+        assert_eq!(find_given(&changes, &[], &given_js()), [], "{config}");
+    }
+}
+
+#[test]
+fn a_new_js_runner_config_over_tests_that_ran_is_found() {
+    // Over the tests that were there, at the package or at the root.
+    for config in ["pkg/a/vitest.config.ts", "vitest.config.ts"] {
+        let changes = [new_file(config, VITE)];
+        let found = find_given(&changes, &[], &given_js());
+        assert!(found.iter().any(kinds::high), "{config}: {found:?}");
+    }
+    // Where plan does not know which folders held tests, it says so as before.
+    let changes = [new_file("pkg/b/vitest.config.ts", VITE)];
+    let found = find_given(&changes, &[], &hacks::Given::default());
+    assert!(found.iter().any(kinds::high), "{found:?}");
 }

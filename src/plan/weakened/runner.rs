@@ -15,6 +15,30 @@ pub(super) fn is_runner_file(path: &str) -> bool {
     kind(path).is_some()
 }
 
+/// Whether [`finding`] reads every part of `path` that can change what runs
+/// and what passes: a jest, vitest, mocha, playwright or karma configuration
+/// line by line, or a package.json whose scripts are as they were (its runner's
+/// configuration and its dependencies are read for a swap). Not vite's, whose
+/// build (an alias in place of the code) [`finding`] does not read.
+pub(super) fn read_whole(path: &str, before: &str, after: &str) -> bool {
+    let scripts = |text: &str| {
+        serde_json::from_str::<serde_json::Value>(text)
+            .ok()
+            .map(|v| v.get("scripts").cloned())
+    };
+    match kind(path) {
+        Some(Kind::JsRunnerConfig) => true,
+        Some(Kind::PackageJson) => scripts(before).is_some_and(|s| Some(s) == scripts(after)),
+        _ => false,
+    }
+}
+
+/// Whether `path` is a jest, vitest, mocha, playwright, karma or vite
+/// configuration.
+pub(super) fn is_js_config(path: &str) -> bool {
+    matches!(kind(path), Some(Kind::JsRunnerConfig | Kind::ViteConfig))
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     CargoConfig,
