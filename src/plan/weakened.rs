@@ -3156,14 +3156,21 @@ pub fn is_test_data(path: &str) -> bool {
 }
 
 /// Whether `path` is data by its extension (`json`, `golden`, `csv`), and no
-/// project's manifest.
+/// project's manifest or a suite's infrastructure (`docker-compose.yaml`).
 fn is_data(path: &str) -> bool {
     let name = file_name(path);
     let Some((_, ext)) = name.rsplit_once('.') else {
         return false;
     };
-    // A fixture project's manifest is what a test runs on, not what it expects.
-    let manifest = name == "package.json" || name.starts_with("tsconfig");
+    // A fixture project's manifest is what a test runs on, not what it expects;
+    // the services and linters a suite runs with are its infrastructure.
+    let manifest = name == "package.json"
+        || name.starts_with("tsconfig")
+        || name.starts_with("docker-compose")
+        || name.starts_with("compose.")
+        || name.starts_with(".eslintrc")
+        || name.starts_with(".prettierrc")
+        || name.starts_with(".babelrc");
     !manifest && DATA_EXTS.contains(&ext)
 }
 

@@ -1035,6 +1035,13 @@ fn expected_data_rewritten_is_found_and_a_new_case_is_not() {
     // Data outside a test directory, and a fixture's manifest, are not expectations.
     assert!(one("data/sums.json", golden, "").is_empty());
     assert!(one("tests/fixtures/app/package.json", "{\"a\": 1}", "{}").is_empty());
+    // The services a suite runs with are its infrastructure: a version bumped.
+    let compose = "services:\n  playwright:\n    image: mcr.microsoft.com/playwright:v1.59.0\n";
+    let bumped = compose.replace("1.59.0", "1.60.0");
+    for p in ["test/browser/docker-compose.yaml", "tests/compose.yml"] {
+        assert!(one(p, compose, &bumped).is_empty(), "{p}");
+    }
+    assert!(!one("test/browser/services.yaml", compose, &bumped).is_empty());
 }
 
 #[test]

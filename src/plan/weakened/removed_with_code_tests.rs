@@ -392,3 +392,24 @@ fn attack_a_same_named_twin_dropped_beside_a_removed_feature_stays_high() {
     ]);
     assert!(found.iter().any(|r| r.ends_with(", high")), "{found:?}");
 }
+
+const NODES: &str = "package discovery\n\ntype sortableNodes struct{ Nodes []string }\n\nfunc (s sortableNodes) Len() int {\n\treturn len(s.Nodes)\n}\n";
+const NODES_TEST: &str = "package discovery\n\nimport \"testing\"\n\nfunc TestSortableNodes(t *testing.T) {\n\tns := sortableNodes{Nodes: []string{\"a\"}}\n\tif len(ns.Nodes) != 1 {\n\t\tt.Errorf(\"len %d\", len(ns.Nodes))\n\t}\n}\n";
+
+#[test]
+fn a_test_removed_with_a_one_line_definition_is_a_lead() {
+    // The type is one line: no body past it, which is no sign it moved.
+    let found = rules(&[
+        change("discovery/nodes.go", Some(NODES), None),
+        change("discovery/nodes_test.go", Some(NODES_TEST), None),
+    ]);
+    assert!(!found.is_empty());
+    assert!(found.iter().all(|r| r.ends_with(", low")), "{found:?}");
+    // Renamed, not removed: a new definition of its kind came, so still high.
+    let renamed = NODES.replace("sortableNodes", "nodeList");
+    let found = rules(&[
+        change("discovery/nodes.go", Some(NODES), Some(&renamed)),
+        change("discovery/nodes_test.go", Some(NODES_TEST), None),
+    ]);
+    assert!(found.iter().any(|r| r.ends_with(", high")), "{found:?}");
+}

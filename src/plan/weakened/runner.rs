@@ -17,14 +17,19 @@ pub(super) fn is_runner_file(path: &str) -> bool {
 
 /// Whether [`finding`] reads every part of `path` that can change what runs
 /// and what passes: a jest, vitest, mocha, playwright or karma configuration
-/// line by line, or a package.json whose scripts are as they were (its runner's
+/// line by line, or a package.json whose scripts choose as they did (its runner's
 /// configuration and its dependencies are read for a swap). Not vite's, whose
 /// build (an alias in place of the code) [`finding`] does not read.
 pub(super) fn read_whole(path: &str, before: &str, after: &str) -> bool {
+    // Each script by its words that choose ([`script_choosing`]).
     let scripts = |text: &str| {
-        serde_json::from_str::<serde_json::Value>(text)
-            .ok()
-            .map(|v| v.get("scripts").cloned())
+        let value = serde_json::from_str::<serde_json::Value>(text).ok()?;
+        let scripts = value.get("scripts").and_then(|s| s.as_object());
+        Some(scripts.map(|s| {
+            s.iter()
+                .map(|(k, v)| (k.clone(), script_choosing(v.as_str().unwrap_or(""))))
+                .collect::<Vec<_>>()
+        }))
     };
     match kind(path) {
         Some(Kind::JsRunnerConfig) => true,
@@ -1423,7 +1428,7 @@ fn package_json(before: Option<&str>, after: &str) -> Option<String> {
     for (key, value) in &old {
         match new.iter().find(|(k, _)| k == key) {
             None => return Some(format!("the \"{key}\" script was removed")),
-            Some((_, now)) if now != value => {
+            Some((_, now)) if script_choosing(now) != script_choosing(value) => {
                 let now: String = now.chars().take(80).collect();
                 return Some(format!("the \"{key}\" script changed to \"{now}\""));
             }
@@ -1511,6 +1516,69 @@ fn local_spec(spec: &str) -> bool {
 fn new_entries(now: &[String], then: &[String]) -> Option<String> {
     let first = now.iter().find(|e| !then.contains(e))?;
     Some(first.chars().take(80).collect())
+}
+
+/// JavaScript runners' options that choose nothing of what runs or whether a
+/// failure fails the run, as [`REPORTING`] is pytest's: how much it says and
+/// how (`--verbose`, `--reporter spec`, `--colors`), coverage and its cache
+/// (`nyc --cache`), how many workers (`--runInBand`, `--maxWorkers=2`), and CI's
+/// output (`--ci`). Not `--passWithNoTests`, `-t`, `--grep`, `--invert`,
+/// `--testPathIgnorePatterns`: those choose. Short flags mean other things to
+/// other runners (mocha's `-i` inverts `--grep`, jest's runs in band), so none.
+const JS_REPORTING: [&str; 15] = [
+    "--cache",
+    "--no-cache",
+    "--color",
+    "--colors",
+    "--no-color",
+    "--no-colors",
+    "--ci",
+    "--coverage",
+    "--verbose",
+    "--silent",
+    "--runInBand",
+    "--maxWorkers",
+    "--reporter",
+    "--reporters",
+    "--logHeapUsage",
+];
+
+/// Of [`JS_REPORTING`], those whose value can come as the next word.
+const JS_TAKES_VALUE: [&str; 3] = ["--maxWorkers", "--reporter", "--reporters"];
+
+/// A test script's words without the options that choose nothing, JavaScript's
+/// ([`JS_REPORTING`]) and, where it runs pytest, pytest's ([`REPORTING`]), each
+/// with its value: adding
+/// `--cache` to `nyc` or `-v` to `pytest` changes no test that runs.
+fn script_choosing(script: &str) -> Vec<String> {
+    let words: Vec<&str> = script.split_whitespace().collect();
+    let mut kept = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let (name, inline) = match words[i].split_once('=') {
+            Some((name, _)) => (name, true),
+            None => (words[i], false),
+        };
+        if !JS_REPORTING.contains(&name) {
+            kept.push(words[i].to_string());
+            i += 1;
+            continue;
+        }
+        let valued = !inline && JS_TAKES_VALUE.contains(&name);
+        i += match valued && words.get(i + 1).is_some_and(|w| !w.starts_with('-')) {
+            true => 2,
+            false => 1,
+        };
+    }
+    // pytest's short options are other runners' other things: `jest -v` prints
+    // its version and runs nothing.
+    match kept
+        .iter()
+        .any(|w| w == "pytest" || w.ends_with("/pytest") || w == "py.test")
+    {
+        true => choosing_options(&kept),
+        false => kept,
+    }
 }
 
 /// A command that checks nothing.
@@ -1901,5 +1969,58 @@ mod tests {
             assert_eq!(finding(name, Some("check:\n\tmake test\n"), check), None);
         }
         assert_eq!(finding("Makefile", None, check), None);
+    }
+
+    #[test]
+    fn a_test_script_gaining_options_that_choose_nothing_is_no_finding() {
+        let script = |test: &str| format!("{{\"scripts\": {{\"test\": \"{test}\"}}}}");
+        let was = script("nyc ./node_modules/.bin/_mocha --timeout=4000 --check-leaks");
+        for now in [
+            "nyc --cache ./node_modules/.bin/_mocha --timeout=4000 --check-leaks",
+            "nyc ./node_modules/.bin/_mocha --reporter spec --timeout=4000 --check-leaks",
+            "nyc --colors ./node_modules/.bin/_mocha --timeout=4000 --check-leaks",
+        ] {
+            assert_eq!(
+                finding("package.json", Some(&was), &script(now)),
+                None,
+                "{now}"
+            );
+        }
+        let jest = script("jest");
+        for now in [
+            "jest --ci --coverage --maxWorkers=2",
+            "jest --runInBand --verbose",
+        ] {
+            assert_eq!(
+                finding("package.json", Some(&jest), &script(now)),
+                None,
+                "{now}"
+            );
+        }
+        // Options that choose what runs stay a finding, beside inert ones.
+        for now in [
+            "nyc --cache ./node_modules/.bin/_mocha --grep fast --check-leaks",
+            "nyc ./node_modules/.bin/_mocha -i --timeout=4000 --check-leaks",
+        ] {
+            assert!(
+                finding("package.json", Some(&was), &script(now)).is_some(),
+                "{now}"
+            );
+        }
+        for now in [
+            "jest --ci --passWithNoTests",
+            "jest --coverage -t fast",
+            "jest -v",
+        ] {
+            assert!(
+                finding("package.json", Some(&jest), &script(now)).is_some(),
+                "{now}"
+            );
+        }
+        let pytest = script("python -m pytest tests");
+        let now = script("python -m pytest -v --durations=10 tests");
+        assert_eq!(finding("package.json", Some(&pytest), &now), None);
+        let now = script("python -m pytest -k fast tests");
+        assert!(finding("package.json", Some(&pytest), &now).is_some());
     }
 }

@@ -22,6 +22,8 @@ fn a_runner_file_its_rule_clears_is_no_changed_check() {
     assert_eq!(verify_found("karma.conf.js", KARMA, &karma), []);
     let bumped = PACKAGE.replace("\"4.7.4\"", "\"^4.8.3\"");
     assert_eq!(verify_found("package.json", PACKAGE, &bumped), []);
+    let cached = PACKAGE.replace("\"test\": \"jest\"", "\"test\": \"jest --ci --coverage\"");
+    assert_eq!(verify_found("package.json", PACKAGE, &cached), []);
 }
 
 #[test]

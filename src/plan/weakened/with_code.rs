@@ -173,8 +173,10 @@ fn gone(changes: &[Change]) -> Gone {
         .collect();
     let mut out: HashMap<String, Vec<(String, Option<String>)>> = HashMap::new();
     for ((name, body, kind, receiver), path) in &defined {
+        // A one-line definition has no body past its first line: the empty text
+        // is in every file, and no sign it moved (a rename brings a new kind).
         if !now_words.contains(name.as_str())
-            && !now_text.contains(body.as_str())
+            && (body.is_empty() || !now_text.contains(body.as_str()))
             && !new_kinds.contains(kind)
         {
             out.entry(name.clone())
