@@ -413,3 +413,48 @@ fn a_test_removed_with_a_one_line_definition_is_a_lead() {
     ]);
     assert!(found.iter().any(|r| r.ends_with(", high")), "{found:?}");
 }
+
+const RESP: &str =
+    "export function headers() {\n  return new Headers([['vary', 'trpc-accept']])\n}\n";
+const RESP_TEST: &str = "import { headers } from '../src/resp'\n\ntest('vary', () => {\n  expect(headers().get('vary')).toBe('trpc-accept')\n})\n";
+
+#[test]
+fn an_expected_string_the_code_respelled_the_same_way_is_a_lead() {
+    // The new value repeats the old's words: only the strings tell.
+    let code = RESP.replace("'trpc-accept'", "'trpc-accept, accept'");
+    let test = RESP_TEST.replace("toBe('trpc-accept')", "toBe('trpc-accept, accept')");
+    let found = rules(&[
+        change("src/resp.ts", Some(RESP), Some(&code)),
+        change("test/resp.test.ts", Some(RESP_TEST), Some(&test)),
+    ]);
+    assert_eq!(found, ["expected-follows-code, low"]);
+    // The code as it was, or respelled another way: the check was made to agree.
+    let other = RESP.replace("'trpc-accept'", "'trpc-accept, origin'");
+    for code in [RESP.to_string(), other] {
+        let found = rules(&[
+            change("src/resp.ts", Some(RESP), Some(&code)),
+            change("test/resp.test.ts", Some(RESP_TEST), Some(&test)),
+        ]);
+        assert_eq!(found, ["assertion-rewritten, high"], "{code}");
+    }
+}
+
+#[test]
+fn substituted_finds_the_one_string_a_check_rewrote() {
+    let s = with_code::substituted;
+    assert_eq!(
+        s(
+            "expect(v).toBe('trpc-accept')",
+            "expect(v).toBe('trpc-accept, accept')"
+        ),
+        Some(("trpc-accept", "trpc-accept, accept"))
+    );
+    assert_eq!(
+        s("assert r == \"a b\"", "assert r == \"a c d\""),
+        Some(("a b", "a c d"))
+    );
+    // Outside a string, in two strings, or too little to tell: none.
+    assert_eq!(s("expect(f('a')).toBe(5)", "expect(f('a')).toBe(6)"), None);
+    assert_eq!(s("eq('ab', 'cd')", "eq('abx', 'cdx')"), None);
+    assert_eq!(s("eq(v, 'ab')", "eq(v, 'a1')"), None);
+}

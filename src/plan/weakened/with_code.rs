@@ -103,6 +103,56 @@ fn code_words<'t>(path: &str, text: &'t str) -> HashSet<&'t str> {
         .collect()
 }
 
+/// The string literals of `text`'s code, each without its quotes (and a
+/// Python prefix): what the code spells as values.
+fn literals(path: &str, text: &str) -> HashSet<String> {
+    let Some(tree) = Grammar::of(path).and_then(|g| clean_tree(g, text)) else {
+        return HashSet::new();
+    };
+    let strings = ["string", "template_string", "interpreted_string_literal"];
+    let strings = strings
+        .iter()
+        .chain(&["raw_string_literal", "string_literal"]);
+    let kinds: HashSet<&str> = strings.copied().collect();
+    preorder(tree.root_node())
+        .filter(|n| kinds.contains(n.kind()))
+        .map(|n| {
+            let quoted = text[n.byte_range()].trim_start_matches(|c: char| c.is_ascii_alphabetic());
+            quoted.trim_matches(['"', '\'', '`']).to_string()
+        })
+        .collect()
+}
+
+/// The one string a check's text rewrote, old and new, each the whole of its
+/// quotes: the text between the quotes around the one place `was` and `now`
+/// differ. `None` when they differ in more than one string or outside one, or
+/// the new string says too little to be evidence (a number, a letter).
+pub(super) fn substituted<'a>(was: &'a str, now: &'a str) -> Option<(&'a str, &'a str)> {
+    let same = |a: &[u8], b: &[u8]| a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let (w, n) = (was.as_bytes(), now.as_bytes());
+    let head = same(w, n);
+    let most = w.len().min(n.len()) - head;
+    let tail = w
+        .iter()
+        .rev()
+        .zip(n.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count()
+        .min(most);
+    let quote = |b: &u8| matches!(b, b'"' | b'\'' | b'`');
+    let open = w[..head].iter().rposition(quote)?;
+    let q = w[open];
+    // The string ends at the first of its quote past the difference, the same
+    // place from the end in both.
+    let close = |t: &[u8]| Some(t.len() - tail + t[t.len() - tail..].iter().position(|b| *b == q)?);
+    let (wc, nc) = (close(w)?, close(n)?);
+    let old = was.get(open + 1..wc)?;
+    let new = now.get(open + 1..nc)?;
+    let one = !old.contains(q as char) && !new.contains(q as char);
+    let telling = new.len() >= 3 && new.chars().any(char::is_alphabetic);
+    (one && telling && old != new).then_some((old, new))
+}
+
 fn squeezed(text: &str) -> String {
     text.split_whitespace().collect()
 }
@@ -192,8 +242,9 @@ fn gone(changes: &[Change]) -> Gone {
     (out, kept)
 }
 
-/// A changed code file's paths (old and new) and the words it gained and lost.
-type Spelled = ([String; 2], [HashSet<String>; 2]);
+/// A changed code file's paths (old and new), the words it gained and lost, and
+/// the string literals it gained and lost.
+type Spelled = ([String; 2], [HashSet<String>; 2], [HashSet<String>; 2]);
 
 /// The names gone, each with the files that defined it, and the names the
 /// code's changed files defined and still do.
@@ -313,7 +364,14 @@ impl<'c> Code<'c> {
                 let new = after.map(|a| code_words(&c.path, a)).unwrap_or_default();
                 let gained = new.difference(&old).map(|w| w.to_string()).collect();
                 let lost = old.difference(&new).map(|w| w.to_string()).collect();
-                out.push(([old_path.to_string(), c.path.clone()], [gained, lost]));
+                let old = before.map(|b| literals(old_path, b)).unwrap_or_default();
+                let new = after.map(|a| literals(&c.path, a)).unwrap_or_default();
+                let spelled = [&new - &old, &old - &new];
+                out.push((
+                    [old_path.to_string(), c.path.clone()],
+                    [gained, lost],
+                    spelled,
+                ));
             }
             out
         });
@@ -323,10 +381,13 @@ impl<'c> Code<'c> {
         let text = test.before.as_deref().unwrap_or_default();
         let mut gained: HashSet<&str> = HashSet::new();
         let mut lost: HashSet<&str> = HashSet::new();
-        for (paths, [g, l]) in files {
+        let mut respelled = false;
+        let swapped = substituted(was, now);
+        for (paths, [g, l], [came, went]) in files {
             if paths.iter().any(|p| reaches(test_path, text, p)) {
                 gained.extend(g.iter().map(String::as_str));
                 lost.extend(l.iter().map(String::as_str));
+                respelled |= swapped.is_some_and(|(a, b)| went.contains(a) && came.contains(b));
             }
         }
         let telling = |w: &str| w.len() >= 3 && w.chars().any(char::is_alphabetic);
@@ -344,9 +405,13 @@ impl<'c> Code<'c> {
             .collect();
         // The old words lost by the code too: words only gained (a constant or a
         // string nobody reads put in) are what a test made to agree reads like.
-        !went.is_empty()
-            && came.iter().all(|w| gained.contains(w))
-            && went.iter().all(|w| lost.contains(w))
+        // Or the one string the check rewrote is one the code rewrote the same
+        // way (`'trpc-accept'` become `'trpc-accept, accept'` in both), which
+        // words alone miss when the new value repeats the old's words.
+        respelled
+            || (!went.is_empty()
+                && came.iter().all(|w| gained.contains(w))
+                && went.iter().all(|w| lost.contains(w)))
     }
 
     /// `what`, the parts found in `change`, with each `assertions-removed` part
