@@ -458,3 +458,48 @@ fn substituted_finds_the_one_string_a_check_rewrote() {
     assert_eq!(s("eq('ab', 'cd')", "eq('abx', 'cdx')"), None);
     assert_eq!(s("eq(v, 'ab')", "eq(v, 'a1')"), None);
 }
+
+const PARSE: &str = "package caddyfile\n\nfunc replaceEnvVars(input []byte) ([]byte, error) {\n\tout := append([]byte{}, input...)\n\treturn out, nil\n}\n";
+const PARSE_NO_ERR: &str = "package caddyfile\n\nfunc replaceEnvVars(input []byte) []byte {\n\tout := append([]byte{}, input...)\n\treturn out\n}\n";
+const PARSE_TEST: &str = "package caddyfile\n\nimport (\n\t\"bytes\"\n\t\"testing\"\n)\n\nfunc TestReplace(t *testing.T) {\n\tactual, err := replaceEnvVars([]byte(\"a\"))\n\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n\tif !bytes.Equal(actual, []byte(\"a\")) {\n\t\tt.Errorf(\"got %s\", actual)\n\t}\n}\n";
+
+#[test]
+fn an_error_check_removed_with_the_error_the_code_no_longer_returns_is_a_lead() {
+    let test = PARSE_TEST.replace(
+        "actual, err := replaceEnvVars([]byte(\"a\"))\n\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n",
+        "actual := replaceEnvVars([]byte(\"a\"))\n",
+    );
+    let found = rules(&[
+        change("caddyfile/parse.go", Some(PARSE), Some(PARSE_NO_ERR)),
+        change("caddyfile/parse_test.go", Some(PARSE_TEST), Some(&test)),
+    ]);
+    assert_eq!(found, ["removed-with-code, low"]);
+    // The code still returns its error, and the test drops it: the check is lost.
+    let dropped = PARSE_TEST.replace(
+        "actual, err := replaceEnvVars([]byte(\"a\"))\n\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n",
+        "actual, _ := replaceEnvVars([]byte(\"a\"))\n",
+    );
+    let found = rules(&[
+        change(
+            "caddyfile/parse.go",
+            Some(PARSE),
+            Some(&PARSE.replace("out, nil", "out, nil ")),
+        ),
+        change("caddyfile/parse_test.go", Some(PARSE_TEST), Some(&dropped)),
+    ]);
+    assert_eq!(found, ["assertions-removed, high"]);
+    // The error checked was another call's, which still returns it.
+    let other = PARSE_TEST.replace(
+        "\tif !bytes.Equal",
+        "\t_, err2 := os.ReadFile(\"a\")\n\tif err2 != nil {\n\t\tt.Fatal(err2)\n\t}\n\tif !bytes.Equal",
+    );
+    let test = PARSE_TEST.replace(
+        "actual, err := replaceEnvVars([]byte(\"a\"))\n\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n",
+        "actual := replaceEnvVars([]byte(\"a\"))\n",
+    );
+    let found = rules(&[
+        change("caddyfile/parse.go", Some(PARSE), Some(PARSE_NO_ERR)),
+        change("caddyfile/parse_test.go", Some(&other), Some(&test)),
+    ]);
+    assert_eq!(found, ["assertions-removed, high"]);
+}

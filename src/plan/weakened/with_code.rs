@@ -1,5 +1,6 @@
 //! Test changes that follow the code's own change: tests removed together with
-//! the code they tested (a feature taken out takes its tests with it), and an
+//! the code they tested (a feature taken out takes its tests with it; a Go
+//! check of an error its function no longer returns goes with the error), and an
 //! expected value changed to words the code now spells and no longer spells the
 //! old way (a message reworded on purpose). Neither is a weakening for `--strict`
 //! to fail; each is still said, as a lead for the judge, who reads whether the
@@ -239,7 +240,70 @@ fn gone(changes: &[Change]) -> Gone {
         .filter(|n| !out.contains_key(*n))
         .map(str::to_string)
         .collect();
-    (out, kept)
+    (out, kept, unfailing(changes))
+}
+
+/// The Go functions of the code's changed files that returned an `error` and,
+/// kept, no longer do, each with its file.
+fn unfailing(changes: &[Change]) -> HashMap<String, String> {
+    let errs = |text: &str| -> HashMap<String, bool> {
+        let Some(tree) = clean_tree(Grammar::Go, text) else {
+            return HashMap::new();
+        };
+        preorder(tree.root_node())
+            .filter(|n| n.kind() == "function_declaration")
+            .filter_map(|n| {
+                let name = &text[n.child_by_field_name("name")?.byte_range()];
+                let result = n
+                    .child_by_field_name("result")
+                    .map(|r| &text[r.byte_range()]);
+                let fails = result.is_some_and(|r| words(r).any(|w| w == "error"));
+                Some((name.to_string(), fails))
+            })
+            .collect()
+    };
+    let mut out = HashMap::new();
+    for c in changes.iter().filter(|c| c.path.ends_with(".go")) {
+        let (Some(before), Some(after)) = (c.before.as_deref(), c.after.as_deref()) else {
+            continue;
+        };
+        if !product(&c.path, Some(after)) {
+            continue;
+        }
+        let now = errs(after);
+        for (name, failed) in errs(before) {
+            if failed && now.get(&name) == Some(&false) {
+                out.insert(name, c.path.clone());
+            }
+        }
+    }
+    out
+}
+
+/// The variables a Go test's text binds beside another from a call, each with
+/// the function called (`out, err := parse(in)`: `err`, `parse`), read once.
+fn bound_beside(test: &str) -> HashMap<&str, &str> {
+    test.lines()
+        .filter_map(|line| {
+            let (bound, call) = line.split_once(":=").or_else(|| line.split_once(" = "))?;
+            let var = bound.rsplit_once(',')?.1.trim();
+            let callee = words(call.split_once('(')?.0).last()?;
+            Some((var, callee))
+        })
+        .collect()
+}
+
+/// The function whose error `check` (a lost Go assertion) checked, when that
+/// function no longer returns one: `check` names a variable the test bound
+/// beside another from a call of it ([`bound_beside`]).
+fn error_gone<'u>(
+    check: &str,
+    bound: &HashMap<&str, &str>,
+    unfailing: &'u HashMap<String, String>,
+) -> Option<&'u String> {
+    words(check)
+        .filter_map(|w| bound.get(w))
+        .find_map(|callee| unfailing.get_key_value(*callee).map(|(name, _)| name))
 }
 
 /// A changed code file's paths (old and new), the words it gained and lost, and
@@ -249,9 +313,12 @@ type Spelled = ([String; 2], [HashSet<String>; 2], [HashSet<String>; 2]);
 /// The names gone, each with the files that defined it, and the names the
 /// code's changed files defined and still do.
 /// Each gone name's files come with its Go method's receiver type.
+/// Last, Go functions that returned an error and no longer do, each with its
+/// file: a test's check of that error went with it.
 type Gone = (
     HashMap<String, Vec<(String, Option<String>)>>,
     HashSet<String>,
+    HashMap<String, String>,
 );
 
 /// Whether the test file at `test` (its text `text`) reaches the code file at
@@ -432,7 +499,7 @@ fn removal(p: &Part) -> bool {
     p.rule == RuleId::AssertionsRemoved
 }
 
-fn settle(change: &Change, what: Vec<Part>, (gone, kept): &Gone) -> Vec<Part> {
+fn settle(change: &Change, what: Vec<Part>, (gone, kept, unfailing): &Gone) -> Vec<Part> {
     let old_path = change.was.as_deref().unwrap_or(&change.path);
     let (Some(before), Some(grammar)) = (change.before.as_deref(), Grammar::of(old_path)) else {
         return what;
@@ -452,16 +519,35 @@ fn settle(change: &Change, what: Vec<Part>, (gone, kept): &Gone) -> Vec<Part> {
         .map(|(name, _)| name.clone())
         .collect();
     let gone = &gone;
-    if gone.is_empty() {
+    let unfailing: HashMap<String, String> = unfailing
+        .iter()
+        .filter(|(_, f)| reaches(old_path, before, f))
+        .map(|(name, f)| (name.clone(), f.clone()))
+        .collect();
+    if gone.is_empty() && unfailing.is_empty() {
         return what;
     }
     let Some(lost) = lost(grammar, before, change.after.as_deref()) else {
         return what;
     };
     // Each lost names a gone definition, and none of its assertions names only
-    // code still there (`assert add(1, 2) == 3` in a test of `add` and `sub`).
+    // code still there (`assert add(1, 2) == 3` in a test of `add` and `sub`);
+    // or is one check, of an error its code no longer returns.
+    let mut errors: Vec<&String> = Vec::new();
+    let bound = match unfailing.is_empty() {
+        true => HashMap::new(),
+        false => bound_beside(before),
+    };
     let named: Option<Vec<&String>> = lost
         .iter()
+        .filter(|(whole, checks)| {
+            let error = match checks.as_slice() {
+                [check] if check == whole => error_gone(check, &bound, &unfailing),
+                _ => None,
+            };
+            errors.extend(error);
+            error.is_none()
+        })
         .map(|(whole, checks)| {
             let still =
                 |a: &String| names_gone(a, gone).is_none() && words(a).any(|w| kept.contains(w));
@@ -471,6 +557,17 @@ fn settle(change: &Change, what: Vec<Part>, (gone, kept): &Gone) -> Vec<Part> {
     let Some(named) = named else {
         return what;
     };
+    if named.is_empty() && !errors.is_empty() {
+        let name = errors.into_iter().min().expect("one at least");
+        let said = |text: &str| format!("{text} with the code they tested (`{name}`'s error gone)");
+        return what
+            .into_iter()
+            .map(|p| match removal(&p) {
+                true => Part::new(RuleId::RemovedWithCode, said(&p.text)),
+                false => p,
+            })
+            .collect();
+    }
     let after: HashSet<&str> = change
         .after
         .as_deref()
