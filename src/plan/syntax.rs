@@ -7,8 +7,10 @@ use std::ops::Range;
 
 mod marks;
 mod normal;
+mod uses;
 mod view;
 
+pub use uses::words;
 pub use view::preorder;
 
 #[cfg(test)]
@@ -113,6 +115,38 @@ pub struct View {
     pub unordered: String,
     /// Rust and Go: the tests, assertions and skips the weakened check counts.
     pub marks: Marks,
+    /// What nothing in it calls, what it patches, tabulates and exports.
+    pub uses: Uses,
+}
+
+/// What a file defines that nothing in it calls, and the names, tables and
+/// harnesses the weakened check counts beside its tests.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Uses {
+    /// The functions and classes nothing in the file names and no runner calls on
+    /// its own (a helper never called, a class no runner collects), each its name
+    /// and bytes; none inside another. Whether another file calls one is the
+    /// caller's to tell.
+    pub uncalled: Vec<(String, Range<usize>)>,
+    /// Python and JavaScript: the names it patches (`monkeypatch.setattr(calc,
+    /// "add", …)`, `mock.patch("calc.add")`, `vi.spyOn(calc, 'add')`), sorted.
+    pub patched: Vec<String>,
+    /// The rows of the tables its parametrized tests run on, and how many tables.
+    pub cases: usize,
+    pub tables: usize,
+    /// JavaScript: the functions it exports.
+    pub harnesses: Vec<Exported>,
+}
+
+/// An exported JavaScript function: a shared harness when its body defines tests.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exported {
+    pub name: String,
+    /// The bytes inside its body's braces.
+    pub body: Range<usize>,
+    /// The table rows in its body, and how many tables.
+    pub cases: usize,
+    pub tables: usize,
 }
 
 /// Rust's and Go's tests, assertions and skips as the weakened check counts

@@ -3302,7 +3302,7 @@ struct Read {
     /// whole file's).
     skip_owners: Vec<String>,
     /// Shared harnesses it exports.
-    harnesses: Vec<forms::Harness>,
+    harnesses: Vec<viewed::Harness>,
     /// The statements of tests a skip marker switches off (all, when one switches
     /// off the whole file).
     switched_off: Vec<String>,

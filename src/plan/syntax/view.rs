@@ -74,6 +74,7 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
             r.view.loose = loose.map(|a| r.assertion(a)).collect();
         }
     }
+    r.view.uses = super::uses::read(g, src, root, &r.view.marks.generated);
     if g == Grammar::Python || g.is_js() {
         let tries = preorder(root).filter(|n| n.kind() == "try_statement");
         r.view.swallowed = tries.map(|t| swallowed(g, src, t)).sum();

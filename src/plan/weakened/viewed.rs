@@ -15,7 +15,7 @@ use super::{Counts, Lang, Read, cannot_fail, checks, forms, reach, spanned, synt
 pub(super) fn read(lang: Lang, text: &str, view: &syntax::View) -> Read {
     match lang {
         Lang::Python | Lang::Js => scripted(lang, text, view),
-        Lang::Rust | Lang::Go => marked(lang, text, &view.marks),
+        Lang::Rust | Lang::Go => marked(lang, text, view),
     }
 }
 
@@ -32,7 +32,8 @@ fn bytes(spans: &[(usize, usize)], text: &str, from: usize, end: usize) -> Range
 /// Rust and Go, from their marks: a statement's test is the innermost test body
 /// it is in; a skip switches off its owner's body, or the whole file's when it
 /// names none.
-fn marked(lang: Lang, text: &str, m: &syntax::Marks) -> Read {
+fn marked(lang: Lang, text: &str, view: &syntax::View) -> Read {
+    let m = &view.marks;
     let mut bodies: Vec<(&Range<usize>, &str)> = m
         .tests
         .iter()
@@ -131,8 +132,7 @@ fn marked(lang: Lang, text: &str, m: &syntax::Marks) -> Read {
         })
         .collect();
     counts.trivial = statements.iter().filter(|s| cannot_fail(lang, s)).count();
-    counts.patched = forms::patched(lang, &toks, &layout, &statements);
-    (counts.cases, counts.tables) = forms::cases(lang, &toks);
+    (counts.cases, counts.tables) = (view.uses.cases, view.uses.tables);
     Read {
         counts,
         statements,
@@ -238,26 +238,35 @@ fn scripted(lang: Lang, text: &str, view: &syntax::View) -> Read {
                 .map(move |p| (name.clone(), p.1.clone()))
         })
         .collect();
-    let mut harnesses = match lang {
-        Lang::Js => forms::harnesses(&toks),
-        _ => Vec::new(),
-    };
-    for harness in &mut harnesses {
-        let within = bytes(harness.body.0, harness.body.1);
-        let inside: Vec<&(usize, String, &str)> =
-            placed.iter().filter(|p| within.contains(&p.0)).collect();
-        harness.counts.tests = view
-            .tests
-            .iter()
-            .filter(|t| within.contains(&t.span.start))
-            .count();
-        harness.counts.assertions = inside.len();
-        harness.statements = inside.iter().map(|p| p.1.clone()).collect();
-    }
-    harnesses.retain(|h| h.counts.tests > 0);
+    let harnesses = view
+        .uses
+        .harnesses
+        .iter()
+        .filter_map(|h| {
+            let within = &h.body;
+            let inside: Vec<&(usize, String, &str)> =
+                placed.iter().filter(|p| within.contains(&p.0)).collect();
+            let tests = view
+                .tests
+                .iter()
+                .filter(|t| within.contains(&t.span.start))
+                .count();
+            (tests > 0).then(|| Harness {
+                name: h.name.clone(),
+                counts: Counts {
+                    tests,
+                    assertions: inside.len(),
+                    cases: h.cases,
+                    tables: h.tables,
+                    ..Counts::default()
+                },
+                statements: inside.iter().map(|p| p.1.clone()).collect(),
+            })
+        })
+        .collect();
     counts.trivial = statements.iter().filter(|s| cannot_fail(lang, s)).count();
-    counts.patched = forms::patched(lang, &toks, &layout, &statements);
-    (counts.cases, counts.tables) = forms::cases(lang, &toks);
+    counts.patched = patched(&view.uses.patched, &statements);
+    (counts.cases, counts.tables) = (view.uses.cases, view.uses.tables);
     Read {
         counts,
         statements,
@@ -270,4 +279,33 @@ fn scripted(lang: Lang, text: &str, view: &syntax::View) -> Read {
         harnesses,
         bound: checks::bindings(lang, text),
     }
+}
+
+/// How many of the names the file patches its assertions call: the code under
+/// test replaced inside the test.
+fn patched(names: &[String], statements: &[String]) -> usize {
+    names
+        .iter()
+        .filter(|name| {
+            let call = format!("{name}(");
+            statements.iter().any(|s| {
+                s.match_indices(&call).any(|(at, _)| {
+                    !s[..at]
+                        .chars()
+                        .next_back()
+                        .is_some_and(|c| c == '_' || c.is_alphanumeric())
+                })
+            })
+        })
+        .count()
+}
+
+/// A shared harness: an exported function whose body defines tests, with the
+/// tests, rows and assertions it holds, whose tests run once per file that
+/// calls it.
+pub(super) struct Harness {
+    pub name: String,
+    pub counts: Counts,
+    /// The assertion statements in its body.
+    pub statements: Vec<String>,
 }
