@@ -1,14 +1,13 @@
 //! Test files of every language read through their syntax view: the tests,
-//! their assertions, skips and owners are the tree's, so a string, a regex, a
-//! raw string or a line continued cannot hide them as it could a hand
-//! tokenizer. The tokens still find what the view holds no part of yet: helpers
-//! nothing calls, exported harnesses, patched names and the rows of a table.
+//! their assertions, skips and owners, the helpers nothing calls, exported
+//! harnesses, patched names and the rows of a table are the tree's, so a string,
+//! a regex, a raw string or a line continued cannot hide them as it could a hand
+//! tokenizer.
 
 use std::collections::HashSet;
 use std::ops::Range;
 
-use super::brackets::Matched;
-use super::{Counts, Lang, Read, cannot_fail, checks, forms, reach, spanned, syntax};
+use super::{Counts, Lang, Read, cannot_fail, checks, syntax};
 
 /// What `text`, a `lang` file, holds, from its `view`: Python's and
 /// JavaScript's tests and skips, or Rust's and Go's [`syntax::Marks`].
@@ -17,16 +16,6 @@ pub(super) fn read(lang: Lang, text: &str, view: &syntax::View) -> Read {
         Lang::Python | Lang::Js => scripted(lang, text, view),
         Lang::Rust | Lang::Go => marked(lang, text, view),
     }
-}
-
-/// The bytes of tokens `from..end`.
-fn bytes(spans: &[(usize, usize)], text: &str, from: usize, end: usize) -> Range<usize> {
-    let start = spans.get(from).map_or(text.len(), |s| s.0);
-    let stop = end
-        .checked_sub(1)
-        .and_then(|e| spans.get(e))
-        .map_or(start, |s| s.1);
-    start..stop.max(start)
 }
 
 /// Rust and Go, from their marks: a statement's test is the innermost test body
@@ -105,21 +94,7 @@ fn marked(lang: Lang, text: &str, view: &syntax::View) -> Read {
         .filter(|s| wide || off.holds(s.at))
         .map(|s| s.text.clone())
         .collect();
-    let (toks, spans): (Vec<_>, Vec<_>) = {
-        let (toks, spans) = spanned(lang, text);
-        let made = |s: &(usize, usize)| m.generated.holds(s.0);
-        toks.into_iter()
-            .zip(spans)
-            .filter(|(_, s)| !made(s))
-            .unzip()
-    };
-    let matched = Matched::new(toks);
-    let toks = matched.toks();
-    let layout = reach::Layout::new(text, &spans);
-    let uncalled: Vec<(String, Range<usize>)> = reach::uncalled_bodies(lang, &toks, &layout)
-        .into_iter()
-        .map(|(name, from, end)| (name, bytes(&spans, text, from, end)))
-        .collect();
+    let uncalled = &view.uses.uncalled;
     let helpers = m
         .statements
         .iter()
@@ -223,15 +198,11 @@ fn scripted(lang: Lang, text: &str, view: &syntax::View) -> Read {
         .filter(|(_, _, owner)| wide || off.contains(owner))
         .map(|p| p.1.clone())
         .collect();
-    let (toks, spans) = spanned(lang, text);
-    let matched = Matched::new(toks);
-    let toks = matched.toks();
-    let layout = reach::Layout::new(text, &spans);
-    let bytes = |from: usize, end: usize| bytes(&spans, text, from, end);
-    let helpers = reach::uncalled_bodies(lang, &toks, &layout)
-        .into_iter()
-        .flat_map(|(name, from, end)| {
-            let within = bytes(from, end);
+    let helpers = view
+        .uses
+        .uncalled
+        .iter()
+        .flat_map(|(name, within)| {
             placed
                 .iter()
                 .filter(move |p| within.contains(&p.0))
