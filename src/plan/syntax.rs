@@ -355,6 +355,22 @@ pub fn view(grammar: Grammar, text: &str) -> Option<View> {
     parse(grammar, text).map(|tree| view::read(grammar, text, &tree))
 }
 
+/// The named children of `node` that are not comments.
+fn kids(node: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor)
+        .filter(|c| !c.kind().contains("comment"))
+        .collect()
+}
+
+/// Every child of `node`, named or not (a token tree's tokens), comments left out.
+fn kids_all(node: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
+    let mut cursor = node.walk();
+    node.children(&mut cursor)
+        .filter(|c| !c.kind().contains("comment"))
+        .collect()
+}
+
 /// The syntax tree of `text` as `grammar`; `None` past [`MAX_BYTES`].
 fn parse(grammar: Grammar, text: &str) -> Option<tree_sitter::Tree> {
     if text.len() > MAX_BYTES {

@@ -9,7 +9,7 @@ use std::ops::Range;
 use tree_sitter::Node;
 
 use super::view::preorder;
-use super::{Exported, Grammar, Spans, Uses, parse};
+use super::{Exported, Grammar, Spans, Uses, kids, parse};
 
 /// Each word of `text` (a name or a keyword) outside strings and comments, in
 /// order, with whether a `(` comes right after it; none past the cap.
@@ -173,11 +173,7 @@ fn never_called<'s>(
         (Grammar::Python, _) => {
             let plain = node
                 .child_by_field_name("superclasses")
-                .is_none_or(|bases| {
-                    let mut cursor = bases.walk();
-                    let mut named = bases.named_children(&mut cursor);
-                    named.all(|b| &src[b.byte_range()] == "object")
-                });
+                .is_none_or(|bases| kids(bases).iter().all(|b| &src[b.byte_range()] == "object"));
             name.starts_with("Test") || !plain || decorated(src, node)
         }
         (Grammar::Rust, _) => {
@@ -343,11 +339,7 @@ fn opening_list(node: Node<'_>) -> Option<Node<'_>> {
 fn rows(node: Node<'_>) -> usize {
     match node.kind() {
         "parenthesized_expression" | "list_comprehension" | "generator_expression" => 1,
-        _ => {
-            let mut cursor = node.walk();
-            let items = node.named_children(&mut cursor);
-            items.filter(|c| !c.kind().contains("comment")).count()
-        }
+        _ => kids(node).len(),
     }
 }
 
@@ -358,12 +350,7 @@ pub(super) fn cases<'t>(g: Grammar, src: &str, root: Node<'t>) -> (usize, usize)
     let mut n = 0;
     let mut tables = 0;
     for node in preorder(root) {
-        let args = |call: Node<'t>| -> Option<Vec<Node<'t>>> {
-            let args = call.child_by_field_name("arguments")?;
-            let mut cursor = args.walk();
-            let all = args.named_children(&mut cursor);
-            Some(all.filter(|c| !c.kind().contains("comment")).collect())
-        };
+        let args = |call: Node<'t>| call.child_by_field_name("arguments").map(kids);
         let table = match (g, node.kind()) {
             (Grammar::Python, "call")
                 if callee(src, node).is_some_and(|c| c.0 == "parametrize") =>
