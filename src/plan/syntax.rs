@@ -16,6 +16,8 @@ pub use view::preorder;
 #[cfg(test)]
 mod normal_tests;
 #[cfg(test)]
+mod uses_tests;
+#[cfg(test)]
 mod view_tests;
 
 /// The most of a file the view reads, the gate's cap: past it there is no view.
