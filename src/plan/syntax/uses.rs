@@ -279,11 +279,9 @@ fn callee<'s>(src: &'s str, call: Node<'_>) -> Option<(&'s str, Option<&'s str>)
 /// `mock.patch("calc.add")`, `vi.spyOn(calc, 'add')`): the last part of each
 /// string given to a patching call, sorted, each once.
 fn patched(g: Grammar, src: &str, root: Node<'_>) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
-    for call in preorder(root).filter(|n| matches!(n.kind(), "call" | "call_expression")) {
-        let Some((name, recv)) = callee(src, call) else {
-            continue;
-        };
+    let calls = preorder(root).filter(|n| matches!(n.kind(), "call" | "call_expression"));
+    let given = calls.filter_map(|call| {
+        let (name, recv) = callee(src, call)?;
         let patching = match g {
             Grammar::Python => {
                 name == "setattr"
@@ -293,20 +291,23 @@ fn patched(g: Grammar, src: &str, root: Node<'_>) -> Vec<String> {
             _ if g.is_js() => name == "spyOn" && matches!(recv, Some("vi" | "jest")),
             _ => false,
         };
-        let Some(args) = call.child_by_field_name("arguments").filter(|_| patching) else {
-            continue;
-        };
-        for lit in preorder(args).filter(|n| matches!(n.kind(), "string" | "template_string")) {
-            // Inside the quotes, a prefix (`f`, `r`) left out.
-            let text = src[lit.byte_range()].trim_start_matches(|c: char| c.is_ascii_alphabetic());
-            let inner = text.get(1..text.len().saturating_sub(1)).unwrap_or("");
-            let last = inner.rsplit('.').next().unwrap_or("");
-            if !last.is_empty()
-                && last.len() < 80
-                && last.bytes().all(|c| c == b'_' || c.is_ascii_alphanumeric())
-            {
-                names.push(last.to_string());
-            }
+        patching.then(|| call.child_by_field_name("arguments"))?
+    });
+    // The arguments merged first, so a string in patching calls nested deep is
+    // read once, not once per call around it.
+    let given = Spans::new(given.map(|args| args.byte_range()).collect::<Vec<_>>());
+    let mut names: Vec<String> = Vec::new();
+    let strings = preorder(root).filter(|n| matches!(n.kind(), "string" | "template_string"));
+    for lit in strings.filter(|n| given.holds(n.start_byte())) {
+        // Inside the quotes, a prefix (`f`, `r`) left out.
+        let text = src[lit.byte_range()].trim_start_matches(|c: char| c.is_ascii_alphabetic());
+        let inner = text.get(1..text.len().saturating_sub(1)).unwrap_or("");
+        let last = inner.rsplit('.').next().unwrap_or("");
+        if !last.is_empty()
+            && last.len() < 80
+            && last.bytes().all(|c| c == b'_' || c.is_ascii_alphanumeric())
+        {
+            names.push(last.to_string());
         }
     }
     names.sort();
