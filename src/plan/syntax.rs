@@ -7,12 +7,16 @@ use std::ops::Range;
 
 mod marks;
 mod normal;
+mod uses;
 mod view;
 
+pub use uses::words;
 pub use view::preorder;
 
 #[cfg(test)]
 mod normal_tests;
+#[cfg(test)]
+mod uses_tests;
 #[cfg(test)]
 mod view_tests;
 
@@ -113,6 +117,38 @@ pub struct View {
     pub unordered: String,
     /// Rust and Go: the tests, assertions and skips the weakened check counts.
     pub marks: Marks,
+    /// What nothing in it calls, what it patches, tabulates and exports.
+    pub uses: Uses,
+}
+
+/// What a file defines that nothing in it calls, and the names, tables and
+/// harnesses the weakened check counts beside its tests.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Uses {
+    /// The functions and classes nothing in the file names and no runner calls on
+    /// its own (a helper never called, a class no runner collects), each its name
+    /// and bytes; none inside another. Whether another file calls one is the
+    /// caller's to tell.
+    pub uncalled: Vec<(String, Range<usize>)>,
+    /// Python and JavaScript: the names it patches (`monkeypatch.setattr(calc,
+    /// "add", …)`, `mock.patch("calc.add")`, `vi.spyOn(calc, 'add')`), sorted.
+    pub patched: Vec<String>,
+    /// The rows of the tables its parametrized tests run on, and how many tables.
+    pub cases: usize,
+    pub tables: usize,
+    /// JavaScript: the functions it exports.
+    pub harnesses: Vec<Exported>,
+}
+
+/// An exported JavaScript function: a shared harness when its body defines tests.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exported {
+    pub name: String,
+    /// The bytes inside its body's braces.
+    pub body: Range<usize>,
+    /// The table rows in its body, and how many tables.
+    pub cases: usize,
+    pub tables: usize,
 }
 
 /// Rust's and Go's tests, assertions and skips as the weakened check counts
@@ -319,6 +355,22 @@ pub fn clean_tree(grammar: Grammar, text: &str) -> Option<tree_sitter::Tree> {
 /// grammar cannot be loaded, which a version mismatch would do).
 pub fn view(grammar: Grammar, text: &str) -> Option<View> {
     parse(grammar, text).map(|tree| view::read(grammar, text, &tree))
+}
+
+/// The named children of `node` that are not comments.
+fn kids(node: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor)
+        .filter(|c| !c.kind().contains("comment"))
+        .collect()
+}
+
+/// Every child of `node`, named or not (a token tree's tokens), comments left out.
+fn kids_all(node: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
+    let mut cursor = node.walk();
+    node.children(&mut cursor)
+        .filter(|c| !c.kind().contains("comment"))
+        .collect()
 }
 
 /// The syntax tree of `text` as `grammar`; `None` past [`MAX_BYTES`].

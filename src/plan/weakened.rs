@@ -12,7 +12,6 @@ use serde::Serialize;
 
 use super::syntax;
 
-mod brackets;
 mod call_count;
 mod checks;
 mod forms;
@@ -21,7 +20,6 @@ mod harness;
 pub mod kinds;
 mod mock_any;
 mod own_copy;
-mod reach;
 pub mod rules;
 #[cfg(test)]
 mod rules_tests;
@@ -2871,9 +2869,13 @@ impl Nets {
         let mut had: HashMap<(usize, String), usize> = HashMap::new();
         for before in [true, false] {
             let texts = texts(before);
-            let calls: Vec<HashMap<&str, usize>> = texts
+            let calls: Vec<HashMap<&str, usize>> = rows
                 .iter()
-                .map(|t| t.map(js_calls).unwrap_or_default())
+                .zip(&texts)
+                .map(|(r, t)| {
+                    let path = if before { r.old_path } else { &r.change.path };
+                    t.map(|t| calls(path, t)).unwrap_or_default()
+                })
                 .collect();
             // Read once per file, not once per test file that could be imported.
             let effects: Vec<HashSet<String>> = texts
@@ -2965,16 +2967,16 @@ impl Nets {
     }
 }
 
-/// How often each name is called (`name(`) in JavaScript `text`, comments and
-/// strings left out.
-fn js_calls(text: &str) -> HashMap<&str, usize> {
-    let (toks, _) = spanned(Lang::Js, bounded(text));
+/// How often each name is called (`name(`) in `text`, a file at `path`, comments
+/// and strings left out.
+fn calls<'t>(path: &str, text: &'t str) -> HashMap<&'t str, usize> {
     let mut out = HashMap::new();
-    for (i, tok) in toks.iter().enumerate() {
-        if let Tok::Ident(name) = tok
-            && punct(&toks, i + 1, '(')
-        {
-            *out.entry(*name).or_default() += 1;
+    let Some(grammar) = syntax::Grammar::of(path) else {
+        return out;
+    };
+    for (name, called) in syntax::words(grammar, bounded(text)) {
+        if called {
+            *out.entry(name).or_default() += 1;
         }
     }
     out
@@ -3042,12 +3044,14 @@ fn subjects(lang: Lang, statement: &str) -> Vec<String> {
         "should",
     ];
     let mut out = Vec::new();
-    let toks = spanned(lang, statement).0;
-    for (i, tok) in toks.iter().enumerate() {
-        let Tok::Ident(name) = tok else {
-            continue;
-        };
-        if !punct(&toks, i + 1, '(') {
+    let grammar = match lang {
+        Lang::Python => syntax::Grammar::Python,
+        Lang::Js => syntax::Grammar::Tsx,
+        Lang::Rust => syntax::Grammar::Rust,
+        Lang::Go => syntax::Grammar::Go,
+    };
+    for (name, called) in syntax::words(grammar, statement) {
+        if !called {
             continue;
         }
         let mut words = vec![String::new()];
@@ -3081,13 +3085,11 @@ fn called_names(rows: &[Row<'_>], before: bool) -> HashMap<String, usize> {
             true => row.change.before.as_deref(),
             false => row.change.after.as_deref(),
         };
-        let (Some(text), Some(lang)) = (text, Lang::of(&row.change.path)) else {
+        let (Some(text), Some(grammar)) = (text, syntax::Grammar::of(&row.change.path)) else {
             continue;
         };
-        for tok in spanned(lang, bounded(text)).0 {
-            if let Tok::Ident(name) = tok {
-                *out.entry(name.to_string()).or_default() += 1;
-            }
+        for (name, _) in syntax::words(grammar, bounded(text)) {
+            *out.entry(name.to_string()).or_default() += 1;
         }
     }
     out
@@ -3282,14 +3284,6 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
-/// A token of code, comments dropped and each string literal one `Str`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Tok<'a> {
-    Ident(&'a str),
-    Punct(char),
-    Str,
-}
-
 /// `text` cut to at most [`MAX_TEXT`] bytes, at a character's boundary.
 fn bounded(text: &str) -> &str {
     if text.len() <= MAX_TEXT {
@@ -3323,7 +3317,7 @@ struct Read {
     /// whole file's).
     skip_owners: Vec<String>,
     /// Shared harnesses it exports.
-    harnesses: Vec<forms::Harness>,
+    harnesses: Vec<viewed::Harness>,
     /// The statements of tests a skip marker switches off (all, when one switches
     /// off the whole file).
     switched_off: Vec<String>,
@@ -3332,7 +3326,7 @@ struct Read {
     /// assertions it holds: none of them runs anywhere.
     skipped: Vec<(String, usize)>,
     /// The assertion statements in functions and classes nothing in the file names
-    /// (see `reach::uncalled_bodies`), each with the function's name.
+    /// (see `syntax::Uses::uncalled`), each with the function's name.
     helpers: Vec<(String, String)>,
     /// The names it binds to a value (see `checks::bindings`).
     bound: checks::Bound,
@@ -3342,164 +3336,6 @@ struct Read {
 /// one), which [`view_of`] made of the same first [`MAX_TEXT`] bytes.
 fn analyse(lang: Lang, text: &str, view: Option<&syntax::View>) -> Read {
     view.map_or_else(Read::default, |v| viewed::read(lang, bounded(text), v))
-}
-
-/// The identifier at `i`, if it is one.
-fn ident<'a>(toks: &[Tok<'a>], i: usize) -> Option<&'a str> {
-    match toks.get(i)? {
-        Tok::Ident(name) => Some(name),
-        _ => None,
-    }
-}
-
-fn punct(toks: &[Tok<'_>], i: usize, c: char) -> bool {
-    toks.get(i) == Some(&Tok::Punct(c))
-}
-
-/// The identifier before `i`, when `i` is `.`-preceded: `x.name` gives `x`.
-fn receiver<'a>(toks: &[Tok<'a>], i: usize) -> Option<&'a str> {
-    (i >= 2 && punct(toks, i - 1, '.'))
-        .then(|| ident(toks, i - 2))
-        .flatten()
-}
-
-/// `text` as tokens of `lang`: comments left out, each string or character literal
-/// one [`Tok::Str`]. Cheap, not exact: a JavaScript regex literal holding a quote
-/// can hide the code after it. With each token, the bytes of `text` it spans.
-fn spanned(lang: Lang, text: &str) -> (Vec<Tok<'_>>, Vec<(usize, usize)>) {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut spans = Vec::new();
-    let mut i = 0;
-    let at = |i: usize, s: &str| bytes[i..].starts_with(s.as_bytes());
-    while i < bytes.len() {
-        let (start, len) = (i, out.len());
-        let b = bytes[i];
-        if b.is_ascii_whitespace() {
-            i += 1;
-        } else if b == b'_' || b.is_ascii_alphabetic() || b >= 0x80 {
-            let start = i;
-            while i < bytes.len()
-                && (bytes[i] == b'_' || bytes[i].is_ascii_alphanumeric() || bytes[i] >= 0x80)
-            {
-                i += 1;
-            }
-            let word = &text[start..i];
-            // A Rust raw string: r"…", r#"…"#, br"…".
-            if lang == Lang::Rust && matches!(word, "r" | "br") && i < bytes.len() {
-                let hashes = bytes[i..].iter().take_while(|&&c| c == b'#').count();
-                if bytes.get(i + hashes) == Some(&b'"') {
-                    let close = format!("\"{}", "#".repeat(hashes));
-                    i = find_bytes(bytes, i + hashes + 1, close.as_bytes())
-                        .map_or(bytes.len(), |e| e + close.len());
-                    out.push(Tok::Str);
-                    spans.push((start, i));
-                    continue;
-                }
-            }
-            out.push(Tok::Ident(word));
-        } else if (lang == Lang::Python && b == b'#') || (lang != Lang::Python && at(i, "//")) {
-            i = find_bytes(bytes, i, b"\n").unwrap_or(bytes.len());
-        } else if lang != Lang::Python && at(i, "/*") {
-            i = block_comment(bytes, i, lang == Lang::Rust);
-        } else if lang == Lang::Python && (at(i, "\"\"\"") || at(i, "'''")) {
-            i = find_unescaped(bytes, i + 3, &bytes[i..i + 3]);
-            out.push(Tok::Str);
-        } else if b == b'"' || (b == b'\'' && matches!(lang, Lang::Python | Lang::Js)) {
-            i = find_unescaped(bytes, i + 1, &[b]);
-            out.push(Tok::Str);
-        } else if b == b'`' && lang == Lang::Js {
-            i = find_unescaped(bytes, i + 1, b"`");
-            out.push(Tok::Str);
-        } else if b == b'`' && lang == Lang::Go {
-            i = find_bytes(bytes, i + 1, b"`").map_or(bytes.len(), |e| e + 1);
-            out.push(Tok::Str);
-        } else if b == b'\'' {
-            // Go runes, Rust chars; a Rust lifetime (`'a`) has no closing quote.
-            match char_literal_end(text, i) {
-                Some(end) => {
-                    i = end;
-                    out.push(Tok::Str);
-                }
-                None => {
-                    out.push(Tok::Punct('\''));
-                    i += 1;
-                }
-            }
-        } else {
-            let c = text[i..].chars().next().unwrap_or(' ');
-            out.push(Tok::Punct(c));
-            i += c.len_utf8();
-        }
-        if out.len() > len {
-            spans.push((start, i));
-        }
-    }
-    (out, spans)
-}
-
-fn find_bytes(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    bytes
-        .get(from..)?
-        .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|p| p + from)
-}
-
-/// Where a string that opened before `from` ends (after `close`), a backslash
-/// escaping the byte after it; the end of the text when it never closes.
-fn find_unescaped(bytes: &[u8], from: usize, close: &[u8]) -> usize {
-    let mut i = from;
-    while i < bytes.len() {
-        if bytes[i] == b'\\' {
-            i += 2;
-        } else if bytes[i..].starts_with(close) {
-            return i + close.len();
-        } else {
-            i += 1;
-        }
-    }
-    bytes.len()
-}
-
-/// The end of a block comment opening at `from`; Rust's nest.
-fn block_comment(bytes: &[u8], from: usize, nests: bool) -> usize {
-    let mut depth = 0usize;
-    let mut i = from;
-    while i < bytes.len() {
-        if bytes[i..].starts_with(b"/*") && (nests || depth == 0) {
-            depth += 1;
-            i += 2;
-        } else if bytes[i..].starts_with(b"*/") {
-            depth -= 1;
-            i += 2;
-            if depth == 0 {
-                return i;
-            }
-        } else {
-            i += 1;
-        }
-    }
-    bytes.len()
-}
-
-/// The end of a character literal opening at `from` (`'a'`, `'\n'`, `'\u{1F600}'`),
-/// or `None` when the quote opens none (a Rust lifetime).
-fn char_literal_end(text: &str, from: usize) -> Option<usize> {
-    let rest = &text[from + 1..];
-    let mut chars = rest.char_indices();
-    let (_, first) = chars.next()?;
-    if first == '\\' {
-        let close = rest.find('\'')?;
-        let close = if close == 1 {
-            rest[2..].find('\'')? + 2
-        } else {
-            close
-        };
-        return (close <= 12).then_some(from + 1 + close + 1);
-    }
-    let (at, second) = chars.next()?;
-    (second == '\'').then_some(from + 1 + at + 1)
 }
 
 #[cfg(test)]

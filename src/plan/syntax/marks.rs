@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::{Marked, Marker, Marks, Spans, Statement, go_library_check};
+use super::{Marked, Marker, Marks, Spans, Statement, go_library_check, kids, kids_all};
 
 /// Macros whose tokens are code they generate: a `#[test]` in them tests nothing
 /// here.
@@ -228,14 +228,6 @@ fn literal(src: &str, condition: Option<Node<'_>>) -> Option<bool> {
         "false" | "!true" => Some(false),
         _ => None,
     }
-}
-
-/// The named children of `node` that are not comments.
-fn kids(node: Node<'_>) -> Vec<Node<'_>> {
-    let mut cursor = node.walk();
-    node.named_children(&mut cursor)
-        .filter(|c| !c.kind().contains("comment"))
-        .collect()
 }
 
 /// The statements of a block: Go's grammar puts them in a list of their own.
@@ -712,14 +704,6 @@ fn module_of_tests(src: &str, item: Node<'_>) -> bool {
         !held
     });
     held
-}
-
-/// Every child of `n`, named or not, comments left out.
-fn kids_all(n: Node<'_>) -> Vec<Node<'_>> {
-    let mut cursor = n.walk();
-    n.children(&mut cursor)
-        .filter(|c| !c.kind().contains("comment"))
-        .collect()
 }
 
 /// Go's marks.

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::{Node, Tree};
 
 use super::normal::{self, callee_root, string_value};
-use super::{Assertion, Grammar, MAX_DEPTH, Macro, Redefinition, Skip, Test, View};
+use super::{Assertion, Grammar, MAX_DEPTH, Macro, Redefinition, Skip, Test, View, kids, kids_all};
 
 pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
     let root = tree.root_node();
@@ -74,6 +74,7 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
             r.view.loose = loose.map(|a| r.assertion(a)).collect();
         }
     }
+    r.view.uses = super::uses::read(g, src, root, &r.view.marks.generated);
     if g == Grammar::Python || g.is_js() {
         let tries = preorder(root).filter(|n| n.kind() == "try_statement");
         r.view.swallowed = tries.map(|t| swallowed(g, src, t)).sum();
@@ -1315,7 +1316,7 @@ fn hollow(src: &str, def: Node<'_>) -> bool {
 fn macro_tests_returning(src: &str, def: Node<'_>) -> usize {
     let mut count = 0;
     for tree in preorder(def).filter(|n| n.kind() == "token_tree") {
-        let kids = token_children(tree);
+        let kids = kids_all(tree);
         let (mut test, mut in_fn) = (false, false);
         for (k, kid) in kids.iter().enumerate() {
             let t = &src[kid.byte_range()];
@@ -1337,18 +1338,10 @@ fn macro_tests_returning(src: &str, def: Node<'_>) -> usize {
     count
 }
 
-/// A token tree's own tokens and trees, comments left out.
-fn token_children(tree: Node<'_>) -> Vec<Node<'_>> {
-    let mut cursor = tree.walk();
-    tree.children(&mut cursor)
-        .filter(|n| !n.kind().contains("comment"))
-        .collect()
-}
-
 /// Whether the body `{ … }` of a test in a macro's tokens has a `return` starting
 /// a statement of its own and an assertion macro after that statement's `;`.
 fn tokens_return_early(src: &str, body: Node<'_>) -> bool {
-    let kids = token_children(body);
+    let kids = kids_all(body);
     let text = |n: &Node<'_>| &src[n.byte_range()];
     let mut start = true;
     let Some(at) = kids.iter().position(|kid| {
@@ -1380,12 +1373,7 @@ fn bare_return(then: Node<'_>) -> bool {
                 return node.named_child_count() == 0;
             }
             "block" | "statement_block" | "statement_list" | "expression_statement" => {
-                let mut cursor = node.walk();
-                let inner: Vec<Node<'_>> = node
-                    .named_children(&mut cursor)
-                    .filter(|n| !n.kind().contains("comment"))
-                    .collect();
-                match inner[..] {
+                match kids(node)[..] {
                     [only] => node = only,
                     _ => return false,
                 }

@@ -1,38 +1,28 @@
 //! Test files of every language read through their syntax view: the tests,
-//! their assertions, skips and owners are the tree's, so a string, a regex, a
-//! raw string or a line continued cannot hide them as it could a hand
-//! tokenizer. The tokens still find what the view holds no part of yet: helpers
-//! nothing calls, exported harnesses, patched names and the rows of a table.
+//! their assertions, skips and owners, the helpers nothing calls, exported
+//! harnesses, patched names and the rows of a table are the tree's, so a string,
+//! a regex, a raw string or a line continued cannot hide them as it could a hand
+//! tokenizer.
 
 use std::collections::HashSet;
 use std::ops::Range;
 
-use super::brackets::Matched;
-use super::{Counts, Lang, Read, cannot_fail, checks, forms, reach, spanned, syntax};
+use super::{Counts, Lang, Read, cannot_fail, checks, syntax};
 
 /// What `text`, a `lang` file, holds, from its `view`: Python's and
 /// JavaScript's tests and skips, or Rust's and Go's [`syntax::Marks`].
 pub(super) fn read(lang: Lang, text: &str, view: &syntax::View) -> Read {
     match lang {
         Lang::Python | Lang::Js => scripted(lang, text, view),
-        Lang::Rust | Lang::Go => marked(lang, text, &view.marks),
+        Lang::Rust | Lang::Go => marked(lang, text, view),
     }
-}
-
-/// The bytes of tokens `from..end`.
-fn bytes(spans: &[(usize, usize)], text: &str, from: usize, end: usize) -> Range<usize> {
-    let start = spans.get(from).map_or(text.len(), |s| s.0);
-    let stop = end
-        .checked_sub(1)
-        .and_then(|e| spans.get(e))
-        .map_or(start, |s| s.1);
-    start..stop.max(start)
 }
 
 /// Rust and Go, from their marks: a statement's test is the innermost test body
 /// it is in; a skip switches off its owner's body, or the whole file's when it
 /// names none.
-fn marked(lang: Lang, text: &str, m: &syntax::Marks) -> Read {
+fn marked(lang: Lang, text: &str, view: &syntax::View) -> Read {
+    let m = &view.marks;
     let mut bodies: Vec<(&Range<usize>, &str)> = m
         .tests
         .iter()
@@ -104,21 +94,7 @@ fn marked(lang: Lang, text: &str, m: &syntax::Marks) -> Read {
         .filter(|s| wide || off.holds(s.at))
         .map(|s| s.text.clone())
         .collect();
-    let (toks, spans): (Vec<_>, Vec<_>) = {
-        let (toks, spans) = spanned(lang, text);
-        let made = |s: &(usize, usize)| m.generated.holds(s.0);
-        toks.into_iter()
-            .zip(spans)
-            .filter(|(_, s)| !made(s))
-            .unzip()
-    };
-    let matched = Matched::new(toks);
-    let toks = matched.toks();
-    let layout = reach::Layout::new(text, &spans);
-    let uncalled: Vec<(String, Range<usize>)> = reach::uncalled_bodies(lang, &toks, &layout)
-        .into_iter()
-        .map(|(name, from, end)| (name, bytes(&spans, text, from, end)))
-        .collect();
+    let uncalled = &view.uses.uncalled;
     let helpers = m
         .statements
         .iter()
@@ -131,8 +107,7 @@ fn marked(lang: Lang, text: &str, m: &syntax::Marks) -> Read {
         })
         .collect();
     counts.trivial = statements.iter().filter(|s| cannot_fail(lang, s)).count();
-    counts.patched = forms::patched(lang, &toks, &layout, &statements);
-    (counts.cases, counts.tables) = forms::cases(lang, &toks);
+    (counts.cases, counts.tables) = (view.uses.cases, view.uses.tables);
     Read {
         counts,
         statements,
@@ -223,41 +198,46 @@ fn scripted(lang: Lang, text: &str, view: &syntax::View) -> Read {
         .filter(|(_, _, owner)| wide || off.contains(owner))
         .map(|p| p.1.clone())
         .collect();
-    let (toks, spans) = spanned(lang, text);
-    let matched = Matched::new(toks);
-    let toks = matched.toks();
-    let layout = reach::Layout::new(text, &spans);
-    let bytes = |from: usize, end: usize| bytes(&spans, text, from, end);
-    let helpers = reach::uncalled_bodies(lang, &toks, &layout)
-        .into_iter()
-        .flat_map(|(name, from, end)| {
-            let within = bytes(from, end);
+    let helpers = view
+        .uses
+        .uncalled
+        .iter()
+        .flat_map(|(name, within)| {
             placed
                 .iter()
                 .filter(move |p| within.contains(&p.0))
                 .map(move |p| (name.clone(), p.1.clone()))
         })
         .collect();
-    let mut harnesses = match lang {
-        Lang::Js => forms::harnesses(&toks),
-        _ => Vec::new(),
-    };
-    for harness in &mut harnesses {
-        let within = bytes(harness.body.0, harness.body.1);
-        let inside: Vec<&(usize, String, &str)> =
-            placed.iter().filter(|p| within.contains(&p.0)).collect();
-        harness.counts.tests = view
-            .tests
-            .iter()
-            .filter(|t| within.contains(&t.span.start))
-            .count();
-        harness.counts.assertions = inside.len();
-        harness.statements = inside.iter().map(|p| p.1.clone()).collect();
-    }
-    harnesses.retain(|h| h.counts.tests > 0);
+    let harnesses = view
+        .uses
+        .harnesses
+        .iter()
+        .filter_map(|h| {
+            let within = &h.body;
+            let inside: Vec<&(usize, String, &str)> =
+                placed.iter().filter(|p| within.contains(&p.0)).collect();
+            let tests = view
+                .tests
+                .iter()
+                .filter(|t| within.contains(&t.span.start))
+                .count();
+            (tests > 0).then(|| Harness {
+                name: h.name.clone(),
+                counts: Counts {
+                    tests,
+                    assertions: inside.len(),
+                    cases: h.cases,
+                    tables: h.tables,
+                    ..Counts::default()
+                },
+                statements: inside.iter().map(|p| p.1.clone()).collect(),
+            })
+        })
+        .collect();
     counts.trivial = statements.iter().filter(|s| cannot_fail(lang, s)).count();
-    counts.patched = forms::patched(lang, &toks, &layout, &statements);
-    (counts.cases, counts.tables) = forms::cases(lang, &toks);
+    counts.patched = patched(&view.uses.patched, &statements);
+    (counts.cases, counts.tables) = (view.uses.cases, view.uses.tables);
     Read {
         counts,
         statements,
@@ -270,4 +250,33 @@ fn scripted(lang: Lang, text: &str, view: &syntax::View) -> Read {
         harnesses,
         bound: checks::bindings(lang, text),
     }
+}
+
+/// How many of the names the file patches its assertions call: the code under
+/// test replaced inside the test.
+fn patched(names: &[String], statements: &[String]) -> usize {
+    names
+        .iter()
+        .filter(|name| {
+            let call = format!("{name}(");
+            statements.iter().any(|s| {
+                s.match_indices(&call).any(|(at, _)| {
+                    !s[..at]
+                        .chars()
+                        .next_back()
+                        .is_some_and(|c| c == '_' || c.is_alphanumeric())
+                })
+            })
+        })
+        .count()
+}
+
+/// A shared harness: an exported function whose body defines tests, with the
+/// tests, rows and assertions it holds, whose tests run once per file that
+/// calls it.
+pub(super) struct Harness {
+    pub name: String,
+    pub counts: Counts,
+    /// The assertion statements in its body.
+    pub statements: Vec<String>,
 }
