@@ -1,0 +1,1283 @@
+//! Code planted where the tests import it: a module shadowing one of the code's own,
+//! one put in `sys.modules`, an attribute of the code's set as the tests are imported,
+//! a vendored dependency edited by hand, and a Rust test module unlinked.
+
+use std::collections::{HashMap, HashSet};
+
+use super::{
+    Change, Lang, Part, RuleId, bounded, cached, collected, compiled_module, declared, file_name,
+    hacks, is_test_path, named_test, top_module,
+};
+
+/// A module added under the name of one of the code's own where pytest imports
+/// it in its place: in a directory of collected tests that is no package
+/// (`tests/calc.py` beside `tests/test_calc.py`: pytest puts that directory first
+/// on the import path), or at the top beside the code's own module of its name
+/// (`calc/__init__.py` beside `calc.py`: a package wins over a module; an
+/// extension module `calc.abi3.so` beside `calc.py`: it wins over the source). A
+/// package or module as the change leaves it (`__init__.py` added or taken out)
+/// decides. Compiled modules count as their source does ([`compiled_module`]).
+pub(super) fn shadows_code(
+    change: &Change,
+    given: &hacks::Given,
+    changes: &[Change],
+) -> Option<Part> {
+    shadows_code_words(change, given, changes).map(|w| Part::new(RuleId::CodeShadowed, w))
+}
+
+pub(super) fn shadows_code_words(
+    change: &Change,
+    given: &hacks::Given,
+    changes: &[Change],
+) -> Option<String> {
+    let path = change.path.as_str();
+    // There at the start at this path; a file renamed here (`was`) is new here.
+    let kept = change.before.is_some() && change.was.is_none();
+    let compiled = compiled_module(path);
+    if kept || (Lang::of(path) != Some(Lang::Python) && compiled.is_none()) {
+        return None;
+    }
+    // What the change leaves at `p`: `Some(false)` taken out, `None` untouched.
+    let left = |p: &str| {
+        changes
+            .iter()
+            .find(|c| c.path == p)
+            .map(|c| c.after.is_some())
+    };
+    let said = |module: &str| {
+        format!(
+            "a module named `{module}` added where the tests import it in place of the code's own `{module}`"
+        )
+    };
+    // Cached bytecode handed on here is bytecode Python runs unchecked, whatever
+    // its source says: a stand-in for whichever module it is, the code's or a
+    // test's helper.
+    if let (Some(module), true) = (compiled, cached(path)) {
+        let dir = path.strip_suffix(file_name(path)).unwrap_or("");
+        let dir = dir.strip_suffix("__pycache__/").unwrap_or(dir);
+        return Some(format!(
+            "cached bytecode that Python runs unchecked in place of the code's own `{dir}{module}.py`"
+        ));
+    }
+    // `calc.abi3.so` stands where `calc.py` would, `calc/__init__.pyc` where
+    // `calc/__init__.py` would; with what beats it in its directory: a package of
+    // its name, and for sourceless bytecode its own source too.
+    let as_source = compiled.map(|module| {
+        let dir = path
+            .rsplit_once('/')
+            .map_or(String::new(), |d| format!("{}/", d.0));
+        let source = format!("{dir}{module}.py");
+        let mut beaten_by = Vec::new();
+        if module != "__init__" {
+            beaten_by.push(format!("{dir}{module}/__init__.py"));
+        }
+        if path.ends_with(".pyc") {
+            beaten_by.push(source.clone());
+        }
+        (source, beaten_by)
+    });
+    let source_path = as_source
+        .as_ref()
+        .map_or(path, |(source, _)| source.as_str());
+    let there = |p: &String| left(p).unwrap_or_else(|| given.sources.contains(p));
+    let loses = as_source
+        .as_ref()
+        .is_some_and(|(_, by)| by.iter().any(there));
+    if let Some(module) = top_module(source_path) {
+        let taken_out = changes
+            .iter()
+            .any(|c| c.after.is_none() && top_module(&c.path) == Some(module));
+        return (given.modules.contains(module) && !taken_out && !loses).then(|| said(module));
+    }
+    // Deeper in the code, an extension module beside a source of its stem
+    // (`calc/ops.abi3.so` beside `calc/ops.py`; the adversary's) is imported in
+    // its place, as at the top.
+    if let Some((source, _)) = &as_source
+        && !path.ends_with(".pyc")
+        && there(source)
+        && !loses
+    {
+        return Some(format!(
+            "an extension module added beside `{source}` that Python imports in place of the code's own `{source}`"
+        ));
+    }
+    // A package beside a module of its name deeper in the code (`calc/ops/__init__.py`
+    // beside `calc/ops.py`): a package wins over a module, as at the top.
+    if compiled.is_none()
+        && let Some(package) = path.strip_suffix("/__init__.py")
+        && package.contains('/')
+        && there(&format!("{package}.py"))
+    {
+        return Some(format!(
+            "a package added beside `{package}.py` that Python imports in place of the code's own `{package}.py`"
+        ));
+    }
+    // An extension module in one of the code's own packages with no source of its
+    // stem: an accelerator the code tries first (`try: from calc._speedups import
+    // add`) stands in for what it falls back to.
+    if compiled.is_some() && !path.ends_with(".pyc") {
+        let inner = path.strip_prefix("src/").unwrap_or(path);
+        if let Some((top, _)) = inner.split_once('/')
+            && given.modules.contains(top)
+        {
+            return Some(format!(
+                "an extension module added in the code's own package `{top}` that Python imports in place of the code's own"
+            ));
+        }
+    }
+    let path = source_path;
+    let name = file_name(path);
+    let (dir, module) = match name {
+        "__init__.py" => {
+            let package = path.strip_suffix("/__init__.py")?;
+            (package.rsplit_once('/')?.0, file_name(package))
+        }
+        _ => (path.rsplit_once('/')?.0, name.strip_suffix(".py")?),
+    };
+    // A package of tests (`tests/__init__.py`) shadows all the same: pytest makes
+    // the module `tests.calc`, but `unittest discover -s tests` puts `tests/`
+    // itself first on the path (the adversary's).
+    let beside_tests = given.test_dirs.contains(dir)
+        || changes.iter().any(|c| {
+            c.after.is_some()
+                && collected(&c.path)
+                && c.path.rsplit_once('/').map(|d| d.0) == Some(dir)
+        });
+    let helper = !named_test(path) && name != "conftest.py";
+    // Anywhere else but the code's own tree (`docs/` too), with a directory put on
+    // the import path ahead of the code in the same change, by a file that names
+    // the module's folder (`sys.path.insert(0, "tests/fakes")`; the red team's).
+    // The folder named: `sys.path.insert(0, ROOT)` with an unrelated
+    // `benchmarks/calc.py` beside is the common honest idiom (the last red team's);
+    // a name built at run time is the judge's to see.
+    let own = given.modules.iter().any(|m| own_tree(path, m));
+    let folder = path.rsplit('/').nth(1).unwrap_or_default();
+    let path_put_first = || {
+        changes.iter().any(|c| {
+            Lang::of(&c.path) == Some(Lang::Python)
+                && c.after.as_deref().is_some_and(|after| {
+                    let before: Vec<String> =
+                        puts_on_import_path(c.before.as_deref().unwrap_or("")).collect();
+                    after.contains(folder)
+                        && puts_on_import_path(after).any(|l| !before.contains(&l))
+                })
+        })
+    };
+    // The cheap tests first: the path's search reads every changed file, once for
+    // each file added.
+    let shadows = || beside_tests || (!own && path_put_first());
+    (helper && given.modules.contains(module) && shadows()).then(|| said(module))
+}
+
+/// The lines of a Python file that put a directory on the import path anywhere but
+/// last, spaces squeezed out: `sys.path` inserted into, written by index or slice,
+/// or set (`path` imported from `sys`, under any name, likewise), `site.addsitedir`,
+/// or `PYTHONPATH` set for a process the tests start. Not a variable that only ends
+/// in `path`, nor a directory appended.
+fn puts_on_import_path(text: &str) -> impl Iterator<Item = String> + '_ {
+    // `from sys import path as p`: `p` too.
+    let imported = text.split("from sys import path").nth(1).map(|rest| {
+        let name = rest
+            .trim_start()
+            .strip_prefix("as ")
+            .map_or("path", |alias| {
+                let end = alias
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .unwrap_or(alias.len());
+                &alias[..end]
+            });
+        name.to_string()
+    });
+    text.lines()
+        .map(|l| l.split_whitespace().collect::<String>())
+        .filter(move |l| {
+            let write = [".insert(", "[", ".__setitem__("].iter().any(|w| {
+                l.contains(&format!("sys.path{w}"))
+                    || imported
+                        .as_ref()
+                        .is_some_and(|name| l.starts_with(&format!("{name}{w}")))
+            });
+            let set = l.starts_with("sys.path=") || l.starts_with("sys.path+=");
+            write
+                || set
+                || l.contains("addsitedir(")
+                || (l.contains("PYTHONPATH") && l.contains('='))
+        })
+}
+
+/// A Python file (a test, a conftest, a helper the tests import: any but the
+/// module's own) that puts a module of the code's own name in
+/// `sys.modules` (`sys.modules["calc"] = fake`, `patch.dict(sys.modules, {"calc":
+/// …})`, `setitem(sys.modules, …)`): every `import calc` after it gets the fake.
+/// Read as a new statement that writes to `.modules` with the module's name in
+/// quotes in it; or that takes `.modules` under another name, in a file that now
+/// names the module in quotes more often than it did. A dependency stood in for
+/// (`"keyring"`), a module made missing to test a fallback (`{"calc._speedups":
+/// None}`), or one taken out to import it afresh (`del sys.modules["calc"]`), is
+/// no finding. Also a new `sys.pycache_prefix` set: Python then reads bytecode in
+/// the tree again, in place of its source. Text, so a fake written to dodge it
+/// (the name held in a variable or built at run time) is the judge's to see.
+pub(super) fn installs_code(change: &Change, given: &hacks::Given) -> Option<Part> {
+    installs_code_words(change, given).map(|w| Part::new(RuleId::CodeShadowed, w))
+}
+
+pub(super) fn installs_code_words(change: &Change, given: &hacks::Given) -> Option<String> {
+    let path = change.path.as_str();
+    let after = change.after.as_deref()?;
+    if Lang::of(path) != Some(Lang::Python) || documentation(path) {
+        return None;
+    }
+    let before = change.before.as_deref().unwrap_or("");
+    let old: std::collections::HashSet<String> = statements(before).into_iter().collect();
+    let mut modules: Vec<&String> = given
+        .modules
+        .iter()
+        .filter(|m| !own_tree(path, m))
+        .collect();
+    modules.sort();
+    const WRITES: [&str; 8] = [
+        "]=",
+        "|=",
+        ".update(",
+        ".setdefault(",
+        "setitem(",
+        "__setitem__(",
+        "patch.dict(",
+        ".modules=",
+    ];
+    // Counted once, and only for a file that takes `.modules` under a name.
+    let mut grown: Option<Option<&String>> = None;
+    for st in statements(after) {
+        // Spaces out, and `==` (a comparison) out of the way of `]=`.
+        let tight = st.replace([' ', '\t'], "").replace("==", "~");
+        if tight.is_empty() || old.contains(&st) {
+            continue;
+        }
+        if tight.contains("pycache_prefix=") {
+            return Some(
+                "sets sys.pycache_prefix so that bytecode in the tree runs in place of the code's own source"
+                    .to_string(),
+            );
+        }
+        if !modules_named(&tight) {
+            continue;
+        }
+        // `mods = sys.modules`: an assignment, not `"calc.x" not in sys.modules`.
+        let named = tight.ends_with("modules")
+            && tight.split_once('=').is_some_and(|(name, _)| {
+                !name.is_empty()
+                    && name
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            });
+        let module = if named {
+            *grown.get_or_insert_with(|| {
+                let (now, then) = (quoted_names(after), quoted_names(before));
+                let count = |names: &std::collections::HashMap<&str, usize>, m: &str| {
+                    names.get(m).copied().unwrap_or(0)
+                };
+                modules
+                    .iter()
+                    .copied()
+                    .find(|m| count(&now, m) > count(&then, m))
+            })
+        } else if WRITES.iter().any(|w| tight.contains(w)) {
+            modules.iter().copied().find(|m| {
+                let keyword = [format!("({m}="), format!(",{m}=")]
+                    .iter()
+                    .any(|k| tight.contains(k.as_str()));
+                keyword
+                    || quoted(&tight, m)
+                        .into_iter()
+                        .any(|rest| !made_missing(rest))
+            })
+        } else {
+            None
+        };
+        if let Some(module) = module {
+            return Some(format!(
+                "puts a module named `{module}` in sys.modules in place of the code's own `{module}`"
+            ));
+        }
+    }
+    None
+}
+
+/// Whether `path` is a file of module `m`'s own tree (`calc.py`, `calc/ops.py`,
+/// `src/calc/__init__.py`) that is no test: a package may alias or patch its own
+/// modules, but its tests (`calc/tests/test_ops.py`) are the tests'.
+fn own_tree(path: &str, m: &str) -> bool {
+    let test = is_test_path(path) || file_name(path) == "conftest.py";
+    let path = path.strip_prefix("src/").unwrap_or(path);
+    !test
+        && path
+            .strip_prefix(m)
+            .is_some_and(|rest| rest == ".py" || rest.starts_with('/'))
+}
+
+/// Whether `path` is the documentation's (`docs/conf.py` stands in for the code's
+/// compiled parts so that Sphinx can import it).
+fn documentation(path: &str) -> bool {
+    matches!(path.split('/').next(), Some("doc" | "docs"))
+}
+
+/// A name bound to one of the code's modules, or to something in one.
+struct Root {
+    /// As the file writes it: `c`, `Calc`, or an expression (`sys.modules["calc"]`,
+    /// `__import__("calc")`) matched where it stands.
+    bound: String,
+    /// What it names, dotted: `calc`, `calc.Calc`.
+    origin: String,
+    expression: bool,
+}
+
+/// The names a file binds to the code's modules (`import calc as c`, `from calc
+/// import Calc`, `m = importlib.import_module("calc")`), and the expressions that
+/// reach them where they stand (`sys.modules["calc"]`, `__import__("calc")`).
+/// `true` with them when the file imports `*` from one, or when it could reach one
+/// by an expression (those its statements never quote, which set nothing, left
+/// out).
+fn roots_of(all: &[(usize, String)], given: &hacks::Given, path: &str) -> (Vec<Root>, bool) {
+    let code = |m: &str| given.modules.contains(m) && !own_tree(path, m);
+    let top = |dotted: &str| dotted.split('.').next().unwrap_or("").to_string();
+    let mut roots = Vec::new();
+    let mut star = false;
+    // The names bound so far, for `_c = calc`: the first origin of each.
+    let mut aliases: HashMap<String, String> = HashMap::new();
+    for (_, st) in all {
+        let tight = st.replace([' ', '\t'], "");
+        let alias = tight
+            .split_once('=')
+            .and_then(|(_, value)| aliases.get(value).cloned());
+        let mut named = |bound: String, origin: String| {
+            if code(&top(&origin)) {
+                aliases
+                    .entry(bound.clone())
+                    .or_insert_with(|| origin.clone());
+                roots.push(Root {
+                    bound,
+                    origin,
+                    expression: false,
+                });
+            }
+        };
+        let words: Vec<&str> = st
+            .split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
+            .filter(|w| !w.is_empty())
+            .collect();
+        match words.as_slice() {
+            ["import", rest @ ..] => {
+                for (i, w) in rest.iter().enumerate() {
+                    if *w == "as" || (i > 0 && rest[i - 1] == "as") {
+                        continue;
+                    }
+                    match (rest.get(i + 1), rest.get(i + 2)) {
+                        (Some(&"as"), Some(alias)) => named(alias.to_string(), w.to_string()),
+                        _ => named(top(w), top(w)),
+                    }
+                }
+            }
+            ["from", module, "import", rest @ ..] if !module.starts_with('.') => {
+                for (i, w) in rest.iter().enumerate() {
+                    if *w == "as" || (i > 0 && rest[i - 1] == "as") {
+                        continue;
+                    }
+                    if *w == "*" {
+                        star |= code(&top(module));
+                        continue;
+                    }
+                    let bound = match (rest.get(i + 1), rest.get(i + 2)) {
+                        (Some(&"as"), Some(alias)) => alias.to_string(),
+                        _ => w.to_string(),
+                    };
+                    named(bound, format!("{module}.{w}"));
+                }
+            }
+            _ => {
+                // `m = importlib.import_module("calc")`, `m = __import__("calc")`;
+                // `_c = calc`, `_m = sys.modules["calc"]`: another name for one.
+                if let Some((name, value)) = tight.split_once('=')
+                    && !name.is_empty()
+                    && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+                {
+                    let module = imported_by_name(value).or_else(|| {
+                        let indexed = value.strip_prefix("sys.").unwrap_or(value);
+                        let inner = indexed.strip_prefix("modules[")?.strip_suffix(']')?;
+                        Some(inner.trim_matches(['"', '\'']).to_string())
+                    });
+                    match module {
+                        Some(module) => named(name.to_string(), module),
+                        None => {
+                            if let Some(origin) = alias {
+                                named(name.to_string(), origin);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut modules: Vec<&String> = given.modules.iter().filter(|m| code(m)).collect();
+    modules.sort();
+    // An expression is set only where its module's name stands quoted (see
+    // `ByWord`): made only for the modules the file quotes, not six for each of
+    // thousands of modules in each file. Whether there were any is kept apart.
+    let expressions = !modules.is_empty();
+    let quoted_here: HashSet<String> = match expressions {
+        true => all
+            .iter()
+            .flat_map(|(_, st)| {
+                between_quotes(&squeeze(st).replace("==", "~"))
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .collect(),
+        false => HashSet::new(),
+    };
+    for m in modules {
+        if !m.contains(['"', '\'']) && !quoted_here.contains(m.as_str()) {
+            continue;
+        }
+        for q in ['"', '\''] {
+            for call in ["modules[", "__import__(", "import_module("] {
+                roots.push(Root {
+                    bound: format!(
+                        "{call}{q}{m}{q}{}",
+                        if call == "modules[" { "]" } else { ")" }
+                    ),
+                    origin: m.to_string(),
+                    expression: true,
+                });
+            }
+        }
+    }
+    (roots, star || expressions)
+}
+
+/// The texts between two quotes of a kind with none of that kind between
+/// (`calc` of `modules["calc"]`).
+fn between_quotes(tight: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for q in ['"', '\''] {
+        let at: Vec<usize> = tight.match_indices(q).map(|(i, _)| i).collect();
+        out.extend(at.windows(2).map(|pair| &tight[pair[0] + 1..pair[1]]));
+    }
+    out
+}
+
+/// The module `__import__("calc")` or `importlib.import_module("calc.ops")` at the
+/// start of `value` (spaces out) imports.
+fn imported_by_name(value: &str) -> Option<String> {
+    let rest = ["__import__(", "importlib.import_module(", "import_module("]
+        .iter()
+        .find_map(|call| value.strip_prefix(call))?;
+    let q = rest.chars().next().filter(|q| *q == '"' || *q == '\'')?;
+    let name = rest[1..].split(q).next()?;
+    Some(name.to_string())
+}
+
+/// `tight` (spaces out) with each short string's text taken out, its quotes kept:
+/// an f-string's `{calc.add=}` or a snippet of code in a string sets nothing.
+fn blank_strings(tight: &str) -> String {
+    let mut out = String::with_capacity(tight.len());
+    let mut open: Option<char> = None;
+    let mut escaped = false;
+    for c in tight.chars() {
+        match open {
+            Some(q) => {
+                if c == q && !escaped {
+                    out.push(c);
+                    open = None;
+                }
+                escaped = c == '\\' && !escaped;
+            }
+            None => {
+                if c == '"' || c == '\'' {
+                    open = Some(c);
+                }
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// The targets and the value of an assignment in `code` (spaces and strings out):
+/// what stands before its first `=` (not `==`, `+=`, `<=`, `:=`), less a compound
+/// statement's header (`if …:`) or an annotation (`x: T = …`), and what follows.
+fn assignment(code: &str) -> Option<(&str, &str)> {
+    let bytes = code.as_bytes();
+    let mut depth = 0i32;
+    let mut colon = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b':' if depth == 0 => colon = Some(i),
+            b'=' if depth == 0 => {
+                let prev = i.checked_sub(1).map(|p| bytes[p]);
+                if bytes.get(i + 1) == Some(&b'=')
+                    || prev.is_some_and(|p| b"<>!:+-*/%&|^@=".contains(&p))
+                {
+                    return None;
+                }
+                const HEADERS: [&str; 10] = [
+                    "if", "elif", "else", "while", "with", "try", "except", "finally", "class",
+                    "for",
+                ];
+                let compound = HEADERS.iter().any(|h| {
+                    code.strip_prefix(h)
+                        .is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+                });
+                let (from, to) = match (colon, compound) {
+                    (Some(at), true) => (at + 1, i),
+                    (Some(at), false) => (0, at),
+                    (None, _) => (0, i),
+                };
+                // `a = calc.add = fake`: every part but the last is a target too.
+                let rest = &code[i + 1..];
+                return Some(match chained(rest) {
+                    Some(at) if to == i => (&code[from..i + 1 + at], &rest[at + 1..]),
+                    _ => (&code[from..to], rest),
+                });
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The simple statements of a line, split at each `;` outside brackets and
+/// strings (`x = 1; calc.add = fake`).
+fn simple(st: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut open, mut escaped, mut from) = (0i32, None, false, 0);
+    for (i, c) in st.char_indices() {
+        match open {
+            Some(q) => {
+                if c == q && !escaped {
+                    open = None;
+                }
+                escaped = c == '\\' && !escaped;
+            }
+            None => match c {
+                '"' | '\'' => open = Some(c),
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth -= 1,
+                ';' if depth == 0 => {
+                    out.push(st[from..i].trim());
+                    from = i + 1;
+                }
+                _ => {}
+            },
+        }
+    }
+    out.push(st[from..].trim());
+    out.retain(|s| !s.is_empty());
+    out
+}
+
+/// `st` with its spaces out but one between two words (`and setattr(`, `for x
+/// in`), so that a word's start is still seen.
+fn squeeze(st: &str) -> String {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(st.len());
+    let mut chars = st.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == ' ' || c == '\t' {
+            while chars.peek().is_some_and(|&n| n == ' ' || n == '\t') {
+                chars.next();
+            }
+            if out.ends_with(word) && chars.peek().is_some_and(|&n| word(n)) {
+                out.push(' ');
+            }
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Where the last plain `=` at the top level of `value` is (a chained assignment's).
+fn chained(value: &str) -> Option<usize> {
+    let bytes = value.as_bytes();
+    let mut depth = 0i32;
+    let mut last = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b'=' if depth == 0 => {
+                let prev = i.checked_sub(1).map(|p| bytes[p]);
+                if bytes.get(i + 1) != Some(&b'=')
+                    && !prev.is_some_and(|p| b"<>!:+-*/%&|^@=".contains(&p))
+                {
+                    last = Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    last
+}
+
+/// The functions of a file whose bodies run as it is imported or before the tests:
+/// those a statement at the top calls by name, and unittest's and pytest's own
+/// (`load_tests`, `setUpModule`, `setUpClass`, `pytest_configure`, …).
+fn run_on_import(all: &[(usize, String)]) -> std::collections::HashSet<String> {
+    let mut defs: Vec<usize> = Vec::new();
+    let mut top = Vec::new();
+    let mut names = std::collections::HashSet::new();
+    for (indent, st) in all.iter().filter(|(_, st)| !st.is_empty()) {
+        while defs.last().is_some_and(|d| indent <= d) {
+            defs.pop();
+        }
+        if let Some(name) = def_name(st) {
+            if [
+                "load_tests",
+                "setUpModule",
+                "setUpClass",
+                "setup_module",
+                "setup_class",
+            ]
+            .contains(&name)
+                || name.starts_with("pytest_")
+            {
+                names.insert(name.to_string());
+            }
+            defs.push(*indent);
+        } else if defs.is_empty() {
+            top.push(st.as_str());
+        }
+    }
+    let classes: Vec<&str> = all.iter().filter_map(|(_, st)| class_name(st)).collect();
+    for st in top {
+        let mut rest = st;
+        while let Some(at) = rest.find('(') {
+            let before = &rest[..at];
+            let name_at = before
+                .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .map_or(0, |p| p + 1);
+            let name = &before[name_at..];
+            // A method too, of a class of the file (`_Installer.go()`).
+            let owner = before[..name_at].strip_suffix('.').map(|b| {
+                let at = b
+                    .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .map_or(0, |p| p + 1);
+                &b[at..]
+            });
+            if !name.is_empty() && owner.is_none_or(|o| classes.contains(&o)) {
+                names.insert(name.to_string());
+            }
+            rest = &rest[at + 1..];
+        }
+    }
+    names
+}
+
+/// The name a `class` statement defines.
+fn class_name(st: &str) -> Option<&str> {
+    let rest = st.strip_prefix("class ")?;
+    rest.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .next()
+}
+
+/// The name a `def` or `async def` statement defines.
+fn def_name(st: &str) -> Option<&str> {
+    let rest = st
+        .strip_prefix("def ")
+        .or_else(|| st.strip_prefix("async def "))?;
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    Some(rest[..end].trim())
+}
+
+/// A Python file outside the code's own packages (a test, a conftest, a helper)
+/// with a new statement that, as the tests are imported, sets an attribute of one
+/// of the code's own modules: assigned (`calc.add = fake`, a tuple or annotated
+/// target, through `import calc as c`, `from calc import Calc`, `importlib`,
+/// `sys.modules["calc"]`), `setattr`, the module's `__dict__` or `vars()`
+/// written, a function's `__code__` swapped, or a `patch.object` or `patch("calc.…")`
+/// started in the file. Every test after it calls the stand-in, so a guard such as
+/// `if hasattr(calc, "add")` makes the tests pass on broken code and fail on the
+/// start's. As the tests are imported: at the top, in a class body, in a function
+/// the top calls, in `load_tests`, `setUpModule`, `setUpClass` and pytest's hooks,
+/// and in a `def` line's defaults; a test's or a fixture's own body is scoped to it
+/// (`patched` and the judge). A constant (`calc.DEBUG = True`) or a plain value
+/// (`Client.timeout = 0.1`, `settings.url = "sqlite://"`) is configuration.
+pub(super) fn replaces_code(change: &Change, given: &hacks::Given) -> Option<Part> {
+    replaces_code_words(change, given).map(|w| Part::new(RuleId::CodeShadowed, w))
+}
+
+/// Which statements run as the file is imported, each with its squeezed form
+/// (`==` as `~`); `runs` names the functions the import calls.
+fn run_now<'a>(
+    all: &'a [(usize, String)],
+    runs: &std::collections::HashSet<String>,
+) -> Vec<(&'a str, String)> {
+    let mut stack: Vec<(usize, bool)> = Vec::new();
+    let mut now: Vec<(&str, String)> = Vec::new();
+    for (indent, st) in all.iter().filter(|(_, st)| !st.is_empty()) {
+        while stack.last().is_some_and(|(d, _)| indent <= d) {
+            stack.pop();
+        }
+        let here = stack.last().is_none_or(|(_, runs)| *runs);
+        if here {
+            let tight = squeeze(st).replace("==", "~");
+            now.push((st.as_str(), tight));
+        }
+        if let Some(name) = def_name(st) {
+            stack.push((*indent, here && runs.contains(name)));
+        }
+    }
+    now
+}
+
+/// What the file defines that a stand-in can be: its functions, classes and
+/// lambdas by name.
+fn callables(all: &[(usize, String)]) -> Vec<String> {
+    all.iter()
+        .filter_map(|(_, st)| {
+            let lambda = st
+                .split_once('=')
+                .filter(|(name, value)| {
+                    value.trim_start().starts_with("lambda")
+                        && name.trim().chars().all(|c| c.is_alphanumeric() || c == '_')
+                })
+                .map(|(name, _)| name.trim());
+            def_name(st)
+                .or_else(|| class_name(st))
+                .or(lambda)
+                .filter(|n| !n.is_empty())
+                .map(str::to_string)
+        })
+        .collect()
+}
+
+pub(super) fn replaces_code_words(change: &Change, given: &hacks::Given) -> Option<String> {
+    let path = change.path.as_str();
+    let after = change.after.as_deref()?;
+    // Tests, conftests, and a helper new at the top (`testing_support.py`); not
+    // the code, its scripts or its documentation.
+    let test = is_test_path(path) || file_name(path) == "conftest.py";
+    let helper = change.before.is_none() && !path.contains('/');
+    if Lang::of(path) != Some(Lang::Python) || given.modules.is_empty() || !(test || helper) {
+        return None;
+    }
+    let before = change.before.as_deref().unwrap_or("");
+    let old: std::collections::HashSet<String> = statements(before)
+        .iter()
+        .flat_map(|st| {
+            simple(st)
+                .into_iter()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let all: Vec<(usize, String)> = indented(after)
+        .into_iter()
+        .flat_map(|(indent, st)| {
+            simple(&st)
+                .into_iter()
+                .map(|part| (indent, part.to_string()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let (roots, reaches) = roots_of(&all, given, path);
+    if roots.is_empty() && !reaches {
+        return None;
+    }
+    let runs = run_on_import(&all);
+    let by_word = ByWord::of(&roots);
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let constant = |name: &str| {
+        name.chars().any(|c| c.is_ascii_uppercase())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    };
+    let now = run_now(&all, &runs);
+    // A patch started as the file is imported, and not stopped in it (a
+    // `setUpClass` patcher with its cleanup is scoped to its tests).
+    let started = now.iter().any(|(_, t)| {
+        [".start()", "__enter__(", "enter_context("]
+            .iter()
+            .any(|s| t.contains(s))
+    }) && !after.contains(".stop");
+    let callables = callables(&all);
+    // Whether a value can stand in for a function: a lambda, a mock or partial, a
+    // name (`fake`, `other.add`; not `logging.DEBUG`), or anything built from one
+    // of the file's own functions. Data (`os.path.join(…)`, `Decimal("0.1")`,
+    // `dict()`) is configuration.
+    let stand_in = |value: &str| {
+        let value = value.trim_start_matches('(').trim_end_matches(')');
+        let last = value.rsplit('.').next().unwrap_or(value);
+        let name = value.starts_with(|c: char| c.is_alphabetic() || c == '_')
+            && value.chars().all(|c| word(c) || c == '.')
+            && !constant(last)
+            && !["True", "False", "None"].contains(&value);
+        name || ["lambda", "Mock(", "partial(", "autospec(", "wraps="]
+            .iter()
+            .any(|w| value.contains(w))
+            || callables.iter().any(|f| {
+                value.match_indices(f.as_str()).any(|(at, _)| {
+                    !value[..at].ends_with(|c: char| word(c) || c == '.')
+                        && !value[at + f.len()..].starts_with(word)
+                })
+            })
+    };
+    let said = |set: &str, own: &str| {
+        Some(format!(
+            "sets `{set}` as the tests are imported (a stand-in in place of the code's own `{own}`)"
+        ))
+    };
+    for (st, tight) in &now {
+        if old.contains(*st) {
+            continue;
+        }
+        let blanked = blank_strings(tight);
+        if let Some((target, _)) = assignment(&blanked)
+            && target.contains(".__code__")
+        {
+            return Some(
+                "swaps a function's `__code__` as the tests are imported (a stand-in in place of the code's own)"
+                    .to_string(),
+            );
+        }
+        // `for calc.add in [fake]:` binds its target too.
+        let looped = blanked
+            .strip_prefix("for ")
+            .and_then(|r| r.split_once(" in"))
+            .map(|(t, _)| t);
+        // The same for every root: read once per statement.
+        let assigned_as = [assignment(tight), assignment(&blanked)];
+        let stands_as = [std::cell::OnceCell::new(), std::cell::OnceCell::new()];
+        let candidates = by_word.candidates(tight);
+        for root in candidates.iter().map(|&r| &roots[r]) {
+            let bound = root.bound.as_str();
+            // An expression's quotes are its own: read with the strings in.
+            let (code, side) = match root.expression {
+                true => (tight.as_str(), 0),
+                false => (blanked.as_str(), 1),
+            };
+            let assigned = assigned_as[side];
+            let at_word = |text: &str, at: usize| {
+                root.expression || !text[..at].ends_with(|c: char| word(c) || c == '.')
+            };
+            // Assigned: the root, a dotted name, at the top level of the targets.
+            let set_in = |target: &str| {
+                target.match_indices(bound).find_map(|(at, _)| {
+                    let depth: i32 = target[..at]
+                        .chars()
+                        .map(|c| match c {
+                            '(' | '[' | '{' => 1,
+                            ')' | ']' | '}' => -1,
+                            _ => 0,
+                        })
+                        .sum();
+                    let rest = target[at + bound.len()..].strip_prefix('.')?;
+                    let end = rest
+                        .find(|c: char| !(word(c) || c == '.'))
+                        .unwrap_or(rest.len());
+                    // The whole target, not a key written in it (`calc.registry[k] =`).
+                    let whole = rest[end..].is_empty() || rest[end..].starts_with([',', '=']);
+                    (depth == 0 && whole && at_word(target, at) && end > 0)
+                        .then(|| rest[..end].to_string())
+                })
+            };
+            let mut name = None;
+            if let Some((target, value)) = assigned
+                && *stands_as[side].get_or_init(|| stand_in(value))
+            {
+                name = set_in(target);
+            }
+            if name.is_none() {
+                name = looped.and_then(set_in);
+            }
+            // `setattr(calc, …)`, `object.__setattr__(calc, …)`, a started
+            // `patch.object(calc, …)`; the name as written, or `?`.
+            for call in ["setattr(", "__setattr__(", ".object("] {
+                if name.is_some() || (call == ".object(" && !started) {
+                    continue;
+                }
+                let opened = format!("{call}{bound},");
+                if let Some(at) = tight.find(&opened)
+                    && (call == ".object(" || at_word(tight, at) || tight[..at].ends_with('.'))
+                {
+                    let args = &tight[at + opened.len()..];
+                    let args = args.strip_prefix("attribute=").unwrap_or(args);
+                    let literal = args
+                        .chars()
+                        .next()
+                        .filter(|q| *q == '"' || *q == '\'')
+                        .and_then(|q| args[1..].split(q).next());
+                    name = Some(literal.unwrap_or("?").to_string());
+                }
+            }
+            // The module's namespace written: `calc.__dict__[…] =`, `vars(calc)[…] =`,
+            // `.update(`, `.__setitem__(`, `.setdefault(`.
+            if name.is_none() {
+                let spaces = [format!("{bound}.__dict__"), format!("vars({bound})")];
+                let written = spaces.iter().any(|s| {
+                    code.match_indices(s.as_str()).any(|(at, _)| {
+                        let rest = &code[at + s.len()..];
+                        let indexed = rest.starts_with('[')
+                            && assigned.is_some_and(|(t, _)| t.contains(s.as_str()));
+                        at_word(code, at)
+                            && (indexed
+                                || [".update(", ".__setitem__(", ".setdefault("]
+                                    .iter()
+                                    .any(|w| rest.starts_with(w)))
+                    })
+                });
+                if written {
+                    name = Some("__dict__".to_string());
+                }
+            }
+            let Some(name) = name else { continue };
+            let last = name.rsplit('.').next().unwrap_or(&name);
+            if constant(last) || last.is_empty() {
+                continue;
+            }
+            return said(
+                &format!("{bound}.{name}"),
+                &format!("{}.{name}", root.origin),
+            );
+        }
+        // `patch.multiple(calc, add=…)`, `patch.dict(calc.__dict__, …)` started.
+        if started {
+            for root in candidates
+                .iter()
+                .map(|&r| &roots[r])
+                .filter(|r| !r.expression)
+            {
+                let b = &root.bound;
+                let opened = [
+                    format!("patch.multiple({b},"),
+                    format!("patch.dict({b}.__dict__,"),
+                ];
+                if opened.iter().any(|o| tight.contains(o.as_str())) {
+                    return said(
+                        &format!("{b}.__dict__"),
+                        &format!("{}.__dict__", root.origin),
+                    );
+                }
+            }
+        }
+        // `patch("calc.add", fake).start()` and `MonkeyPatch().setattr("calc.add",
+        // fake)`: by its dotted name.
+        let by_name = ["patch(", "patch(target=", "setattr("]
+            .iter()
+            .find_map(|call| {
+                let at = tight.find(call)?;
+                let args = tight[at + call.len()..]
+                    .strip_prefix("target=")
+                    .unwrap_or(&tight[at + call.len()..]);
+                let quoted = args.starts_with(['"', '\'']);
+                (quoted && (started || *call == "setattr(")).then_some((at, args))
+            });
+        if let Some((at, args)) = by_name
+            && !tight[..at].ends_with(word)
+        {
+            let target = args
+                .chars()
+                .next()
+                .filter(|q| *q == '"' || *q == '\'')
+                .and_then(|q| args[1..].split(q).next());
+            if let Some(target) = target
+                && let Some((module, name)) = target.split_once('.')
+                && given.modules.contains(module)
+                && !own_tree(path, module)
+            {
+                let last = name.rsplit('.').next().unwrap_or(name);
+                if !constant(last) {
+                    return said(target, target);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Roots by their bound name, to visit with a statement only those it can set: a
+/// conftest can bind the code's module to thousands of names, and each statement
+/// would be read once for every one. A name of word characters is set only where it
+/// stands as a whole word (after a character that is no word's nor a `.`, before
+/// a `.`, `,` or `)`); an expression (`sys.modules["calc"]`) only where its
+/// module's name stands quoted (between two quotes with none of its kind
+/// between); any other (a name with a quote) is visited with every statement.
+struct ByWord<'a> {
+    words: HashMap<&'a str, Vec<usize>>,
+    quoted: HashMap<&'a str, Vec<usize>>,
+    always: Vec<usize>,
+}
+
+impl<'a> ByWord<'a> {
+    fn of(roots: &'a [Root]) -> ByWord<'a> {
+        let mut out = ByWord {
+            words: HashMap::new(),
+            quoted: HashMap::new(),
+            always: Vec::new(),
+        };
+        let word = |n: &str| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_');
+        for (k, root) in roots.iter().enumerate() {
+            let m = root.origin.as_str();
+            if !root.expression && word(&root.bound) {
+                out.words.entry(&root.bound).or_default().push(k);
+            } else if root.expression
+                && !m.contains(['"', '\''])
+                && root.bound.find(['"', '\'']).is_some_and(|at| {
+                    let q = &root.bound[at..=at];
+                    root.bound[at + 1..]
+                        .strip_prefix(m)
+                        .is_some_and(|rest| rest.starts_with(q))
+                })
+            {
+                out.quoted.entry(m).or_default().push(k);
+            } else {
+                out.always.push(k);
+            }
+        }
+        out
+    }
+
+    /// The roots to visit with a statement (`tight`), in their order.
+    fn candidates(&self, tight: &str) -> Vec<usize> {
+        let mut out = self.always.clone();
+        for run in tight.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+            if let Some(found) = self.words.get(run) {
+                out.extend(found);
+            }
+        }
+        if !self.quoted.is_empty() {
+            for q in ['"', '\''] {
+                let at: Vec<usize> = tight.match_indices(q).map(|(i, _)| i).collect();
+                for pair in at.windows(2) {
+                    if let Some(found) = self.quoted.get(&tight[pair[0] + 1..pair[1]]) {
+                        out.extend(found);
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+/// Whether `sys.modules` is named in a statement, as `sys.modules` or as
+/// `modules` alone (`from sys import modules`): the word, not `imported_modules`.
+fn modules_named(tight: &str) -> bool {
+    tight.match_indices("modules").any(|(at, _)| {
+        let word = |c: char| c.is_alphanumeric() || c == '_';
+        !tight[..at].ends_with(word) && !tight[at + 7..].starts_with(word)
+    })
+}
+
+/// Whether what follows a quoted module name sets it to `None` (`: None}`, `,
+/// None)`, `] = None`): the module made missing, to test the code's fallback.
+fn made_missing(rest: &str) -> bool {
+    [":None", ",None", "]=None"].iter().any(|p| {
+        rest.strip_prefix(p)
+            .is_some_and(|end| end.is_empty() || end.starts_with([',', '}', ')', ';']))
+    })
+}
+
+/// What follows each quoted name of module `m` in `text` (`"calc"`, `'calc.ops'`),
+/// from its closing quote on.
+fn quoted<'t>(text: &'t str, m: &str) -> Vec<&'t str> {
+    let mut out = Vec::new();
+    for q in ['"', '\''] {
+        for (at, _) in text.match_indices(&format!("{q}{m}")) {
+            let rest = &text[at + 1 + m.len()..];
+            let named = rest.starts_with(q) || rest.starts_with('.');
+            if let (true, Some(end)) = (named, rest.find(q)) {
+                out.push(&rest[end + 1..]);
+            }
+        }
+    }
+    out
+}
+
+/// How often each module name is quoted in `text`, alone or dotted (`"calc"`,
+/// `'calc.ops'` are `calc`), in one pass.
+fn quoted_names(text: &str) -> std::collections::HashMap<&str, usize> {
+    let mut out = std::collections::HashMap::new();
+    for (at, q) in text.match_indices(['"', '\'']) {
+        let rest = &text[at + 1..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        if end > 0 && (rest[end..].starts_with(q) || rest[end..].starts_with('.')) {
+            *out.entry(&rest[..end]).or_insert(0) += 1;
+        }
+    }
+    out
+}
+
+/// Python's statements, each on one line and trimmed: comments left out, what
+/// a triple-quoted string holds left out (a docstring's or a script's brackets and
+/// quotes are no code's; `\"\"` stands for it), lines joined while a bracket outside a string is open or
+/// a line ends in `\`. Short strings are kept whole: their text is what is read.
+fn statements(text: &str) -> Vec<String> {
+    indented(text).into_iter().map(|(_, st)| st).collect()
+}
+
+/// [`statements`], each with how far its first line is indented.
+fn indented(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut now = String::new();
+    let mut depth = 0i64;
+    let mut chars = text.chars().peekable();
+    let end = |now: &mut String, out: &mut Vec<(usize, String)>| {
+        // Python counts a line's indent after its last form feed.
+        let lead = &now[..now.len() - now.trim_start().len()];
+        let indent = lead.rsplit('\u{c}').next().unwrap_or(lead).len();
+        out.push((indent, now.trim().to_string()));
+        now.clear();
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '#' => {
+                while chars.peek().is_some_and(|&c| c != '\n') {
+                    chars.next();
+                }
+            }
+            '"' | '\'' => {
+                let rest: String = chars.clone().take(2).collect();
+                if rest.chars().all(|r| r == c) && rest.len() == 2 {
+                    // A long string: its lines kept, its text not.
+                    chars.nth(1);
+                    now.push_str("\"\"");
+                    let mut run = 0;
+                    for d in chars.by_ref() {
+                        run = if d == c { run + 1 } else { 0 };
+                        if run == 3 {
+                            break;
+                        }
+                    }
+                    continue;
+                }
+                now.push(c);
+                let mut escaped = false;
+                for d in chars.by_ref() {
+                    // A backslash before the line's end carries the string on.
+                    if d == '\n' && escaped {
+                        escaped = false;
+                        continue;
+                    }
+                    if d == '\n' {
+                        depth = 0;
+                        end(&mut now, &mut out);
+                        break;
+                    }
+                    now.push(d);
+                    if d == c && !escaped {
+                        break;
+                    }
+                    escaped = d == '\\' && !escaped;
+                }
+            }
+            '\\' if chars.peek() == Some(&'\n') => {
+                chars.next();
+                now.push(' ');
+            }
+            '\n' if depth > 0 => now.push(' '),
+            '\n' => end(&mut now, &mut out),
+            '(' | '[' | '{' => {
+                depth += 1;
+                now.push(c);
+            }
+            ')' | ']' | '}' => {
+                depth -= 1;
+                now.push(c);
+            }
+            c => now.push(c),
+        }
+    }
+    end(&mut now, &mut out);
+    out
+}
+
+/// A file of a vendored dependency (under a `vendor/` directory: Go's, cargo's,
+/// PHP's) edited or added with no manifest changed beside it (`go.mod`,
+/// `Cargo.toml`, `package.json`, `composer.json`): a copy of testify whose `Equal`
+/// returns true, edited by hand where `go mod vendor` would have come with a
+/// dependency changed.
+pub(super) fn vendored(change: &Change, changes: &[Change]) -> Option<Part> {
+    vendored_words(change, changes).map(|w| Part::new(RuleId::RunnerChanged, w))
+}
+
+fn vendored_words(change: &Change, changes: &[Change]) -> Option<String> {
+    let path = change.path.as_str();
+    let mut dirs = path.split('/').rev().skip(1);
+    if change.after.is_none() || Lang::of(path).is_none() || !dirs.any(|d| d == "vendor") {
+        return None;
+    }
+    let manifest = changes.iter().any(|c| {
+        matches!(
+            file_name(&c.path),
+            "go.mod" | "go.work" | "Cargo.toml" | "package.json" | "composer.json"
+        )
+    });
+    (!manifest).then(|| {
+        let how = if change.before.is_some() { "edited" } else { "added" };
+        format!(
+            "a module the tests build with replaced (a vendored dependency's file {how} with no manifest changed)"
+        )
+    })
+}
+
+/// A file module's declaration taken out of a Rust file (`mod tests;` gone from
+/// `src/lib.rs`) while its file (`src/tests.rs`, `src/tests/mod.rs`) stays: the
+/// file, and every test in it, is no longer compiled. A module inlined (`mod tests
+/// {`), or its file deleted or moved with it, is none.
+pub(super) fn unlinked_modules(change: &Change, changes: &[Change]) -> Option<Part> {
+    unlinked_modules_words(change, changes).map(|w| Part::new(RuleId::AssertionsRemoved, w))
+}
+
+fn unlinked_modules_words(change: &Change, changes: &[Change]) -> Option<String> {
+    if Lang::of(&change.path) != Some(Lang::Rust) {
+        return None;
+    }
+    let (Some(before), Some(_)) = (&change.before, &change.after) else {
+        return None;
+    };
+    let after = change.after.as_deref().unwrap_or("");
+    let (then, now) = (declared(before), declared(after));
+    let file_modules: Vec<&String> = then
+        .iter()
+        .filter(|m| !m.starts_with("path:") && !now.contains(*m))
+        .filter(|m| {
+            bounded(before).lines().any(|l| {
+                let code = l.split("//").next().unwrap_or("").replace(' ', "");
+                code.contains(&format!("mod{m};"))
+            })
+        })
+        .collect();
+    let name = file_name(&change.path);
+    let dir = change.path.strip_suffix(name).unwrap_or("");
+    let dir = match name {
+        "lib.rs" | "main.rs" | "mod.rs" => dir.to_string(),
+        _ => format!("{dir}{}/", name.strip_suffix(".rs").unwrap_or(name)),
+    };
+    let gone = |p: &str| {
+        changes
+            .iter()
+            .any(|c| (c.path == p && c.after.is_none()) || c.was.as_deref() == Some(p))
+    };
+    let mut out: Vec<String> = file_modules
+        .into_iter()
+        .filter(|m| {
+            let (file, nested) = (format!("{dir}{m}.rs"), format!("{dir}{m}/mod.rs"));
+            !gone(&file) && !gone(&nested)
+        })
+        .map(|m| {
+            format!("tests removed with their module: `mod {m};` taken out, so `{dir}{m}.rs` is no longer compiled")
+        })
+        .collect();
+    out.sort();
+    (!out.is_empty()).then(|| out.join(", "))
+}
