@@ -2,7 +2,11 @@
 //! one put in `sys.modules`, an attribute of the code's set as the tests are imported,
 //! a vendored dependency edited by hand, and a Rust test module unlinked.
 
+mod statements;
+
 use std::collections::{HashMap, HashSet};
+
+use statements::{Defines, Stmt, statements};
 
 use super::{
     Change, Lang, Part, RuleId, bounded, cached, collected, compiled_module, declared, file_name,
@@ -228,7 +232,8 @@ pub(super) fn installs_code_words(change: &Change, given: &hacks::Given) -> Opti
         return None;
     }
     let before = change.before.as_deref().unwrap_or("");
-    let old: std::collections::HashSet<String> = statements(before).into_iter().collect();
+    let (then, now) = (statements(before), statements(after));
+    let old: HashSet<&str> = then.iter().map(|st| st.text.as_str()).collect();
     let mut modules: Vec<&String> = given
         .modules
         .iter()
@@ -247,10 +252,10 @@ pub(super) fn installs_code_words(change: &Change, given: &hacks::Given) -> Opti
     ];
     // Counted once, and only for a file that takes `.modules` under a name.
     let mut grown: Option<Option<&String>> = None;
-    for st in statements(after) {
+    for st in now.iter().map(|st| st.text.as_str()) {
         // Spaces out, and `==` (a comparison) out of the way of `]=`.
         let tight = st.replace([' ', '\t'], "").replace("==", "~");
-        if tight.is_empty() || old.contains(&st) {
+        if tight.is_empty() || old.contains(st) {
             continue;
         }
         if tight.contains("pycache_prefix=") {
@@ -272,7 +277,7 @@ pub(super) fn installs_code_words(change: &Change, given: &hacks::Given) -> Opti
             });
         let module = if named {
             *grown.get_or_insert_with(|| {
-                let (now, then) = (quoted_names(after), quoted_names(before));
+                let (now, then) = (quoted_names(&now), quoted_names(&then));
                 let count = |names: &std::collections::HashMap<&str, usize>, m: &str| {
                     names.get(m).copied().unwrap_or(0)
                 };
@@ -337,14 +342,14 @@ struct Root {
 /// `true` with them when the file imports `*` from one, or when it could reach one
 /// by an expression (those its statements never quote, which set nothing, left
 /// out).
-fn roots_of(all: &[(usize, String)], given: &hacks::Given, path: &str) -> (Vec<Root>, bool) {
+fn roots_of(all: &[Stmt], given: &hacks::Given, path: &str) -> (Vec<Root>, bool) {
     let code = |m: &str| given.modules.contains(m) && !own_tree(path, m);
     let top = |dotted: &str| dotted.split('.').next().unwrap_or("").to_string();
     let mut roots = Vec::new();
     let mut star = false;
     // The names bound so far, for `_c = calc`: the first origin of each.
     let mut aliases: HashMap<String, String> = HashMap::new();
-    for (_, st) in all {
+    for st in all.iter().map(|st| &st.text) {
         let tight = st.replace([' ', '\t'], "");
         let alias = tight
             .split_once('=')
@@ -426,12 +431,7 @@ fn roots_of(all: &[(usize, String)], given: &hacks::Given, path: &str) -> (Vec<R
     let quoted_here: HashSet<String> = match expressions {
         true => all
             .iter()
-            .flat_map(|(_, st)| {
-                between_quotes(&squeeze(st).replace("==", "~"))
-                    .into_iter()
-                    .map(str::to_string)
-                    .collect::<Vec<_>>()
-            })
+            .flat_map(|st| st.strings.iter().cloned())
             .collect(),
         false => HashSet::new(),
     };
@@ -455,17 +455,6 @@ fn roots_of(all: &[(usize, String)], given: &hacks::Given, path: &str) -> (Vec<R
     (roots, star || expressions)
 }
 
-/// The texts between two quotes of a kind with none of that kind between
-/// (`calc` of `modules["calc"]`).
-fn between_quotes(tight: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    for q in ['"', '\''] {
-        let at: Vec<usize> = tight.match_indices(q).map(|(i, _)| i).collect();
-        out.extend(at.windows(2).map(|pair| &tight[pair[0] + 1..pair[1]]));
-    }
-    out
-}
-
 /// The module `__import__("calc")` or `importlib.import_module("calc.ops")` at the
 /// start of `value` (spaces out) imports.
 fn imported_by_name(value: &str) -> Option<String> {
@@ -475,32 +464,6 @@ fn imported_by_name(value: &str) -> Option<String> {
     let q = rest.chars().next().filter(|q| *q == '"' || *q == '\'')?;
     let name = rest[1..].split(q).next()?;
     Some(name.to_string())
-}
-
-/// `tight` (spaces out) with each short string's text taken out, its quotes kept:
-/// an f-string's `{calc.add=}` or a snippet of code in a string sets nothing.
-fn blank_strings(tight: &str) -> String {
-    let mut out = String::with_capacity(tight.len());
-    let mut open: Option<char> = None;
-    let mut escaped = false;
-    for c in tight.chars() {
-        match open {
-            Some(q) => {
-                if c == q && !escaped {
-                    out.push(c);
-                    open = None;
-                }
-                escaped = c == '\\' && !escaped;
-            }
-            None => {
-                if c == '"' || c == '\'' {
-                    open = Some(c);
-                }
-                out.push(c);
-            }
-        }
-    }
-    out
 }
 
 /// The targets and the value of an assignment in `code` (spaces and strings out):
@@ -548,36 +511,6 @@ fn assignment(code: &str) -> Option<(&str, &str)> {
     None
 }
 
-/// The simple statements of a line, split at each `;` outside brackets and
-/// strings (`x = 1; calc.add = fake`).
-fn simple(st: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let (mut depth, mut open, mut escaped, mut from) = (0i32, None, false, 0);
-    for (i, c) in st.char_indices() {
-        match open {
-            Some(q) => {
-                if c == q && !escaped {
-                    open = None;
-                }
-                escaped = c == '\\' && !escaped;
-            }
-            None => match c {
-                '"' | '\'' => open = Some(c),
-                '(' | '[' | '{' => depth += 1,
-                ')' | ']' | '}' => depth -= 1,
-                ';' if depth == 0 => {
-                    out.push(st[from..i].trim());
-                    from = i + 1;
-                }
-                _ => {}
-            },
-        }
-    }
-    out.push(st[from..].trim());
-    out.retain(|s| !s.is_empty());
-    out
-}
-
 /// `st` with its spaces out but one between two words (`and setattr(`, `for x
 /// in`), so that a word's start is still seen.
 fn squeeze(st: &str) -> String {
@@ -623,75 +556,45 @@ fn chained(value: &str) -> Option<usize> {
 }
 
 /// The functions of a file whose bodies run as it is imported or before the tests:
-/// those a statement at the top calls by name, and unittest's and pytest's own
-/// (`load_tests`, `setUpModule`, `setUpClass`, `pytest_configure`, …).
-fn run_on_import(all: &[(usize, String)]) -> std::collections::HashSet<String> {
-    let mut defs: Vec<usize> = Vec::new();
-    let mut top = Vec::new();
-    let mut names = std::collections::HashSet::new();
-    for (indent, st) in all.iter().filter(|(_, st)| !st.is_empty()) {
-        while defs.last().is_some_and(|d| indent <= d) {
-            defs.pop();
-        }
-        if let Some(name) = def_name(st) {
-            if [
-                "load_tests",
-                "setUpModule",
-                "setUpClass",
-                "setup_module",
-                "setup_class",
-            ]
-            .contains(&name)
-                || name.starts_with("pytest_")
-            {
-                names.insert(name.to_string());
+/// those a statement outside every `def` calls by name (or as a method of a class
+/// of the file: `_Installer.go()`), and unittest's and pytest's own (`load_tests`,
+/// `setUpModule`, `setUpClass`, `pytest_configure`, …).
+fn run_on_import(all: &[Stmt]) -> HashSet<String> {
+    let mut names = HashSet::new();
+    let classes: HashSet<&str> = all
+        .iter()
+        .filter_map(|st| match &st.defines {
+            Some((Defines::Class, name)) => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    for st in all {
+        match &st.defines {
+            Some((Defines::Def, name)) => {
+                let hook = [
+                    "load_tests",
+                    "setUpModule",
+                    "setUpClass",
+                    "setup_module",
+                    "setup_class",
+                ]
+                .contains(&name.as_str())
+                    || name.starts_with("pytest_");
+                if hook {
+                    names.insert(name.clone());
+                }
             }
-            defs.push(*indent);
-        } else if defs.is_empty() {
-            top.push(st.as_str());
-        }
-    }
-    let classes: Vec<&str> = all.iter().filter_map(|(_, st)| class_name(st)).collect();
-    for st in top {
-        let mut rest = st;
-        while let Some(at) = rest.find('(') {
-            let before = &rest[..at];
-            let name_at = before
-                .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .map_or(0, |p| p + 1);
-            let name = &before[name_at..];
-            // A method too, of a class of the file (`_Installer.go()`).
-            let owner = before[..name_at].strip_suffix('.').map(|b| {
-                let at = b
-                    .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
-                    .map_or(0, |p| p + 1);
-                &b[at..]
-            });
-            if !name.is_empty() && owner.is_none_or(|o| classes.contains(&o)) {
-                names.insert(name.to_string());
+            _ if st.within.is_none() => {
+                for (owner, name) in &st.calls {
+                    if owner.as_deref().is_none_or(|o| classes.contains(o)) {
+                        names.insert(name.clone());
+                    }
+                }
             }
-            rest = &rest[at + 1..];
+            _ => {}
         }
     }
     names
-}
-
-/// The name a `class` statement defines.
-fn class_name(st: &str) -> Option<&str> {
-    let rest = st.strip_prefix("class ")?;
-    rest.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .next()
-}
-
-/// The name a `def` or `async def` statement defines.
-fn def_name(st: &str) -> Option<&str> {
-    let rest = st
-        .strip_prefix("def ")
-        .or_else(|| st.strip_prefix("async def "))?;
-    let end = rest
-        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .unwrap_or(rest.len());
-    Some(rest[..end].trim())
 }
 
 /// A Python file outside the code's own packages (a test, a conftest, a helper)
@@ -712,24 +615,18 @@ pub(super) fn replaces_code(change: &Change, given: &hacks::Given) -> Option<Par
 }
 
 /// Which statements run as the file is imported, each with its squeezed form
-/// (`==` as `~`); `runs` names the functions the import calls.
-fn run_now<'a>(
-    all: &'a [(usize, String)],
-    runs: &std::collections::HashSet<String>,
-) -> Vec<(&'a str, String)> {
-    let mut stack: Vec<(usize, bool)> = Vec::new();
-    let mut now: Vec<(&str, String)> = Vec::new();
-    for (indent, st) in all.iter().filter(|(_, st)| !st.is_empty()) {
-        while stack.last().is_some_and(|(d, _)| indent <= d) {
-            stack.pop();
-        }
-        let here = stack.last().is_none_or(|(_, runs)| *runs);
+/// (`==` as `~`): those in no `def`, or in one that `runs` names and that runs
+/// itself; a `def`'s own header (its defaults) runs where the `def` stands.
+fn run_now<'a>(all: &'a [Stmt], runs: &HashSet<String>) -> Vec<(&'a Stmt, String)> {
+    let mut now = Vec::with_capacity(all.len());
+    let mut ran = Vec::with_capacity(all.len());
+    for st in all {
+        let here = st.within.is_none_or(|d| {
+            ran[d] && matches!(&all[d].defines, Some((Defines::Def, name)) if runs.contains(name))
+        });
+        ran.push(here);
         if here {
-            let tight = squeeze(st).replace("==", "~");
-            now.push((st.as_str(), tight));
-        }
-        if let Some(name) = def_name(st) {
-            stack.push((*indent, here && runs.contains(name)));
+            now.push((st, squeeze(&st.text).replace("==", "~")));
         }
     }
     now
@@ -737,22 +634,9 @@ fn run_now<'a>(
 
 /// What the file defines that a stand-in can be: its functions, classes and
 /// lambdas by name.
-fn callables(all: &[(usize, String)]) -> Vec<String> {
+fn callables(all: &[Stmt]) -> Vec<String> {
     all.iter()
-        .filter_map(|(_, st)| {
-            let lambda = st
-                .split_once('=')
-                .filter(|(name, value)| {
-                    value.trim_start().starts_with("lambda")
-                        && name.trim().chars().all(|c| c.is_alphanumeric() || c == '_')
-                })
-                .map(|(name, _)| name.trim());
-            def_name(st)
-                .or_else(|| class_name(st))
-                .or(lambda)
-                .filter(|n| !n.is_empty())
-                .map(str::to_string)
-        })
+        .filter_map(|st| st.defines.as_ref().map(|(_, name)| name.clone()))
         .collect()
 }
 
@@ -767,24 +651,8 @@ pub(super) fn replaces_code_words(change: &Change, given: &hacks::Given) -> Opti
         return None;
     }
     let before = change.before.as_deref().unwrap_or("");
-    let old: std::collections::HashSet<String> = statements(before)
-        .iter()
-        .flat_map(|st| {
-            simple(st)
-                .into_iter()
-                .map(str::to_string)
-                .collect::<Vec<_>>()
-        })
-        .collect();
-    let all: Vec<(usize, String)> = indented(after)
-        .into_iter()
-        .flat_map(|(indent, st)| {
-            simple(&st)
-                .into_iter()
-                .map(|part| (indent, part.to_string()))
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let old: HashSet<String> = statements(before).into_iter().map(|st| st.text).collect();
+    let all = statements(after);
     let (roots, reaches) = roots_of(&all, given, path);
     if roots.is_empty() && !reaches {
         return None;
@@ -834,10 +702,10 @@ pub(super) fn replaces_code_words(change: &Change, given: &hacks::Given) -> Opti
         ))
     };
     for (st, tight) in &now {
-        if old.contains(*st) {
+        if old.contains(&st.text) {
             continue;
         }
-        let blanked = blank_strings(tight);
+        let blanked = squeeze(&st.blanked).replace("==", "~");
         if let Some((target, _)) = assignment(&blanked)
             && target.contains(".__code__")
         {
@@ -1101,103 +969,18 @@ fn quoted<'t>(text: &'t str, m: &str) -> Vec<&'t str> {
     out
 }
 
-/// How often each module name is quoted in `text`, alone or dotted (`"calc"`,
-/// `'calc.ops'` are `calc`), in one pass.
-fn quoted_names(text: &str) -> std::collections::HashMap<&str, usize> {
-    let mut out = std::collections::HashMap::new();
-    for (at, q) in text.match_indices(['"', '\'']) {
-        let rest = &text[at + 1..];
-        let end = rest
+/// How often each module name is quoted in a file's statements, alone or dotted
+/// (`"calc"`, `'calc.ops'` are `calc`).
+fn quoted_names(all: &[Stmt]) -> HashMap<&str, usize> {
+    let mut out = HashMap::new();
+    for string in all.iter().flat_map(|st| &st.strings) {
+        let end = string
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(rest.len());
-        if end > 0 && (rest[end..].starts_with(q) || rest[end..].starts_with('.')) {
-            *out.entry(&rest[..end]).or_insert(0) += 1;
+            .unwrap_or(string.len());
+        if end > 0 && (end == string.len() || string[end..].starts_with('.')) {
+            *out.entry(&string[..end]).or_insert(0) += 1;
         }
     }
-    out
-}
-
-/// Python's statements, each on one line and trimmed: comments left out, what
-/// a triple-quoted string holds left out (a docstring's or a script's brackets and
-/// quotes are no code's; `\"\"` stands for it), lines joined while a bracket outside a string is open or
-/// a line ends in `\`. Short strings are kept whole: their text is what is read.
-fn statements(text: &str) -> Vec<String> {
-    indented(text).into_iter().map(|(_, st)| st).collect()
-}
-
-/// [`statements`], each with how far its first line is indented.
-fn indented(text: &str) -> Vec<(usize, String)> {
-    let mut out = Vec::new();
-    let mut now = String::new();
-    let mut depth = 0i64;
-    let mut chars = text.chars().peekable();
-    let end = |now: &mut String, out: &mut Vec<(usize, String)>| {
-        // Python counts a line's indent after its last form feed.
-        let lead = &now[..now.len() - now.trim_start().len()];
-        let indent = lead.rsplit('\u{c}').next().unwrap_or(lead).len();
-        out.push((indent, now.trim().to_string()));
-        now.clear();
-    };
-    while let Some(c) = chars.next() {
-        match c {
-            '#' => {
-                while chars.peek().is_some_and(|&c| c != '\n') {
-                    chars.next();
-                }
-            }
-            '"' | '\'' => {
-                let rest: String = chars.clone().take(2).collect();
-                if rest.chars().all(|r| r == c) && rest.len() == 2 {
-                    // A long string: its lines kept, its text not.
-                    chars.nth(1);
-                    now.push_str("\"\"");
-                    let mut run = 0;
-                    for d in chars.by_ref() {
-                        run = if d == c { run + 1 } else { 0 };
-                        if run == 3 {
-                            break;
-                        }
-                    }
-                    continue;
-                }
-                now.push(c);
-                let mut escaped = false;
-                for d in chars.by_ref() {
-                    // A backslash before the line's end carries the string on.
-                    if d == '\n' && escaped {
-                        escaped = false;
-                        continue;
-                    }
-                    if d == '\n' {
-                        depth = 0;
-                        end(&mut now, &mut out);
-                        break;
-                    }
-                    now.push(d);
-                    if d == c && !escaped {
-                        break;
-                    }
-                    escaped = d == '\\' && !escaped;
-                }
-            }
-            '\\' if chars.peek() == Some(&'\n') => {
-                chars.next();
-                now.push(' ');
-            }
-            '\n' if depth > 0 => now.push(' '),
-            '\n' => end(&mut now, &mut out),
-            '(' | '[' | '{' => {
-                depth += 1;
-                now.push(c);
-            }
-            ')' | ']' | '}' => {
-                depth -= 1;
-                now.push(c);
-            }
-            c => now.push(c),
-        }
-    }
-    end(&mut now, &mut out);
     out
 }
 

@@ -1,0 +1,236 @@
+//! Python's statements as its syntax tree gives them, for the planted-code rules:
+//! each simple statement and each compound statement's header on one line, with the
+//! `def` it is in, the name it defines and the calls it makes.
+
+use tree_sitter::Node;
+
+use crate::plan::syntax::{Grammar, any_tree, preorder};
+
+/// What a statement defines by name.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Defines {
+    Def,
+    Class,
+    /// A name bound to a lambda (`L = lambda a, b: a + b`).
+    Lambda,
+}
+
+/// A statement of a Python file: a simple one (`x = 1; calc.add = fake` is two), a
+/// compound one's header (`if hasattr(calc, "add"):`, `def f(x=g()):`), or a
+/// decorator.
+pub(super) struct Stmt {
+    /// Its text on one line, trimmed: comments out, a triple-quoted string's text
+    /// out (`""` stands for it: a docstring's or a script's brackets and quotes are
+    /// no code's), its lines joined with a space. Short strings kept whole: their
+    /// text is what is read.
+    pub text: String,
+    /// Its text with every string's text out, its quotes kept (`f''`, `""`).
+    pub blanked: String,
+    /// The text of each string in it (an f-string's with its fields).
+    pub strings: Vec<String>,
+    /// The `def` it is in, innermost, as its index among the file's statements.
+    pub within: Option<usize>,
+    /// The name it defines, and how.
+    pub defines: Option<(Defines, String)>,
+    /// What it calls by a name (`go` of `go()`) or a name's method (`("_I", "go")`
+    /// of `_I.go()`); a method of anything else has an empty receiver.
+    pub calls: Vec<(Option<String>, String)>,
+}
+
+/// The statements of `text` in order, nested ones after their header; none when the
+/// grammar cannot be loaded. A file that does not parse cleanly is read all the same:
+/// the parser recovers around what it cannot read.
+pub(super) fn statements(text: &str) -> Vec<Stmt> {
+    let Some(tree) = any_tree(Grammar::Python, text) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    // Statements still to read, last first, each with the `def` it is in; a stack,
+    // so that no depth of nesting can exhaust the call stack.
+    let root = tree.root_node();
+    let mut todo: Vec<(Node<'_>, Option<usize>)> = Vec::new();
+    push_children(&mut todo, root, None);
+    while let Some((node, within)) = todo.pop() {
+        match node.kind() {
+            "comment" => {}
+            "decorated_definition" => {
+                let mut cursor = node.walk();
+                let kids: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+                for kid in kids.into_iter().rev() {
+                    todo.push((kid, within));
+                }
+            }
+            _ => {
+                let body = block_of(node);
+                let to = body.map_or(node.end_byte(), |b| b.start_byte());
+                let mut cursor = node.walk();
+                let header: Vec<Node<'_>> = node
+                    .children(&mut cursor)
+                    .filter(|k| k.start_byte() < to)
+                    .collect();
+                let at = out.len();
+                let (flat_text, blanked, strings) = flat(text, node.start_byte(), to, &header);
+                out.push(Stmt {
+                    text: flat_text,
+                    blanked,
+                    strings,
+                    within,
+                    defines: defines(text, node),
+                    calls: calls(text, &header),
+                });
+                let inner = match node.kind() {
+                    "function_definition" => Some(at),
+                    _ => within,
+                };
+                // The body, then the clauses after it (`elif`, `except`, `else`).
+                let mut cursor = node.walk();
+                let after: Vec<Node<'_>> = node
+                    .children(&mut cursor)
+                    .filter(|k| k.start_byte() >= to)
+                    .collect();
+                for kid in after.into_iter().rev() {
+                    match kid.kind() {
+                        "block" => push_children(&mut todo, kid, inner),
+                        _ if kid.is_named() => todo.push((kid, inner)),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn push_children<'t>(
+    todo: &mut Vec<(Node<'t>, Option<usize>)>,
+    node: Node<'t>,
+    within: Option<usize>,
+) {
+    let mut cursor = node.walk();
+    let kids: Vec<Node<'t>> = node.named_children(&mut cursor).collect();
+    for kid in kids.into_iter().rev() {
+        todo.push((kid, within));
+    }
+}
+
+/// The first body of a compound statement (`if`'s consequence; its `elif` and
+/// `else` come after it as clauses of their own).
+fn block_of(node: Node<'_>) -> Option<Node<'_>> {
+    let mut cursor = node.walk();
+    node.children(&mut cursor).find(|k| k.kind() == "block")
+}
+
+/// The text of `src[from..to]` on one line with the comments and the triple-quoted
+/// strings among `parts` taken out; the same with every string's text out, its
+/// quotes kept (an f-string's `{calc.add=}` or code in a string sets nothing); and
+/// the text of its strings.
+fn flat(src: &str, from: usize, to: usize, parts: &[Node<'_>]) -> (String, String, Vec<String>) {
+    let (mut text, mut blanked) = (String::new(), String::new());
+    let mut strings = Vec::new();
+    let mut at = from;
+    for part in parts {
+        for n in preorder(*part) {
+            if n.start_byte() < at || n.start_byte() >= to {
+                continue;
+            }
+            let (kept, blank) = match n.kind() {
+                "comment" => (String::new(), String::new()),
+                "string" => {
+                    let (opened, closed) = quotes(n);
+                    let inner = &src[opened.map_or(n.start_byte(), |o| o.end_byte())
+                        ..closed.map_or(n.end_byte(), |c| c.start_byte())];
+                    strings.push(inner.to_string());
+                    let open = opened.map_or("", |o| &src[o.byte_range()]);
+                    let close = closed.map_or("", |c| &src[c.byte_range()]);
+                    let prefix = open.trim_end_matches(['"', '\'']);
+                    match open.len() - prefix.len() {
+                        3 => (format!("{prefix}\"\""), format!("{prefix}\"\"")),
+                        _ => (src[n.byte_range()].to_string(), format!("{open}{close}")),
+                    }
+                }
+                _ => continue,
+            };
+            let end = n.end_byte().min(to);
+            text.push_str(&src[at..n.start_byte()]);
+            blanked.push_str(&src[at..n.start_byte()]);
+            text.push_str(&kept);
+            blanked.push_str(&blank);
+            at = end;
+        }
+    }
+    text.push_str(&src[at..to]);
+    blanked.push_str(&src[at..to]);
+    (one_line(&text), one_line(&blanked), strings)
+}
+
+/// `text` with its lines joined by a space, trimmed.
+fn one_line(text: &str) -> String {
+    text.replace("\\\r\n", " ")
+        .replace("\\\n", " ")
+        .replace("\r\n", " ")
+        .replace('\n', " ")
+        .trim()
+        .to_string()
+}
+
+/// A string literal's opening quote (with its prefix: `f'`, `r"""`) and its closing
+/// one.
+fn quotes(string: Node<'_>) -> (Option<Node<'_>>, Option<Node<'_>>) {
+    let first = string.child(0).filter(|s| s.kind() == "string_start");
+    let count = string.child_count();
+    let last = count
+        .checked_sub(1)
+        .and_then(|i| string.child(i as u32))
+        .filter(|s| s.kind() == "string_end");
+    (first, last)
+}
+
+/// The name a statement defines: a `def`'s, a `class`'s, a plain name's bound to a
+/// lambda.
+fn defines(src: &str, node: Node<'_>) -> Option<(Defines, String)> {
+    let name = |n: Node<'_>| src[n.byte_range()].to_string();
+    match node.kind() {
+        "function_definition" => Some((Defines::Def, name(node.child_by_field_name("name")?))),
+        "class_definition" => Some((Defines::Class, name(node.child_by_field_name("name")?))),
+        "expression_statement" => {
+            let assigned = node.named_child(0).filter(|a| a.kind() == "assignment")?;
+            let left = assigned.child_by_field_name("left")?;
+            let right = assigned.child_by_field_name("right")?;
+            let plain = assigned.child_by_field_name("type").is_none()
+                && left.kind() == "identifier"
+                && right.kind() == "lambda";
+            plain.then(|| (Defines::Lambda, name(left)))
+        }
+        _ => None,
+    }
+}
+
+/// The calls among `parts` by a name or a name's method.
+fn calls(src: &str, parts: &[Node<'_>]) -> Vec<(Option<String>, String)> {
+    let mut out = Vec::new();
+    for part in parts {
+        for n in preorder(*part).filter(|n| n.kind() == "call") {
+            let Some(callee) = n.child_by_field_name("function") else {
+                continue;
+            };
+            match callee.kind() {
+                "identifier" => out.push((None, src[callee.byte_range()].to_string())),
+                "attribute" => {
+                    let (Some(object), Some(name)) = (
+                        callee.child_by_field_name("object"),
+                        callee.child_by_field_name("attribute"),
+                    ) else {
+                        continue;
+                    };
+                    let owner = match object.kind() {
+                        "identifier" => src[object.byte_range()].to_string(),
+                        _ => String::new(),
+                    };
+                    out.push((Some(owner), src[name.byte_range()].to_string()));
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
