@@ -6,7 +6,7 @@ mod statements;
 
 use std::collections::{HashMap, HashSet};
 
-use statements::{Defines, Stmt, statements};
+use statements::{Bind, Defines, Stmt, statements};
 
 use super::{
     Change, Lang, Part, RuleId, bounded, cached, collected, compiled_module, declared, file_name,
@@ -349,77 +349,29 @@ fn roots_of(all: &[Stmt], given: &hacks::Given, path: &str) -> (Vec<Root>, bool)
     let mut star = false;
     // The names bound so far, for `_c = calc`: the first origin of each.
     let mut aliases: HashMap<String, String> = HashMap::new();
-    for st in all.iter().map(|st| &st.text) {
-        let tight = st.replace([' ', '\t'], "");
-        let alias = tight
-            .split_once('=')
-            .and_then(|(_, value)| aliases.get(value).cloned());
-        let mut named = |bound: String, origin: String| {
-            if code(&top(&origin)) {
-                aliases
-                    .entry(bound.clone())
-                    .or_insert_with(|| origin.clone());
-                roots.push(Root {
-                    bound,
-                    origin,
-                    expression: false,
-                });
+    for bind in all.iter().flat_map(|st| &st.binds) {
+        let (bound, origin) = match bind {
+            Bind::Import(bound, origin) | Bind::Module(bound, origin) => {
+                (bound.clone(), origin.clone())
+            }
+            Bind::Alias(bound, name) => match aliases.get(name) {
+                Some(origin) => (bound.clone(), origin.clone()),
+                None => continue,
+            },
+            Bind::Star(module) => {
+                star |= code(&top(module));
+                continue;
             }
         };
-        let words: Vec<&str> = st
-            .split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
-            .filter(|w| !w.is_empty())
-            .collect();
-        match words.as_slice() {
-            ["import", rest @ ..] => {
-                for (i, w) in rest.iter().enumerate() {
-                    if *w == "as" || (i > 0 && rest[i - 1] == "as") {
-                        continue;
-                    }
-                    match (rest.get(i + 1), rest.get(i + 2)) {
-                        (Some(&"as"), Some(alias)) => named(alias.to_string(), w.to_string()),
-                        _ => named(top(w), top(w)),
-                    }
-                }
-            }
-            ["from", module, "import", rest @ ..] if !module.starts_with('.') => {
-                for (i, w) in rest.iter().enumerate() {
-                    if *w == "as" || (i > 0 && rest[i - 1] == "as") {
-                        continue;
-                    }
-                    if *w == "*" {
-                        star |= code(&top(module));
-                        continue;
-                    }
-                    let bound = match (rest.get(i + 1), rest.get(i + 2)) {
-                        (Some(&"as"), Some(alias)) => alias.to_string(),
-                        _ => w.to_string(),
-                    };
-                    named(bound, format!("{module}.{w}"));
-                }
-            }
-            _ => {
-                // `m = importlib.import_module("calc")`, `m = __import__("calc")`;
-                // `_c = calc`, `_m = sys.modules["calc"]`: another name for one.
-                if let Some((name, value)) = tight.split_once('=')
-                    && !name.is_empty()
-                    && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-                {
-                    let module = imported_by_name(value).or_else(|| {
-                        let indexed = value.strip_prefix("sys.").unwrap_or(value);
-                        let inner = indexed.strip_prefix("modules[")?.strip_suffix(']')?;
-                        Some(inner.trim_matches(['"', '\'']).to_string())
-                    });
-                    match module {
-                        Some(module) => named(name.to_string(), module),
-                        None => {
-                            if let Some(origin) = alias {
-                                named(name.to_string(), origin);
-                            }
-                        }
-                    }
-                }
-            }
+        if code(&top(&origin)) {
+            aliases
+                .entry(bound.clone())
+                .or_insert_with(|| origin.clone());
+            roots.push(Root {
+                bound,
+                origin,
+                expression: false,
+            });
         }
     }
     let mut modules: Vec<&String> = given.modules.iter().filter(|m| code(m)).collect();
@@ -455,62 +407,6 @@ fn roots_of(all: &[Stmt], given: &hacks::Given, path: &str) -> (Vec<Root>, bool)
     (roots, star || expressions)
 }
 
-/// The module `__import__("calc")` or `importlib.import_module("calc.ops")` at the
-/// start of `value` (spaces out) imports.
-fn imported_by_name(value: &str) -> Option<String> {
-    let rest = ["__import__(", "importlib.import_module(", "import_module("]
-        .iter()
-        .find_map(|call| value.strip_prefix(call))?;
-    let q = rest.chars().next().filter(|q| *q == '"' || *q == '\'')?;
-    let name = rest[1..].split(q).next()?;
-    Some(name.to_string())
-}
-
-/// The targets and the value of an assignment in `code` (spaces and strings out):
-/// what stands before its first `=` (not `==`, `+=`, `<=`, `:=`), less a compound
-/// statement's header (`if …:`) or an annotation (`x: T = …`), and what follows.
-fn assignment(code: &str) -> Option<(&str, &str)> {
-    let bytes = code.as_bytes();
-    let mut depth = 0i32;
-    let mut colon = None;
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth -= 1,
-            b':' if depth == 0 => colon = Some(i),
-            b'=' if depth == 0 => {
-                let prev = i.checked_sub(1).map(|p| bytes[p]);
-                if bytes.get(i + 1) == Some(&b'=')
-                    || prev.is_some_and(|p| b"<>!:+-*/%&|^@=".contains(&p))
-                {
-                    return None;
-                }
-                const HEADERS: [&str; 10] = [
-                    "if", "elif", "else", "while", "with", "try", "except", "finally", "class",
-                    "for",
-                ];
-                let compound = HEADERS.iter().any(|h| {
-                    code.strip_prefix(h)
-                        .is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
-                });
-                let (from, to) = match (colon, compound) {
-                    (Some(at), true) => (at + 1, i),
-                    (Some(at), false) => (0, at),
-                    (None, _) => (0, i),
-                };
-                // `a = calc.add = fake`: every part but the last is a target too.
-                let rest = &code[i + 1..];
-                return Some(match chained(rest) {
-                    Some(at) if to == i => (&code[from..i + 1 + at], &rest[at + 1..]),
-                    _ => (&code[from..to], rest),
-                });
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
 /// `st` with its spaces out but one between two words (`and setattr(`, `for x
 /// in`), so that a word's start is still seen.
 fn squeeze(st: &str) -> String {
@@ -530,29 +426,6 @@ fn squeeze(st: &str) -> String {
         out.push(c);
     }
     out
-}
-
-/// Where the last plain `=` at the top level of `value` is (a chained assignment's).
-fn chained(value: &str) -> Option<usize> {
-    let bytes = value.as_bytes();
-    let mut depth = 0i32;
-    let mut last = None;
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth -= 1,
-            b'=' if depth == 0 => {
-                let prev = i.checked_sub(1).map(|p| bytes[p]);
-                if bytes.get(i + 1) != Some(&b'=')
-                    && !prev.is_some_and(|p| b"<>!:+-*/%&|^@=".contains(&p))
-                {
-                    last = Some(i);
-                }
-            }
-            _ => {}
-        }
-    }
-    last
 }
 
 /// The functions of a file whose bodies run as it is imported or before the tests:
@@ -706,7 +579,15 @@ pub(super) fn replaces_code_words(change: &Change, given: &hacks::Given) -> Opti
             continue;
         }
         let blanked = squeeze(&st.blanked).replace("==", "~");
-        if let Some((target, _)) = assignment(&blanked)
+        let tightened = |t: &str| squeeze(t).replace("==", "~");
+        // As `tight` and as `blanked`: the targets and the value.
+        let assigned_as = [0, 1].map(|side| {
+            st.assigned.as_ref().map(|[(t, tb), (v, vb)]| match side {
+                0 => (tightened(t), tightened(v)),
+                _ => (tightened(tb), tightened(vb)),
+            })
+        });
+        if let Some((target, _)) = &assigned_as[1]
             && target.contains(".__code__")
         {
             return Some(
@@ -715,12 +596,8 @@ pub(super) fn replaces_code_words(change: &Change, given: &hacks::Given) -> Opti
             );
         }
         // `for calc.add in [fake]:` binds its target too.
-        let looped = blanked
-            .strip_prefix("for ")
-            .and_then(|r| r.split_once(" in"))
-            .map(|(t, _)| t);
+        let looped = st.looped.as_deref().map(tightened);
         // The same for every root: read once per statement.
-        let assigned_as = [assignment(tight), assignment(&blanked)];
         let stands_as = [std::cell::OnceCell::new(), std::cell::OnceCell::new()];
         let candidates = by_word.candidates(tight);
         for root in candidates.iter().map(|&r| &roots[r]) {
@@ -730,7 +607,9 @@ pub(super) fn replaces_code_words(change: &Change, given: &hacks::Given) -> Opti
                 true => (tight.as_str(), 0),
                 false => (blanked.as_str(), 1),
             };
-            let assigned = assigned_as[side];
+            let assigned = assigned_as[side]
+                .as_ref()
+                .map(|(t, v)| (t.as_str(), v.as_str()));
             let at_word = |text: &str, at: usize| {
                 root.expression || !text[..at].ends_with(|c: char| word(c) || c == '.')
             };
@@ -762,7 +641,7 @@ pub(super) fn replaces_code_words(change: &Change, given: &hacks::Given) -> Opti
                 name = set_in(target);
             }
             if name.is_none() {
-                name = looped.and_then(set_in);
+                name = looped.as_deref().and_then(set_in);
             }
             // `setattr(calc, …)`, `object.__setattr__(calc, …)`, a started
             // `patch.object(calc, …)`; the name as written, or `?`.

@@ -15,6 +15,20 @@ pub(super) enum Defines {
     Lambda,
 }
 
+/// A name a statement binds to a module or to something in one.
+pub(super) enum Bind {
+    /// `import calc.ops as o` (`o`, `calc.ops`), `import calc.ops` (`calc`, `calc`),
+    /// `from calc import Calc` (`Calc`, `calc.Calc`).
+    Import(String, String),
+    /// `from calc import *`: the module.
+    Star(String),
+    /// `m = importlib.import_module("calc")`, `m = __import__("calc")`, `m =
+    /// sys.modules["calc"]`: the name and the module.
+    Module(String, String),
+    /// `_c = calc`: the name and the name it takes.
+    Alias(String, String),
+}
+
 /// A statement of a Python file: a simple one (`x = 1; calc.add = fake` is two), a
 /// compound one's header (`if hasattr(calc, "add"):`, `def f(x=g()):`), or a
 /// decorator.
@@ -32,6 +46,15 @@ pub(super) struct Stmt {
     pub within: Option<usize>,
     /// The name it defines, and how.
     pub defines: Option<(Defines, String)>,
+    /// An assignment's targets (`a = calc.add` of `a = calc.add = fake`, `x` of `x:
+    /// T = v`) and its value, each on one line as [`Stmt::text`] and
+    /// [`Stmt::blanked`] are.
+    pub assigned: Option<[(String, String); 2]>,
+    /// A `for` statement's target (`calc.add` of `for calc.add in [fake]:`), as
+    /// [`Stmt::blanked`] is.
+    pub looped: Option<String>,
+    /// The names it binds to modules or what is in them.
+    pub binds: Vec<Bind>,
     /// What it calls by a name (`go` of `go()`) or a name's method (`("_I", "go")`
     /// of `_I.go()`); a method of anything else has an empty receiver.
     pub calls: Vec<(Option<String>, String)>,
@@ -77,6 +100,9 @@ pub(super) fn statements(text: &str) -> Vec<Stmt> {
                     within,
                     defines: defines(text, node),
                     calls: calls(text, &header),
+                    binds: binds(text, node),
+                    assigned: assigned(text, node),
+                    looped: looped(text, node),
                 });
                 let inner = match node.kind() {
                     "function_definition" => Some(at),
@@ -233,4 +259,142 @@ fn calls(src: &str, parts: &[Node<'_>]) -> Vec<(Option<String>, String)> {
         }
     }
     out
+}
+
+/// The names an import or an assignment binds to a module or to another name.
+fn binds(src: &str, node: Node<'_>) -> Vec<Bind> {
+    let text = |n: Node<'_>| src[n.byte_range()].to_string();
+    let top = |dotted: &str| dotted.split('.').next().unwrap_or("").to_string();
+    let mut out = Vec::new();
+    let mut cursor = node.walk();
+    match node.kind() {
+        "import_statement" => {
+            for name in node.children_by_field_name("name", &mut cursor) {
+                match aliased(name) {
+                    Some((dotted, alias)) => out.push(Bind::Import(text(alias), text(dotted))),
+                    None => out.push(Bind::Import(top(&text(name)), top(&text(name)))),
+                }
+            }
+        }
+        "import_from_statement" => {
+            let Some(module) = node
+                .child_by_field_name("module_name")
+                .filter(|m| m.kind() == "dotted_name")
+            else {
+                return out;
+            };
+            let module = text(module);
+            if node
+                .children(&mut cursor)
+                .any(|k| k.kind() == "wildcard_import")
+            {
+                out.push(Bind::Star(module.clone()));
+            }
+            for name in node.children_by_field_name("name", &mut cursor) {
+                let (dotted, bound) = aliased(name).unwrap_or((name, name));
+                out.push(Bind::Import(
+                    text(bound),
+                    format!("{module}.{}", text(dotted)),
+                ));
+            }
+        }
+        "expression_statement" => {
+            let Some(assigned) = node.named_child(0).filter(|a| a.kind() == "assignment") else {
+                return out;
+            };
+            let (Some(left), Some(right)) = (
+                assigned.child_by_field_name("left"),
+                assigned.child_by_field_name("right"),
+            ) else {
+                return out;
+            };
+            if left.kind() != "identifier" {
+                return out;
+            }
+            let name = text(left);
+            match right.kind() {
+                "identifier" => out.push(Bind::Alias(name, text(right))),
+                "call" | "subscript" => {
+                    if let Some(module) = module_of(src, right) {
+                        out.push(Bind::Module(name, module));
+                    }
+                }
+                _ => {}
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// An `aliased_import`'s name and alias.
+fn aliased(name: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
+    (name.kind() == "aliased_import")
+        .then(|| {
+            Some((
+                name.child_by_field_name("name")?,
+                name.child_by_field_name("alias")?,
+            ))
+        })
+        .flatten()
+}
+
+/// The module a call imports by its name (`importlib.import_module("calc.ops")`,
+/// `__import__("calc")`) or a look-up of `sys.modules` takes (`sys.modules["calc"]`).
+fn module_of(src: &str, value: Node<'_>) -> Option<String> {
+    let text = |n: Node<'_>| &src[n.byte_range()];
+    let squeezed = |n: Node<'_>| text(n).replace([' ', '\t'], "");
+    let literal = match value.kind() {
+        "call" => {
+            let callee = squeezed(value.child_by_field_name("function")?);
+            let by_name = ["__import__", "importlib.import_module", "import_module"];
+            if !by_name.contains(&callee.as_str()) {
+                return None;
+            }
+            value.child_by_field_name("arguments")?.named_child(0)?
+        }
+        "subscript" => {
+            let of = squeezed(value.child_by_field_name("value")?);
+            if of != "sys.modules" && of != "modules" {
+                return None;
+            }
+            value.child_by_field_name("subscript")?
+        }
+        _ => return None,
+    };
+    if literal.kind() != "string" {
+        return None;
+    }
+    let (opened, closed) = quotes(literal);
+    Some(src[opened?.end_byte()..closed?.start_byte()].to_string())
+}
+
+/// The targets and the value of an assignment statement, each as its text and its
+/// blanked text.
+fn assigned(src: &str, node: Node<'_>) -> Option<[(String, String); 2]> {
+    let outer = node
+        .named_child(0)
+        .filter(|a| node.kind() == "expression_statement" && a.kind() == "assignment")?;
+    // `a = calc.add = fake`: every part but the last is a target too.
+    let mut last = outer;
+    while let Some(inner) = last
+        .child_by_field_name("right")
+        .filter(|r| r.kind() == "assignment")
+    {
+        last = inner;
+    }
+    let target = outer.child_by_field_name("left")?;
+    let value = last.child_by_field_name("right")?;
+    let end = last.child_by_field_name("left")?.end_byte();
+    let (t, tb, _) = flat(src, target.start_byte(), end, &[outer]);
+    let (v, vb, _) = flat(src, value.start_byte(), value.end_byte(), &[value]);
+    Some([(t, tb), (v, vb)])
+}
+
+/// A `for` statement's target, blanked.
+fn looped(src: &str, node: Node<'_>) -> Option<String> {
+    let left = node
+        .child_by_field_name("left")
+        .filter(|_| node.kind() == "for_statement")?;
+    Some(flat(src, left.start_byte(), left.end_byte(), &[left]).1)
 }
