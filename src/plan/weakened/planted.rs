@@ -160,10 +160,13 @@ pub(super) fn shadows_code_words(
         changes.iter().any(|c| {
             Lang::of(&c.path) == Some(Lang::Python)
                 && c.after.as_deref().is_some_and(|after| {
-                    let before: Vec<String> =
-                        puts_on_import_path(c.before.as_deref().unwrap_or("")).collect();
-                    after.contains(folder)
-                        && puts_on_import_path(after).any(|l| !before.contains(&l))
+                    if !after.contains(folder) {
+                        return false;
+                    }
+                    let before = puts_on_import_path(c.before.as_deref().unwrap_or(""));
+                    puts_on_import_path(after)
+                        .iter()
+                        .any(|l| !before.contains(l))
                 })
         })
     };
@@ -173,40 +176,39 @@ pub(super) fn shadows_code_words(
     (helper && given.modules.contains(module) && shadows()).then(|| said(module))
 }
 
-/// The lines of a Python file that put a directory on the import path anywhere but
-/// last, spaces squeezed out: `sys.path` inserted into, written by index or slice,
-/// or set (`path` imported from `sys`, under any name, likewise), `site.addsitedir`,
-/// or `PYTHONPATH` set for a process the tests start. Not a variable that only ends
-/// in `path`, nor a directory appended.
-fn puts_on_import_path(text: &str) -> impl Iterator<Item = String> + '_ {
+/// The statements of a Python file that put a directory on the import path anywhere
+/// but last, spaces squeezed out: `sys.path` inserted into, written by index or
+/// slice, or set (`path` imported from `sys`, under any name, likewise),
+/// `site.addsitedir`, or `PYTHONPATH` set for a process the tests start (in a
+/// script held in a string too). Not a variable that only ends in `path`, nor a
+/// directory appended; not a comment, nor a docstring's example.
+fn puts_on_import_path(text: &str) -> Vec<String> {
+    let all = statements(text);
     // `from sys import path as p`: `p` too.
-    let imported = text.split("from sys import path").nth(1).map(|rest| {
-        let name = rest
-            .trim_start()
-            .strip_prefix("as ")
-            .map_or("path", |alias| {
-                let end = alias
-                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-                    .unwrap_or(alias.len());
-                &alias[..end]
-            });
-        name.to_string()
-    });
-    text.lines()
-        .map(|l| l.split_whitespace().collect::<String>())
-        .filter(move |l| {
+    let imported = all
+        .iter()
+        .flat_map(|st| &st.binds)
+        .find_map(|bind| match bind {
+            Bind::Import(bound, origin) if origin == "sys.path" => Some(bound.as_str()),
+            _ => None,
+        });
+    let environment = |t: &str| t.contains("PYTHONPATH") && t.contains('=');
+    all.iter()
+        .filter(|st| {
+            let l: String = st.text.split_whitespace().collect();
             let write = [".insert(", "[", ".__setitem__("].iter().any(|w| {
                 l.contains(&format!("sys.path{w}"))
-                    || imported
-                        .as_ref()
-                        .is_some_and(|name| l.starts_with(&format!("{name}{w}")))
+                    || imported.is_some_and(|name| l.starts_with(&format!("{name}{w}")))
             });
             let set = l.starts_with("sys.path=") || l.starts_with("sys.path+=");
             write
                 || set
                 || l.contains("addsitedir(")
-                || (l.contains("PYTHONPATH") && l.contains('='))
+                || environment(&l)
+                || st.strings.iter().any(|s| environment(s))
         })
+        .map(|st| st.text.split_whitespace().collect())
+        .collect()
 }
 
 /// A Python file (a test, a conftest, a helper the tests import: any but the

@@ -553,3 +553,44 @@ fn a_compiled_module_named_as_the_code_s_own_shadows_it_as_its_source_would() {
     let rewritten = [change("calc.py", Some("x = 1\n"), None)];
     assert!(!shadows("calc.abi3.so", None, &rewritten));
 }
+
+#[test]
+fn a_path_put_first_is_read_from_code_not_comments_or_docstrings() {
+    let given = hacks::Given {
+        modules: ["calc".to_string()].into(),
+        ..Default::default()
+    };
+    let fake = Some("def add(a, b):\n    return 5\n");
+    let fakes = change("tests/fakes/calc.py", None, fake);
+    let put = |text: &str| {
+        let test = [change("tests/test_calc.py", None, Some(text))];
+        shadows_code_words(&fakes, &given, &test).is_some()
+    };
+    // Code that puts the folder first, a one-line `if` and a script's PYTHONPATH
+    // held in a long string included.
+    assert!(put(
+        "import sys\nif True: sys.path.insert(0, 'tests/fakes')\n"
+    ));
+    assert!(put(
+        "import subprocess\nSCRIPT = \"\"\"\nPYTHONPATH=tests/fakes pytest\n\"\"\"\nsubprocess.run(SCRIPT, shell=True)\n"
+    ));
+    // Words about it are not (a comment, a docstring's example).
+    assert!(!put("# sys.path.insert(0, 'tests/fakes')\nx = 1\n"));
+    assert!(!put(
+        "def f():\n    \"\"\"Run with sys.path.insert(0, 'tests/fakes').\"\"\"\n"
+    ));
+}
+
+#[test]
+fn a_file_padded_past_the_parser_s_limit_is_read_all_the_same() {
+    let given = hacks::Given {
+        modules: ["calc".to_string()].into(),
+        ..Default::default()
+    };
+    let padded = format!(
+        "import calc\n{}calc.add = lambda a, b: 5\n",
+        "# padding\n".repeat(crate::plan::syntax::MAX_BYTES / 10 + 1)
+    );
+    let found = replaces_code_words(&change("tests/test_000.py", None, Some(&padded)), &given);
+    assert!(found.is_some_and(|f| f.contains("`calc.add`")));
+}

@@ -64,7 +64,7 @@ pub(super) struct Stmt {
 /// grammar cannot be loaded. A file that does not parse cleanly is read all the same:
 /// the parser recovers around what it cannot read.
 pub(super) fn statements(text: &str) -> Vec<Stmt> {
-    let Some(tree) = any_tree(Grammar::Python, text) else {
+    let Some(tree) = any_tree(Grammar::Python, &uncommented(text)) else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -122,6 +122,29 @@ pub(super) fn statements(text: &str) -> Vec<Stmt> {
                     }
                 }
             }
+        }
+    }
+    out
+}
+
+/// `text` with each line that is only a comment turned to spaces, byte for byte (the
+/// tree's places stay the text's): the grammar's scanner reads every comment line
+/// that follows a line's end again at each of them, so a run of them would cost
+/// the square of its length. A `#` line inside a long string is blanked too, which
+/// changes nothing read: that string's text is no code's.
+fn uncommented(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        match line
+            .trim_start_matches([' ', '\t', '\u{c}'])
+            .starts_with('#')
+        {
+            true => {
+                let body = line.trim_end_matches(['\r', '\n']);
+                out.extend(std::iter::repeat_n(' ', body.len()));
+                out.push_str(&line[body.len()..]);
+            }
+            false => out.push_str(line),
         }
     }
     out
