@@ -378,6 +378,13 @@ fn parse(grammar: Grammar, text: &str) -> Option<tree_sitter::Tree> {
     if text.len() > MAX_BYTES {
         return None;
     }
+    any_tree(grammar, text)
+}
+
+/// The syntax tree of `text` as `grammar` at any size, errors and all: for a rule
+/// that a file padded past [`MAX_BYTES`] or left half-written must not dodge (the
+/// parse is linear in the text). `None` only when the grammar cannot be loaded.
+pub fn any_tree(grammar: Grammar, text: &str) -> Option<tree_sitter::Tree> {
     let mut parser = tree_sitter::Parser::new();
     parser.set_language(&grammar.language()).ok()?;
     parser.parse(text, None)
