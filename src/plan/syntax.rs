@@ -387,5 +387,44 @@ fn parse(grammar: Grammar, text: &str) -> Option<tree_sitter::Tree> {
 pub fn any_tree(grammar: Grammar, text: &str) -> Option<tree_sitter::Tree> {
     let mut parser = tree_sitter::Parser::new();
     parser.set_language(&grammar.language()).ok()?;
-    parser.parse(text, None)
+    match grammar {
+        Grammar::Python => parser.parse(&*unrun(text), None),
+        _ => parser.parse(text, None),
+    }
+}
+
+/// Python's comment-only lines past [`COMMENT_RUN`] in a row.
+const COMMENT_RUN: usize = 64;
+
+/// `text` with each Python comment-only line of a run longer than
+/// [`COMMENT_RUN`] turned to spaces, byte for byte (the tree's places stay the
+/// text's): the grammar's scanner reads every comment line that follows a line's
+/// end again at each of them, so a run costs the square of its length (20,000
+/// lines took 9 s). The first two lines stay, where a source encoding is said.
+/// What is lost: such a run's text inside a long string.
+fn unrun(text: &str) -> std::borrow::Cow<'_, str> {
+    let comment = |l: &str| l.trim_start_matches([' ', '\t', '\u{c}']).starts_with('#');
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut blank = vec![false; lines.len()];
+    let mut at = 2;
+    while at < lines.len() {
+        let run = lines[at..].iter().take_while(|l| comment(l)).count();
+        if run > COMMENT_RUN {
+            blank[at..at + run].fill(true);
+        }
+        at += run.max(1);
+    }
+    if !blank.contains(&true) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for (line, blank) in lines.iter().zip(blank) {
+        let body = line.trim_end_matches(['\r', '\n']);
+        match blank {
+            true => out.extend(std::iter::repeat_n(' ', body.len())),
+            false => out.push_str(body),
+        }
+        out.push_str(&line[body.len()..]);
+    }
+    std::borrow::Cow::Owned(out)
 }

@@ -435,3 +435,19 @@ func TestOff(t *testing.T) {
     assert_eq!(skips, [("TestOff", true)]);
     assert_eq!(m.builds, ["//go:build linux"]);
 }
+
+#[test]
+fn a_long_run_of_python_comment_lines_reads_in_linear_time() {
+    // The grammar's scanner rereads a run of comment lines at each line's end:
+    // 50,000 in a row took minutes before they were blanked for the parse.
+    let test = "def test_a():\n    assert add(1, 2) == 3\n";
+    let text = format!("{test}{}{test}", "# note\n".repeat(50_000)).replacen("test_a", "test_b", 1);
+    let started = std::time::Instant::now();
+    let view = crate::plan::syntax::view(Grammar::Python, &text).expect("a view");
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    let names: Vec<&str> = view.tests.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["test_b", "test_a"]);
+    assert_eq!(view.tests[1].assertions.len(), 1);
+    // The places are the text's: the second test starts where the text has it.
+    assert!(text[view.tests[1].span.clone()].starts_with("def test_a"));
+}
