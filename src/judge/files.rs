@@ -206,36 +206,40 @@ fn changed_dir(commands: &[Vec<String>]) -> Option<Option<String>> {
 }
 
 /// The script entered `dir`: where its next commands run, not a file they rest
-/// on, so not every file under it (that is the code under test too), only the
-/// ones at its top, where a package keeps its manifest and its runner's
-/// configuration; a tests' folder whole. The folder, repository-relative, when
-/// it is one.
+/// on as a whole: every file under it but its code's folders (`src`, `lib`, …),
+/// which are the work under test; its top files, helpers, mocks and a tests'
+/// folder whole are what the run rests on. The folder, repository-relative,
+/// when it is one.
 fn entered(root: &Path, dir: &str, out: &mut Vec<String>) -> Option<String> {
     let rel = in_repo(root, dir)?;
-    // A tests' folder is theirs all through: its helpers and fixtures are checks.
-    if rel
+    let base = root.join(&rel);
+    let tests = rel
         .split('/')
-        .any(|d| crate::plan::weakened::TEST_DIRS.contains(&d))
-    {
-        for file in files_under(&root.join(&rel), CLOSURE_FILES) {
-            if let Ok(sub) = file.strip_prefix(root) {
-                add(sub.to_string_lossy().into_owned(), out);
-            }
+        .any(|d| crate::plan::weakened::TEST_DIRS.contains(&d));
+    for file in files_under(&base, CLOSURE_FILES) {
+        let first = file
+            .strip_prefix(&base)
+            .ok()
+            .and_then(|p| p.components().next());
+        let code = first.is_some_and(|c| {
+            let c = c.as_os_str().to_string_lossy();
+            CODE_DIRS.contains(&c.as_ref())
+                && file
+                    .strip_prefix(&base)
+                    .is_ok_and(|p| p.components().count() > 1)
+        });
+        if code && !tests {
+            continue;
         }
-        return Some(rel);
-    }
-    let mut top: Vec<String> = fs::read_dir(root.join(&rel))
-        .ok()?
-        .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-        .filter_map(|e| e.file_name().to_str().map(|n| format!("{rel}/{n}")))
-        .collect();
-    top.sort();
-    for file in top {
-        add(file, out);
+        if let Ok(sub) = file.strip_prefix(root) {
+            add(sub.to_string_lossy().into_owned(), out);
+        }
     }
     Some(rel)
 }
+
+/// The folders a package keeps its code in, and what builds from it.
+const CODE_DIRS: [&str; 7] = ["src", "lib", "dist", "build", "out", "node_modules", "pkg"];
 
 /// `commands` run inside `dir`: each word naming something there names it by
 /// its path from the root.
@@ -1244,6 +1248,14 @@ mod tests {
         ] {
             assert!(runs.contains(&rests.to_string()), "{rests} in {runs:?}");
         }
+        // Its helpers outside the code's folders are what the run rests on.
+        fs::create_dir_all(root.join("pkg/test-utils")).unwrap();
+        fs::write(root.join("pkg/test-utils/matchers.js"), "x\n").unwrap();
+        let runs = verify_runs(root, &verify("npm test"));
+        assert!(
+            runs.contains(&"pkg/test-utils/matchers.js".to_string()),
+            "{runs:?}"
+        );
         // A tests' folder entered is still every helper in it.
         fs::create_dir_all(root.join("tests/util")).unwrap();
         fs::write(root.join("tests/util/eq.js"), "module.exports = 1\n").unwrap();

@@ -396,21 +396,34 @@ pub fn any_tree(grammar: Grammar, text: &str) -> Option<tree_sitter::Tree> {
 /// Python's comment-only lines past [`COMMENT_RUN`] in a row.
 const COMMENT_RUN: usize = 64;
 
-/// `text` with each Python comment-only line of a run longer than
-/// [`COMMENT_RUN`] turned to spaces, byte for byte (the tree's places stay the
-/// text's): the grammar's scanner reads every comment line that follows a line's
-/// end again at each of them, so a run costs the square of its length (20,000
-/// lines took 9 s). The first two lines stay, where a source encoding is said.
-/// What is lost: such a run's text inside a long string.
+/// `text` with the Python comment-only lines of a run of more than
+/// [`COMMENT_RUN`] of them (blank lines between them count in the run) turned to
+/// spaces, byte for byte (the tree's places stay the text's): the grammar's
+/// scanner reads every comment line that follows a line's end again at each of
+/// them, so a run costs the square of its length (20,000 lines took 9 s). The
+/// first two lines stay, where a source encoding is said, and so does a line
+/// that could end a string (a triple quote, a backslash at its end): such a run
+/// inside a long string loses only its text, never where the string ends.
 fn unrun(text: &str) -> std::borrow::Cow<'_, str> {
-    let comment = |l: &str| l.trim_start_matches([' ', '\t', '\u{c}']).starts_with('#');
+    fn trimmed(l: &str) -> &str {
+        l.trim_start_matches([' ', '\t', '\u{c}'])
+            .trim_end_matches(['\r', '\n'])
+    }
+    let closes = |l: &str| l.contains("\"\"\"") || l.contains("\'\'\'") || l.ends_with('\\');
+    let comment = |l: &str| trimmed(l).starts_with('#') && !closes(trimmed(l));
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let mut blank = vec![false; lines.len()];
     let mut at = 2;
     while at < lines.len() {
-        let run = lines[at..].iter().take_while(|l| comment(l)).count();
-        if run > COMMENT_RUN {
-            blank[at..at + run].fill(true);
+        let run = lines[at..]
+            .iter()
+            .take_while(|l| comment(l) || trimmed(l).is_empty())
+            .count();
+        let comments = lines[at..at + run].iter().filter(|l| comment(l)).count();
+        if comments > COMMENT_RUN {
+            for k in at..at + run {
+                blank[k] = comment(lines[k]);
+            }
         }
         at += run.max(1);
     }

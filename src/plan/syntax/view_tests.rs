@@ -451,3 +451,21 @@ fn a_long_run_of_python_comment_lines_reads_in_linear_time() {
     // The places are the text's: the second test starts where the text has it.
     assert!(text[view.tests[1].span.clone()].starts_with("def test_a"));
 }
+
+#[test]
+fn a_run_of_hash_lines_inside_a_string_does_not_hide_where_it_ends() {
+    // The string's last `#` line closes it: blanked, the string would run on
+    // over the redefinition below, which pytest runs in place of the real test.
+    let lines = "# row\n".repeat(70);
+    let text = format!(
+        "def test_add():\n    assert add(1, 2) == 3\n\nDOC = \"\"\"\n{lines}# end \"\"\"\n\ndef test_add():\n    pass\n"
+    );
+    let view = crate::plan::syntax::view(Grammar::Python, &text).expect("a view");
+    assert_eq!(view.tests.len(), 2, "{:?}", view.tests);
+    // Blank lines between comment lines keep a run one run.
+    let text = format!("def test_a():\n    assert 1\n{}", "#\n\n".repeat(30_000));
+    let started = std::time::Instant::now();
+    let view = crate::plan::syntax::view(Grammar::Python, &text).expect("a view");
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    assert_eq!(view.tests.len(), 1);
+}

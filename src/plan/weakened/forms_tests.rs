@@ -1042,6 +1042,14 @@ fn expected_data_rewritten_is_found_and_a_new_case_is_not() {
         assert!(one(p, compose, &bumped).is_empty(), "{p}");
     }
     assert!(!one("test/browser/services.yaml", compose, &bumped).is_empty());
+    // Expected data of the name is still expected data.
+    for p in [
+        "tests/__snapshots__/compose.yaml",
+        "test/compose.golden",
+        "tests/docker-compose.txt",
+    ] {
+        assert!(!one(p, compose, &bumped).is_empty(), "{p}");
+    }
 }
 
 #[test]

@@ -15,29 +15,6 @@ pub(super) fn is_runner_file(path: &str) -> bool {
     kind(path).is_some()
 }
 
-/// Whether [`finding`] reads every part of `path` that can change what runs
-/// and what passes: a jest, vitest, mocha, playwright or karma configuration
-/// line by line, or a package.json whose scripts choose as they did (its runner's
-/// configuration and its dependencies are read for a swap). Not vite's, whose
-/// build (an alias in place of the code) [`finding`] does not read.
-pub(super) fn read_whole(path: &str, before: &str, after: &str) -> bool {
-    // Each script by its words that choose ([`script_choosing`]).
-    let scripts = |text: &str| {
-        let value = serde_json::from_str::<serde_json::Value>(text).ok()?;
-        let scripts = value.get("scripts").and_then(|s| s.as_object());
-        Some(scripts.map(|s| {
-            s.iter()
-                .map(|(k, v)| (k.clone(), script_choosing(v.as_str().unwrap_or(""))))
-                .collect::<Vec<_>>()
-        }))
-    };
-    match kind(path) {
-        Some(Kind::JsRunnerConfig) => true,
-        Some(Kind::PackageJson) => scripts(before).is_some_and(|s| Some(s) == scripts(after)),
-        _ => false,
-    }
-}
-
 /// Whether `path` is a jest, vitest, mocha, playwright, karma or vite
 /// configuration.
 pub(super) fn is_js_config(path: &str) -> bool {
@@ -1519,13 +1496,14 @@ fn new_entries(now: &[String], then: &[String]) -> Option<String> {
 }
 
 /// JavaScript runners' options that choose nothing of what runs or whether a
-/// failure fails the run, as [`REPORTING`] is pytest's: how much it says and
-/// how (`--verbose`, `--reporter spec`, `--colors`), coverage and its cache
+/// failure fails the run, as [`REPORTING`] is pytest's: how much it says
+/// (`--verbose`, `--colors`; not a reporter, which can be the repository's own
+/// code that counts a failure as a pass), coverage and its cache
 /// (`nyc --cache`), how many workers (`--runInBand`, `--maxWorkers=2`), and CI's
 /// output (`--ci`). Not `--passWithNoTests`, `-t`, `--grep`, `--invert`,
 /// `--testPathIgnorePatterns`: those choose. Short flags mean other things to
 /// other runners (mocha's `-i` inverts `--grep`, jest's runs in band), so none.
-const JS_REPORTING: [&str; 15] = [
+const JS_REPORTING: [&str; 13] = [
     "--cache",
     "--no-cache",
     "--color",
@@ -1538,13 +1516,11 @@ const JS_REPORTING: [&str; 15] = [
     "--silent",
     "--runInBand",
     "--maxWorkers",
-    "--reporter",
-    "--reporters",
     "--logHeapUsage",
 ];
 
 /// Of [`JS_REPORTING`], those whose value can come as the next word.
-const JS_TAKES_VALUE: [&str; 3] = ["--maxWorkers", "--reporter", "--reporters"];
+const JS_TAKES_VALUE: [&str; 1] = ["--maxWorkers"];
 
 /// A test script's words without the options that choose nothing, JavaScript's
 /// ([`JS_REPORTING`]) and, where it runs pytest, pytest's ([`REPORTING`]), each
@@ -1552,6 +1528,11 @@ const JS_TAKES_VALUE: [&str; 3] = ["--maxWorkers", "--reporter", "--reporters"];
 /// `--cache` to `nyc` or `-v` to `pytest` changes no test that runs.
 fn script_choosing(script: &str) -> Vec<String> {
     let words: Vec<&str> = script.split_whitespace().collect();
+    // A shell's characters glued to an option make it a command of its own
+    // (`--tb=short||true`): such a script is read word for word.
+    if script.contains(['|', '&', ';', '<', '>', '$', '`', '(', ')']) {
+        return words.iter().map(|w| w.to_string()).collect();
+    }
     let mut kept = Vec::new();
     let mut i = 0;
     while i < words.len() {
@@ -1559,13 +1540,22 @@ fn script_choosing(script: &str) -> Vec<String> {
             Some((name, _)) => (name, true),
             None => (words[i], false),
         };
-        if !JS_REPORTING.contains(&name) {
+        // A word with a shell's characters is more than an option (`--ci=1||true`).
+        let plain = |w: &str| {
+            w.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_=.:,".contains(&b))
+        };
+        if !JS_REPORTING.contains(&name) || !plain(words[i]) {
             kept.push(words[i].to_string());
             i += 1;
             continue;
         }
         let valued = !inline && JS_TAKES_VALUE.contains(&name);
-        i += match valued && words.get(i + 1).is_some_and(|w| !w.starts_with('-')) {
+        i += match valued
+            && words
+                .get(i + 1)
+                .is_some_and(|w| !w.starts_with('-') && plain(w))
+        {
             true => 2,
             false => 1,
         };
@@ -1977,7 +1967,6 @@ mod tests {
         let was = script("nyc ./node_modules/.bin/_mocha --timeout=4000 --check-leaks");
         for now in [
             "nyc --cache ./node_modules/.bin/_mocha --timeout=4000 --check-leaks",
-            "nyc ./node_modules/.bin/_mocha --reporter spec --timeout=4000 --check-leaks",
             "nyc --colors ./node_modules/.bin/_mocha --timeout=4000 --check-leaks",
         ] {
             assert_eq!(
@@ -2007,10 +1996,24 @@ mod tests {
                 "{now}"
             );
         }
+        // A reporter can be the repository's own code; a shell's characters glued
+        // to an inert option are a command of their own.
+        for now in [
+            "nyc ./node_modules/.bin/_mocha --reporter ./reporter.js --timeout=4000 --check-leaks",
+            "nyc --cache=1||true ./node_modules/.bin/_mocha --timeout=4000 --check-leaks",
+        ] {
+            assert!(
+                finding("package.json", Some(&was), &script(now)).is_some(),
+                "{now}"
+            );
+        }
         for now in [
             "jest --ci --passWithNoTests",
             "jest --coverage -t fast",
             "jest -v",
+            "jest --ci=1||true",
+            "jest --colors=1&",
+            "jest --maxWorkers 2;true",
         ] {
             assert!(
                 finding("package.json", Some(&jest), &script(now)).is_some(),
@@ -2021,6 +2024,8 @@ mod tests {
         let now = script("python -m pytest -v --durations=10 tests");
         assert_eq!(finding("package.json", Some(&pytest), &now), None);
         let now = script("python -m pytest -k fast tests");
+        assert!(finding("package.json", Some(&pytest), &now).is_some());
+        let now = script("python -m pytest --tb=short||true tests");
         assert!(finding("package.json", Some(&pytest), &now).is_some());
     }
 }

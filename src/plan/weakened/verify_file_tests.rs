@@ -1,7 +1,7 @@
-//! Rule `verify-file-changed`: a file the verify rests on that changed is found
-//! high, unless the runner's own rule read all of it that can change what runs
-//! and found nothing (a framework added for a new test, a dependency bumped
-//! with the scripts as they were).
+//! Rule `verify-file-changed`: a runner's file the verify rests on that changed
+//! is found high even where the runner's own rule finds nothing in it: that
+//! rule reads the lines a configuration gained, not those it lost, and not
+//! every key a package.json can run tests by.
 
 use super::*;
 
@@ -17,17 +17,15 @@ const KARMA: &str = "module.exports = function (config) {\n  config.set({\n    f
 const PACKAGE: &str = "{\n  \"scripts\": {\"test\": \"jest\", \"unit\": \"jest test/unit\"},\n  \"devDependencies\": {\"typescript\": \"4.7.4\", \"jest\": \"^29.0.0\"}\n}\n";
 
 #[test]
-fn a_runner_file_its_rule_clears_is_no_changed_check() {
-    let karma = KARMA.replace("'jasmine'],", "'jasmine', 'sinon'],");
-    assert_eq!(verify_found("karma.conf.js", KARMA, &karma), []);
-    let bumped = PACKAGE.replace("\"4.7.4\"", "\"^4.8.3\"");
-    assert_eq!(verify_found("package.json", PACKAGE, &bumped), []);
-    let cached = PACKAGE.replace("\"test\": \"jest\"", "\"test\": \"jest --ci --coverage\"");
-    assert_eq!(verify_found("package.json", PACKAGE, &cached), []);
-}
-
-#[test]
 fn a_runner_file_that_changes_what_runs_is_still_high() {
+    // A line lost from a configuration the verify names.
+    let mocharc = "spec:\n  - test/unit/**/*.js\n  - test/e2e/**/*.js\n";
+    let found = verify_found(".mocharc.yml", mocharc, "spec:\n  - test/unit/**/*.js\n");
+    assert!(found.iter().any(kinds::high), "{found:?}");
+    // A runner's key a package.json gained.
+    let grep = PACKAGE.replacen("{\n", "{\n  \"mocha\": {\"grep\": \"fast\"},\n", 1);
+    let found = verify_found("package.json", PACKAGE, &grep);
+    assert!(found.iter().any(kinds::high), "{found:?}");
     let karma = KARMA.replace("['test/specs/**/*.spec.js']", "[]");
     let found = verify_found("karma.conf.js", KARMA, &karma);
     assert!(found.iter().any(kinds::high), "{found:?}");

@@ -281,29 +281,44 @@ fn unfailing(changes: &[Change]) -> HashMap<String, String> {
 }
 
 /// The variables a Go test's text binds beside another from a call, each with
-/// the function called (`out, err := parse(in)`: `err`, `parse`), read once.
-fn bound_beside(test: &str) -> HashMap<&str, &str> {
-    test.lines()
-        .filter_map(|line| {
-            let (bound, call) = line.split_once(":=").or_else(|| line.split_once(" = "))?;
-            let var = bound.rsplit_once(',')?.1.trim();
-            let callee = words(call.split_once('(')?.0).last()?;
-            Some((var, callee))
-        })
-        .collect()
+/// every function called to bind it (`out, err := parse(in)`: `err`, `parse`),
+/// read once.
+fn bound_beside(test: &str) -> HashMap<&str, Vec<&str>> {
+    let mut out: HashMap<&str, Vec<&str>> = HashMap::new();
+    for line in test.lines() {
+        let Some((bound, call)) = line.split_once(":=").or_else(|| line.split_once(" = ")) else {
+            continue;
+        };
+        let Some((_, var)) = bound.rsplit_once(',') else {
+            continue;
+        };
+        let callee = call.split_once('(').and_then(|c| words(c.0).last());
+        out.entry(var.trim())
+            .or_default()
+            .push(callee.unwrap_or(""));
+    }
+    out
 }
 
 /// The function whose error `check` (a lost Go assertion) checked, when that
 /// function no longer returns one: `check` names a variable the test bound
-/// beside another from a call of it ([`bound_beside`]).
+/// beside another only from calls of functions that no longer return one
+/// ([`bound_beside`]; `err` bound from a call still failing may be the one
+/// checked).
 fn error_gone<'u>(
     check: &str,
-    bound: &HashMap<&str, &str>,
+    bound: &HashMap<&str, Vec<&str>>,
     unfailing: &'u HashMap<String, String>,
 ) -> Option<&'u String> {
     words(check)
         .filter_map(|w| bound.get(w))
-        .find_map(|callee| unfailing.get_key_value(*callee).map(|(name, _)| name))
+        .find_map(|callees| {
+            let names: Option<Vec<&String>> = callees
+                .iter()
+                .map(|c| unfailing.get_key_value(*c).map(|(name, _)| name))
+                .collect();
+            names?.into_iter().min()
+        })
 }
 
 /// A changed code file's paths (old and new), the words it gained and lost, and
