@@ -1,6 +1,5 @@
 //! Test changes that follow the code's own change: tests removed together with
-//! the code they tested (a feature taken out takes its tests with it; a Go
-//! check of an error its function no longer returns goes with the error), and an
+//! the code they tested (a feature taken out takes its tests with it), and an
 //! expected value changed to words the code now spells and no longer spells the
 //! old way (a message reworded on purpose). Neither is a weakening for `--strict`
 //! to fail; each is still said, as a lead for the judge, who reads whether the
@@ -104,56 +103,6 @@ fn code_words<'t>(path: &str, text: &'t str) -> HashSet<&'t str> {
         .collect()
 }
 
-/// The string literals of `text`'s code, each without its quotes (and a
-/// Python prefix): what the code spells as values.
-fn literals(path: &str, text: &str) -> HashSet<String> {
-    let Some(tree) = Grammar::of(path).and_then(|g| clean_tree(g, text)) else {
-        return HashSet::new();
-    };
-    let strings = ["string", "template_string", "interpreted_string_literal"];
-    let strings = strings
-        .iter()
-        .chain(&["raw_string_literal", "string_literal"]);
-    let kinds: HashSet<&str> = strings.copied().collect();
-    preorder(tree.root_node())
-        .filter(|n| kinds.contains(n.kind()))
-        .map(|n| {
-            let quoted = text[n.byte_range()].trim_start_matches(|c: char| c.is_ascii_alphabetic());
-            quoted.trim_matches(['"', '\'', '`']).to_string()
-        })
-        .collect()
-}
-
-/// The one string a check's text rewrote, old and new, each the whole of its
-/// quotes: the text between the quotes around the one place `was` and `now`
-/// differ. `None` when they differ in more than one string or outside one, or
-/// the new string says too little to be evidence (a number, a letter).
-pub(super) fn substituted<'a>(was: &'a str, now: &'a str) -> Option<(&'a str, &'a str)> {
-    let same = |a: &[u8], b: &[u8]| a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let (w, n) = (was.as_bytes(), now.as_bytes());
-    let head = same(w, n);
-    let most = w.len().min(n.len()) - head;
-    let tail = w
-        .iter()
-        .rev()
-        .zip(n.iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count()
-        .min(most);
-    let quote = |b: &u8| matches!(b, b'"' | b'\'' | b'`');
-    let open = w[..head].iter().rposition(quote)?;
-    let q = w[open];
-    // The string ends at the first of its quote past the difference, the same
-    // place from the end in both.
-    let close = |t: &[u8]| Some(t.len() - tail + t[t.len() - tail..].iter().position(|b| *b == q)?);
-    let (wc, nc) = (close(w)?, close(n)?);
-    let old = was.get(open + 1..wc)?;
-    let new = now.get(open + 1..nc)?;
-    let one = !old.contains(q as char) && !new.contains(q as char);
-    let telling = new.len() >= 3 && new.chars().any(char::is_alphabetic);
-    (one && telling && old != new).then_some((old, new))
-}
-
 fn squeezed(text: &str) -> String {
     text.split_whitespace().collect()
 }
@@ -240,100 +189,18 @@ fn gone(changes: &[Change]) -> Gone {
         .filter(|n| !out.contains_key(*n))
         .map(str::to_string)
         .collect();
-    (out, kept, unfailing(changes))
+    (out, kept)
 }
 
-/// The Go functions of the code's changed files that returned an `error` and,
-/// kept, no longer do, each with its file.
-fn unfailing(changes: &[Change]) -> HashMap<String, String> {
-    let errs = |text: &str| -> HashMap<String, bool> {
-        let Some(tree) = clean_tree(Grammar::Go, text) else {
-            return HashMap::new();
-        };
-        preorder(tree.root_node())
-            .filter(|n| n.kind() == "function_declaration")
-            .filter_map(|n| {
-                let name = &text[n.child_by_field_name("name")?.byte_range()];
-                let result = n
-                    .child_by_field_name("result")
-                    .map(|r| &text[r.byte_range()]);
-                let fails = result.is_some_and(|r| words(r).any(|w| w == "error"));
-                Some((name.to_string(), fails))
-            })
-            .collect()
-    };
-    let mut out = HashMap::new();
-    for c in changes.iter().filter(|c| c.path.ends_with(".go")) {
-        let (Some(before), Some(after)) = (c.before.as_deref(), c.after.as_deref()) else {
-            continue;
-        };
-        if !product(&c.path, Some(after)) {
-            continue;
-        }
-        let now = errs(after);
-        for (name, failed) in errs(before) {
-            if failed && now.get(&name) == Some(&false) {
-                out.insert(name, c.path.clone());
-            }
-        }
-    }
-    out
-}
-
-/// The variables a Go test's text binds beside another from a call, each with
-/// every function called to bind it (`out, err := parse(in)`: `err`, `parse`),
-/// read once.
-fn bound_beside(test: &str) -> HashMap<&str, Vec<&str>> {
-    let mut out: HashMap<&str, Vec<&str>> = HashMap::new();
-    for line in test.lines() {
-        let Some((bound, call)) = line.split_once(":=").or_else(|| line.split_once(" = ")) else {
-            continue;
-        };
-        let Some((_, var)) = bound.rsplit_once(',') else {
-            continue;
-        };
-        let callee = call.split_once('(').and_then(|c| words(c.0).last());
-        out.entry(var.trim())
-            .or_default()
-            .push(callee.unwrap_or(""));
-    }
-    out
-}
-
-/// The function whose error `check` (a lost Go assertion) checked, when that
-/// function no longer returns one: `check` names a variable the test bound
-/// beside another only from calls of functions that no longer return one
-/// ([`bound_beside`]; `err` bound from a call still failing may be the one
-/// checked).
-fn error_gone<'u>(
-    check: &str,
-    bound: &HashMap<&str, Vec<&str>>,
-    unfailing: &'u HashMap<String, String>,
-) -> Option<&'u String> {
-    words(check)
-        .filter_map(|w| bound.get(w))
-        .find_map(|callees| {
-            let names: Option<Vec<&String>> = callees
-                .iter()
-                .map(|c| unfailing.get_key_value(*c).map(|(name, _)| name))
-                .collect();
-            names?.into_iter().min()
-        })
-}
-
-/// A changed code file's paths (old and new), the words it gained and lost, and
-/// the string literals it gained and lost.
-type Spelled = ([String; 2], [HashSet<String>; 2], [HashSet<String>; 2]);
+/// A changed code file's paths (old and new) and the words it gained and lost.
+type Spelled = ([String; 2], [HashSet<String>; 2]);
 
 /// The names gone, each with the files that defined it, and the names the
 /// code's changed files defined and still do.
 /// Each gone name's files come with its Go method's receiver type.
-/// Last, Go functions that returned an error and no longer do, each with its
-/// file: a test's check of that error went with it.
 type Gone = (
     HashMap<String, Vec<(String, Option<String>)>>,
     HashSet<String>,
-    HashMap<String, String>,
 );
 
 /// Whether the test file at `test` (its text `text`) reaches the code file at
@@ -446,14 +313,7 @@ impl<'c> Code<'c> {
                 let new = after.map(|a| code_words(&c.path, a)).unwrap_or_default();
                 let gained = new.difference(&old).map(|w| w.to_string()).collect();
                 let lost = old.difference(&new).map(|w| w.to_string()).collect();
-                let old = before.map(|b| literals(old_path, b)).unwrap_or_default();
-                let new = after.map(|a| literals(&c.path, a)).unwrap_or_default();
-                let spelled = [&new - &old, &old - &new];
-                out.push((
-                    [old_path.to_string(), c.path.clone()],
-                    [gained, lost],
-                    spelled,
-                ));
+                out.push(([old_path.to_string(), c.path.clone()], [gained, lost]));
             }
             out
         });
@@ -463,13 +323,10 @@ impl<'c> Code<'c> {
         let text = test.before.as_deref().unwrap_or_default();
         let mut gained: HashSet<&str> = HashSet::new();
         let mut lost: HashSet<&str> = HashSet::new();
-        let mut respelled = false;
-        let swapped = substituted(was, now);
-        for (paths, [g, l], [came, went]) in files {
+        for (paths, [g, l]) in files {
             if paths.iter().any(|p| reaches(test_path, text, p)) {
                 gained.extend(g.iter().map(String::as_str));
                 lost.extend(l.iter().map(String::as_str));
-                respelled |= swapped.is_some_and(|(a, b)| went.contains(a) && came.contains(b));
             }
         }
         let telling = |w: &str| w.len() >= 3 && w.chars().any(char::is_alphabetic);
@@ -487,13 +344,9 @@ impl<'c> Code<'c> {
             .collect();
         // The old words lost by the code too: words only gained (a constant or a
         // string nobody reads put in) are what a test made to agree reads like.
-        // Or the one string the check rewrote is one the code rewrote the same
-        // way (`'trpc-accept'` become `'trpc-accept, accept'` in both), which
-        // words alone miss when the new value repeats the old's words.
-        respelled
-            || (!went.is_empty()
-                && came.iter().all(|w| gained.contains(w))
-                && went.iter().all(|w| lost.contains(w)))
+        !went.is_empty()
+            && came.iter().all(|w| gained.contains(w))
+            && went.iter().all(|w| lost.contains(w))
     }
 
     /// `what`, the parts found in `change`, with each `assertions-removed` part
@@ -514,7 +367,7 @@ fn removal(p: &Part) -> bool {
     p.rule == RuleId::AssertionsRemoved
 }
 
-fn settle(change: &Change, what: Vec<Part>, (gone, kept, unfailing): &Gone) -> Vec<Part> {
+fn settle(change: &Change, what: Vec<Part>, (gone, kept): &Gone) -> Vec<Part> {
     let old_path = change.was.as_deref().unwrap_or(&change.path);
     let (Some(before), Some(grammar)) = (change.before.as_deref(), Grammar::of(old_path)) else {
         return what;
@@ -534,35 +387,16 @@ fn settle(change: &Change, what: Vec<Part>, (gone, kept, unfailing): &Gone) -> V
         .map(|(name, _)| name.clone())
         .collect();
     let gone = &gone;
-    let unfailing: HashMap<String, String> = unfailing
-        .iter()
-        .filter(|(_, f)| reaches(old_path, before, f))
-        .map(|(name, f)| (name.clone(), f.clone()))
-        .collect();
-    if gone.is_empty() && unfailing.is_empty() {
+    if gone.is_empty() {
         return what;
     }
     let Some(lost) = lost(grammar, before, change.after.as_deref()) else {
         return what;
     };
     // Each lost names a gone definition, and none of its assertions names only
-    // code still there (`assert add(1, 2) == 3` in a test of `add` and `sub`);
-    // or is one check, of an error its code no longer returns.
-    let mut errors: Vec<&String> = Vec::new();
-    let bound = match unfailing.is_empty() {
-        true => HashMap::new(),
-        false => bound_beside(before),
-    };
+    // code still there (`assert add(1, 2) == 3` in a test of `add` and `sub`).
     let named: Option<Vec<&String>> = lost
         .iter()
-        .filter(|(whole, checks)| {
-            let error = match checks.as_slice() {
-                [check] if check == whole => error_gone(check, &bound, &unfailing),
-                _ => None,
-            };
-            errors.extend(error);
-            error.is_none()
-        })
         .map(|(whole, checks)| {
             let still =
                 |a: &String| names_gone(a, gone).is_none() && words(a).any(|w| kept.contains(w));
@@ -572,17 +406,6 @@ fn settle(change: &Change, what: Vec<Part>, (gone, kept, unfailing): &Gone) -> V
     let Some(named) = named else {
         return what;
     };
-    if named.is_empty() && !errors.is_empty() {
-        let name = errors.into_iter().min().expect("one at least");
-        let said = |text: &str| format!("{text} with the code they tested (`{name}`'s error gone)");
-        return what
-            .into_iter()
-            .map(|p| match removal(&p) {
-                true => Part::new(RuleId::RemovedWithCode, said(&p.text)),
-                false => p,
-            })
-            .collect();
-    }
     let after: HashSet<&str> = change
         .after
         .as_deref()
