@@ -217,17 +217,10 @@ fn entered(root: &Path, dir: &str, out: &mut Vec<String>) -> Option<String> {
         .split('/')
         .any(|d| crate::plan::weakened::TEST_DIRS.contains(&d));
     for file in files_under(&base, CLOSURE_FILES) {
-        let first = file
+        let inner: Vec<_> = file
             .strip_prefix(&base)
-            .ok()
-            .and_then(|p| p.components().next());
-        let code = first.is_some_and(|c| {
-            let c = c.as_os_str().to_string_lossy();
-            CODE_DIRS.contains(&c.as_ref())
-                && file
-                    .strip_prefix(&base)
-                    .is_ok_and(|p| p.components().count() > 1)
-        });
+            .map_or(Vec::new(), |p| p.components().collect());
+        let code = inner.len() > 1 && CODE_DIRS.contains(&&*inner[0].as_os_str().to_string_lossy());
         if code && !tests {
             continue;
         }
