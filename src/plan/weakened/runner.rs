@@ -9,6 +9,7 @@
 
 use super::file_name;
 use super::rules::{Part, RuleId};
+use crate::plan::syntax::{Grammar, clean_tree, preorder};
 
 /// Whether `path` is a file that configures or can replace a test runner.
 pub(super) fn is_runner_file(path: &str) -> bool {
@@ -193,13 +194,13 @@ fn finding_words(path: &str, before: Option<&str>, after: &str) -> Option<String
         // A formatter's commas, semicolons, quotes and line breaks change nothing.
         Kind::JsRunnerConfig | Kind::ViteConfig if js_normal(old) == js_normal(after) => None,
         Kind::JsRunnerConfig => new_js_lines(
-            &plain_lines(&unreported(old)),
-            &plain_lines(&unreported(after)),
+            &plain_lines(&unreported(path, old)),
+            &plain_lines(&unreported(path, after)),
         )
         .map(|l| format!("the test runner's configuration changed ({l})")),
         Kind::ViteConfig => new_js_lines(
-            &vite_test_lines(&unreported(old)),
-            &vite_test_lines(&unreported(after)),
+            &vite_test_lines(path, &unreported(path, old)),
+            &vite_test_lines(path, &unreported(path, after)),
         )
         .map(|l| format!("the test runner's configuration changed ({l})")),
     }
@@ -277,34 +278,51 @@ fn gains_packages(before: &[String], line: &str) -> bool {
 
 /// A JS runner's configuration with its `coverage: { … }` blocks emptied: what
 /// coverage includes, excludes or reports with, over any number of lines, is
-/// how the run reports, not which tests run.
-fn unreported(text: &str) -> String {
-    let bytes = text.as_bytes();
+/// how the run reports, not which tests run. Unchanged when its tree cannot be
+/// read: then every line is compared.
+fn unreported(path: &str, text: &str) -> String {
+    let Some(blocks) = objects(path, text, "coverage") else {
+        return text.to_string();
+    };
     let mut out = String::with_capacity(text.len());
     let mut from = 0;
-    for (at, _) in text.match_indices("coverage") {
-        if at < from {
-            continue;
-        }
-        let rest = text[at + "coverage".len()..].trim_start_matches(['\'', '"']);
-        let Some(rest) = rest.trim_start().strip_prefix(':') else {
-            continue;
-        };
-        let rest = rest.trim_start();
-        if !rest.starts_with('{') {
-            continue;
-        }
-        let open = text.len() - rest.len();
-        let close = block_end(bytes, open);
+    for block in blocks {
         // A provider of the repository's own is code the runner loads.
-        if text[open..close].contains("customProviderModule") {
+        if block.start < from || text[block.clone()].contains("customProviderModule") {
             continue;
         }
-        out.push_str(&text[from..=open]);
-        from = close;
+        out.push_str(&text[from..=block.start]);
+        from = block.end - 1;
     }
-    out.push_str(&text[from.min(text.len())..]);
+    out.push_str(&text[from..]);
     out
+}
+
+/// The byte ranges of the object literals `text` gives `key` (`coverage: { … }`),
+/// read from its tree, so that a brace in a comment or a string is none; a JSON
+/// file is read as the one expression it is. `None` when it does not parse
+/// cleanly, or is no JavaScript.
+fn objects(path: &str, text: &str, key: &str) -> Option<Vec<std::ops::Range<usize>>> {
+    let (grammar, shift) = match Grammar::of(path) {
+        Some(g @ (Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx)) => (g, 0),
+        None if path.ends_with(".json") => (Grammar::JavaScript, 1),
+        _ => return None,
+    };
+    let source = match shift {
+        0 => std::borrow::Cow::Borrowed(text),
+        _ => std::borrow::Cow::Owned(format!("({text}\n)")),
+    };
+    let tree = clean_tree(grammar, &source)?;
+    let blocks = preorder(tree.root_node())
+        .filter(|n| n.kind() == "pair")
+        .filter_map(|pair| {
+            let name = pair.child_by_field_name("key")?;
+            let value = pair.child_by_field_name("value")?;
+            let name = source[name.byte_range()].trim_matches(['"', '\'', '`']);
+            (name == key && value.kind() == "object")
+                .then(|| value.start_byte() - shift..value.end_byte() - shift)
+        });
+    Some(blocks.collect())
 }
 
 /// Whether a line of a JS runner's configuration sets only how it reports, on one
@@ -697,57 +715,16 @@ fn npmrc_lines(text: &str) -> Vec<String> {
 }
 
 /// The lines of a vite config's `test: { … }` block (what vitest reads when no
-/// vitest.config exists); the build's settings around it are none.
-fn vite_test_lines(text: &str) -> Vec<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while let Some(at) = text[i..].find("test").map(|p| p + i) {
-        i = at + 4;
-        let before = text[..at].chars().next_back();
-        let word =
-            before.is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '$'));
-        let rest = text[i..].trim_start_matches(['\'', '"']).trim_start();
-        let Some(rest) = rest.strip_prefix(':') else {
-            continue;
-        };
-        let rest = rest.trim_start();
-        if !word || !rest.starts_with('{') {
-            continue;
-        }
-        let open = text.len() - rest.len();
-        let close = block_end(bytes, open);
-        out.extend(plain_lines(&text[open + 1..close]));
-        i = close;
+/// vitest.config exists); the build's settings around it are none. Every line
+/// when its tree cannot be read.
+fn vite_test_lines(path: &str, text: &str) -> Vec<String> {
+    match objects(path, text, "test") {
+        Some(blocks) => blocks
+            .into_iter()
+            .flat_map(|b| plain_lines(&text[b.start + 1..b.end - 1]))
+            .collect(),
+        None => plain_lines(text),
     }
-    out
-}
-
-/// Where the `{` at `open` closes (its index), braces in strings left out; the
-/// end of the text when it never does.
-fn block_end(bytes: &[u8], open: usize) -> usize {
-    let mut depth = 0usize;
-    let mut i = open;
-    while i < bytes.len() {
-        match bytes[i] {
-            q @ (b'\'' | b'"' | b'`') => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != q {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-            }
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return i;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    bytes.len()
 }
 
 /// A manifest's lines that keep tests from running: a target's `test = false`,
@@ -1899,6 +1876,34 @@ mod tests {
         assert!(finding("vitest.config.ts", Some(vitest_before), &narrowed).is_some());
         let rooted = jest_after.replace("<rootDir>/src", "<rootDir>/none");
         assert!(finding("jest.config.js", Some(jest_before), &rooted).is_some());
+    }
+
+    // Attack (helper 44, stop 80): a brace in a comment or a string inside a
+    // `coverage` or `test` block was counted by the hand brace reader, so the
+    // block "ran" to the end of the file and what came after it was never
+    // compared: `include` narrowed below it drew nothing.
+    #[test]
+    fn a_brace_in_a_comment_does_not_hide_the_rest_of_a_runner_config() {
+        let before = "export default defineConfig({\n  test: {\n    coverage: { /* { */ },\n    include: ['src/**/*.test.ts'],\n  },\n});\n";
+        let narrowed = before.replace("src/**/*.test.ts", "src/none/*.test.ts");
+        assert!(finding("vitest.config.ts", Some(before), &narrowed).is_some());
+        let strung = before.replace("/* { */", "reporter: ['{'], // }");
+        let narrowed = strung.replace("src/**/*.test.ts", "src/none/*.test.ts");
+        assert!(finding("vitest.config.ts", Some(&strung), &narrowed).is_some());
+        // A vite config's `test` block, with a brace in a comment before the key
+        // it narrows.
+        let vite = "export default {\n  build: { outDir: 'dist' },\n  test: {\n    // a { here\n    include: ['src/**/*.test.ts'],\n  },\n};\n";
+        let narrowed = vite.replace("src/**/*.test.ts", "src/none/*.test.ts");
+        assert!(finding("vite.config.ts", Some(vite), &narrowed).is_some());
+        // Honest: the coverage block's own lines, comments and all, still report.
+        let widened = before.replace("/* { */", "/* { */ include: ['src/**'], exclude: ['x'] ");
+        assert_eq!(finding("vitest.config.ts", Some(before), &widened), None);
+        // A JSON config is read as one: its coverage block reports there too.
+        let json = "{\n  \"coverage\": { \"include\": [\"a\"] },\n  \"testMatch\": [\"**/*.test.js\"]\n}\n";
+        let covered = json.replace("[\"a\"]", "[\"a\", \"b\"]");
+        assert_eq!(finding("jest.config.json", Some(json), &covered), None);
+        let narrowed = json.replace("**/*.test.js", "none/*.test.js");
+        assert!(finding("jest.config.json", Some(json), &narrowed).is_some());
     }
 
     // Honest work (axios, in the tuning half's unlabelled sample): karma's
