@@ -216,14 +216,14 @@ fn entered(root: &Path, dir: &str, out: &mut Vec<String>) -> Option<String> {
     let tests = rel
         .split('/')
         .any(|d| crate::plan::weakened::TEST_DIRS.contains(&d));
-    for file in files_under(&base, CLOSURE_FILES) {
-        let inner: Vec<_> = file
-            .strip_prefix(&base)
-            .map_or(Vec::new(), |p| p.components().collect());
-        let code = inner.len() > 1 && CODE_DIRS.contains(&&*inner[0].as_os_str().to_string_lossy());
-        if code && !tests {
-            continue;
-        }
+    // Left out of the walk, not after it: they must not fill the cap.
+    let code = |d: &Path| {
+        !tests
+            && d.parent() == Some(base.as_path())
+            && d.file_name()
+                .is_some_and(|n| CODE_DIRS.contains(&&*n.to_string_lossy()))
+    };
+    for file in files_under(&base, CLOSURE_FILES, code) {
         if let Ok(sub) = file.strip_prefix(root) {
             add(sub.to_string_lossy().into_owned(), out);
         }
@@ -287,7 +287,7 @@ fn named_by_commands(root: &Path, commands: &[Vec<String>], runs: bool, out: &mu
             if path.is_file() {
                 add(rel, out);
             } else if path.is_dir() {
-                for file in files_under(&path, CLOSURE_FILES) {
+                for file in files_under(&path, CLOSURE_FILES, |_| false) {
                     if let Ok(sub) = file.strip_prefix(root) {
                         add(sub.to_string_lossy().into_owned(), out);
                     }
@@ -904,11 +904,12 @@ fn is_script(path: &Path) -> bool {
     meta.is_file() && (named || meta.permissions().mode() & 0o111 != 0)
 }
 
-/// Regular files below `dir`, at most `cap`, in a stable order; `.git` is skipped.
-fn files_under(dir: &Path, cap: usize) -> Vec<std::path::PathBuf> {
+/// Regular files below `dir`, the first `cap` of a stable walk (which stops there),
+/// sorted; `.git` and the folders `skip` says are not walked.
+fn files_under(dir: &Path, cap: usize, skip: impl Fn(&Path) -> bool) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
-    while let Some(next) = stack.pop() {
+    while let Some(next) = stack.pop().filter(|_| out.len() < cap) {
         let Ok(entries) = fs::read_dir(&next) else {
             continue;
         };
@@ -918,7 +919,7 @@ fn files_under(dir: &Path, cap: usize) -> Vec<std::path::PathBuf> {
             let Ok(kind) = entry.file_type() else {
                 continue;
             };
-            if kind.is_dir() && entry.file_name() != ".git" {
+            if kind.is_dir() && entry.file_name() != ".git" && !skip(&entry.path()) {
                 stack.push(entry.path());
             } else if kind.is_file() && out.len() < cap {
                 out.push(entry.path());
@@ -1255,6 +1256,30 @@ mod tests {
         let scripts = r#"{"scripts": {"test": "cd tests && mocha"}}"#;
         fs::write(root.join("package.json"), scripts).unwrap();
         assert_eq!(verify_runs(root, &verify("npm test")), ["tests/util/eq.js"]);
+    }
+
+    // Attack (stop 80's own review): the walk of an entered folder stopped at the
+    // closure's cap of files found, code files included, and only then left the
+    // code out: a package with 300 source files filled the cap before its
+    // `test-utils` was reached, so a gutted matcher there was no file the run
+    // rested on.
+    #[test]
+    fn an_entered_folder_s_code_does_not_crowd_its_helpers_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("pkg/src")).unwrap();
+        fs::create_dir_all(root.join("pkg/test-utils")).unwrap();
+        for n in 0..300 {
+            fs::write(root.join(format!("pkg/src/m{n:03}.ts")), "export {}\n").unwrap();
+        }
+        fs::write(root.join("pkg/test-utils/matchers.js"), "x\n").unwrap();
+        let scripts = r#"{"scripts": {"test": "cd pkg && jest"}}"#;
+        fs::write(root.join("package.json"), scripts).unwrap();
+        let runs = verify_runs(root, &verify("npm test"));
+        assert!(
+            runs.contains(&"pkg/test-utils/matchers.js".to_string()),
+            "{runs:?}"
+        );
     }
 
     fn sorted(mut v: Vec<String>) -> Vec<String> {
