@@ -171,12 +171,13 @@ fn gone(changes: &[Change]) -> Gone {
         .filter(|(name, _)| !was.contains(name.as_str()))
         .map(|(_, kind)| *kind)
         .collect();
+    let kept_bodies = still_in(defined.iter().map(|d| d.0.1.as_str()), &now_text);
     let mut out: HashMap<String, Vec<(String, Option<String>)>> = HashMap::new();
     for ((name, body, kind, receiver), path) in &defined {
         // A one-line definition has no body past its first line: the empty text
         // is in every file, and no sign it moved (a rename brings a new kind).
         if !now_words.contains(name.as_str())
-            && (body.is_empty() || !now_text.contains(body.as_str()))
+            && (body.is_empty() || !kept_bodies.contains(body.as_str()))
             && !new_kinds.contains(kind)
         {
             out.entry(name.clone())
@@ -190,6 +191,25 @@ fn gone(changes: &[Change]) -> Gone {
         .map(str::to_string)
         .collect();
     (out, kept)
+}
+
+/// Which of `bodies` `text` holds, found in one pass over it: a body searched
+/// for one at a time costs the definitions times the change's code.
+fn still_in<'b>(bodies: impl Iterator<Item = &'b str>, text: &str) -> HashSet<&'b str> {
+    let bodies: Vec<&str> = bodies
+        .filter(|b| !b.is_empty())
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect();
+    let Ok(search) = aho_corasick::AhoCorasick::new(&bodies) else {
+        // Past the automaton's size limit: every body counts as kept, so the
+        // removal stays the high finding it was.
+        return bodies.into_iter().collect();
+    };
+    search
+        .find_overlapping_iter(text)
+        .map(|m| bodies[m.pattern().as_usize()])
+        .collect()
 }
 
 /// A changed code file's paths (old and new) and the words it gained and lost.
