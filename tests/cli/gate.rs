@@ -1802,6 +1802,46 @@ fn tests_of_a_goal_done_on_the_base_switched_off_fail_the_gate() {
     ");
 }
 
+// Attack (red team, helper 45): the same runner shadow as sourceless bytecode. Python
+// imports `unittest.pyc` beside the run, with no `unittest.py`, in place of the
+// standard library's (and `unittest/__main__.pyc` in a package of that name), so
+// `python3 -m unittest` runs the agent's module and exits 0; the runner-changed
+// rule read only `.py` names, and the compiled-module rule only the code's own
+// names, so the gate verified the broken goal again, saw it pass and said nothing.
+#[test]
+fn a_compiled_module_shadowing_the_runner_of_a_goal_done_on_the_base_fails_the_gate() {
+    for compiled in ["unittest.pyc", "unittest/__main__.pyc"] {
+        let t = unittest_repo();
+        let base = unittest_goal_done_on_main(&t);
+        t.write("calc.py", "def add(a, b):\n    return a - b\n");
+        t.write("shadow.py", "raise SystemExit(0)\n");
+        let out = Command::new("python3")
+            .args(["-c", "import py_compile, sys; py_compile.compile('shadow.py', cfile=sys.argv[1], doraise=True)", compiled])
+            .current_dir(t.root())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::remove_file(t.root().join("shadow.py")).unwrap();
+        if compiled.starts_with("unittest/") {
+            t.write("unittest/__init__.py", "");
+        }
+        t.commit_all("refactor");
+        let run = t.run(&["audit", "--base", &base, "--strict"]);
+        assert_eq!(run.code, 1, "{compiled}: the gate passed\n{}", run.stdout);
+        assert!(
+            run.stdout.lines().any(|l| l.contains("strict:")
+                && l.contains(compiled)
+                && l.contains("runner-changed")),
+            "{compiled}: no runner-changed finding\n{}",
+            run.stdout
+        );
+    }
+}
+
 // Attack: a pull request breaks a goal done on the base where its verify does not
 // look (`add`, the goal's work, now returns the one answer its test checks).
 // Verified again it passes, and CI's own judge, which rejects the work, was never
