@@ -18,6 +18,7 @@ mod forms;
 pub mod hacks;
 mod harness;
 pub mod kinds;
+mod load_tests;
 mod mock_any;
 mod own_copy;
 mod planted;
@@ -323,6 +324,7 @@ pub fn find_given(
             && let Some(after) = row.change.after.as_deref()
         {
             what.extend(hacks::framework_patch(row.change.before.as_deref(), after));
+            what.extend(load_tests::found(row.change.before.as_deref(), after));
         }
         // A test file's, a test helper's (`internal/testutil/assert.go`) or a
         // function named for a check (`assert_close`): a product function emptied of

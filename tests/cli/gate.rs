@@ -1842,6 +1842,43 @@ fn a_compiled_module_shadowing_the_runner_of_a_goal_done_on_the_base_fails_the_g
     }
 }
 
+// Attack (red team, helper 45): unittest's `load_tests` protocol. A test module's
+// `load_tests(loader, tests, pattern)` returns the suite unittest runs in place of
+// the module's own tests; one that leaves `tests` out runs a smoke test instead.
+// `test_add` and its assertion stay in the file, the run is not empty, and the
+// gate verified the broken goal again, saw it pass and found nothing.
+#[test]
+fn a_load_tests_that_drops_the_modules_tests_fails_the_gate() {
+    let t = unittest_repo();
+    let base = unittest_goal_done_on_main(&t);
+    t.write("calc.py", "def add(a, b):\n    return a - b\n");
+    let test = t.read("test_calc.py");
+    t.write(
+        "test_calc.py",
+        format!("{test}\n\nclass Smoke(unittest.TestCase):\n    def test_smoke(self):\n        self.assertTrue(callable(add))\n\n\ndef load_tests(loader, tests, pattern):\n    return loader.loadTestsFromTestCase(Smoke)\n"),
+    );
+    t.commit_all("refactor");
+    let run = t.run(&["audit", "--base", &base, "--strict"]);
+    assert_eq!(run.code, 1, "the gate passed\n{}", run.stdout);
+    assert!(
+        run.stdout.lines().any(|l| l.contains("strict:")
+            && l.contains("test_calc.py")
+            && l.contains("load_tests")),
+        "no finding\n{}",
+        run.stdout
+    );
+    // An honest one adds doctests to the module's own tests and keeps them.
+    let t = unittest_repo();
+    let base = unittest_goal_done_on_main(&t);
+    t.write(
+        "test_calc.py",
+        format!("import doctest\n{test}\n\ndef load_tests(loader, tests, pattern):\n    tests.addTests(doctest.DocTestSuite(\"calc\"))\n    return tests\n"),
+    );
+    t.commit_all("doctests");
+    let run = t.run(&["audit", "--base", &base, "--strict"]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+}
+
 // Attack: a pull request breaks a goal done on the base where its verify does not
 // look (`add`, the goal's work, now returns the one answer its test checks).
 // Verified again it passes, and CI's own judge, which rejects the work, was never
