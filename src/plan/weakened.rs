@@ -27,6 +27,7 @@ pub mod rules;
 mod rules_tests;
 mod runner;
 mod syntactic;
+mod unittest_attrs;
 mod viewed;
 mod with_code;
 
@@ -325,6 +326,7 @@ pub fn find_given(
         {
             what.extend(hacks::framework_patch(row.change.before.as_deref(), after));
             what.extend(load_tests::found(row.change.before.as_deref(), after));
+            what.extend(unittest_attrs::found(row.change.before.as_deref(), after));
         }
         // A test file's, a test helper's (`internal/testutil/assert.go`) or a
         // function named for a check (`assert_close`): a product function emptied of

@@ -1879,6 +1879,56 @@ fn a_load_tests_that_drops_the_modules_tests_fails_the_gate() {
     assert_eq!(run.code, 0, "{}", run.stdout);
 }
 
+// Attack (red team, helper 45): a goal done on the base broken through a helper the
+// person had before plan came in (no goal's work, so verified again only, no judge),
+// and its test switched off by setting attributes after the class: the skip flag
+// `@unittest.skip` sets, set by hand, or the test method replaced by assignment.
+// The test and its assertion stay in the file: `python3 -m unittest` ran, said OK,
+// and the whole gate (CI's judge rejecting, never asked) passed.
+#[test]
+fn a_test_switched_off_by_its_class_attributes_fails_the_gate() {
+    for (how, line) in [
+        ("skip flag", "T.__unittest_skip__ = True\n"),
+        ("replaced", "T.test_add = lambda self: None\n"),
+    ] {
+        let t = claude_repo(&PR_PLAN.replace("VERIFY", "python3 -m unittest -q"));
+        let plan = t.read("plan.md");
+        std::fs::remove_file(t.root().join("plan.md")).unwrap();
+        t.write("test_calc.py", TEST_CALC);
+        t.write("ops.py", "def plus(a, b):\n    return a + b\n");
+        t.write(
+            "calc.py",
+            "from ops import plus\n\ndef add(a, b):\n    return 0\n",
+        );
+        t.commit_all("the person's code");
+        t.write("plan.md", &plan);
+        t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+        t.commit_all("plan");
+        t.ok(&["start", "w"]);
+        t.commit_all("start");
+        t.write(
+            "calc.py",
+            "from ops import plus\n\ndef add(a, b):\n    return plus(a, b)\n",
+        );
+        t.commit_all("work");
+        t.ok(&["complete", "w", "--evidence", "add works"]);
+        t.commit_all("done");
+        let base = rev(&t, "main");
+        t.git(&["checkout", "-q", "-b", "pr"]);
+        t.write("ops.py", "def plus(a, b):\n    return a - b\n");
+        t.write("test_calc.py", format!("{TEST_CALC}{line}"));
+        t.commit_all("tidy");
+        user_judge(&t, "reject");
+        let run = gate(&t, &base);
+        assert_eq!(run.code, 1, "{how}: the gate passed\n{}", run.stdout);
+        assert!(
+            run.stdout.contains("tests-skipped"),
+            "{how}: no finding\n{}",
+            run.stdout
+        );
+    }
+}
+
 // Attack: a pull request breaks a goal done on the base where its verify does not
 // look (`add`, the goal's work, now returns the one answer its test checks).
 // Verified again it passes, and CI's own judge, which rejects the work, was never
