@@ -1,7 +1,8 @@
 //! A unittest test switched off by setting attributes after its class: the skip
 //! flag unittest reads set by hand (`T.__unittest_skip__ = True`, what
-//! `@unittest.skip` sets), or a test method the class defines replaced by
-//! assignment (`T.test_add = lambda self: None`). The test and its assertion stay in
+//! `@unittest.skip` sets), a test method the class defines replaced by assignment
+//! (`T.test_add = lambda self: None`), or the test case's own check replaced on the
+//! instance (`self.assertEqual = lambda *a: None` in `setUp`). The test and its assertion stay in
 //! the file, so no count of tests or assertions moves. Adding tests that way
 //! (`setattr(T, "test_" + name, make(name))`) is no finding: only a name the class
 //! itself defines as a test. Read through tree-sitter's Python grammar. Pure.
@@ -20,38 +21,61 @@ pub(super) fn found(before: Option<&str>, after: &str) -> Vec<Part> {
     };
     let then = before.and_then(sets).unwrap_or_default();
     let mut out = Vec::new();
-    for (skip, what) in [
-        (true, "a skip marker set by hand"),
-        (false, "switches tests off"),
-    ] {
-        let now: Vec<&Set> = now.iter().filter(|s| s.skip == skip).collect();
-        let had = then.iter().filter(|s| s.skip == skip).count();
+    for kind in [Kind::Skip, Kind::Replaced, Kind::Check] {
+        let now: Vec<&Set> = now.iter().filter(|s| s.kind == kind).collect();
+        let had = then.iter().filter(|s| s.kind == kind).count();
         if now.len() <= had {
             continue;
         }
         let first = now[had];
-        let words = match skip {
-            true => format!("{what} (`{}` at line {})", first.text, first.line),
-            false => format!(
-                "{what}: a test the class defines replaced by assignment (`{}` at line {})",
-                first.text, first.line
+        let (rule, words) = match kind {
+            Kind::Skip => (
+                RuleId::TestsSkipped,
+                format!(
+                    "a skip marker set by hand (`{}` at line {})",
+                    first.text, first.line
+                ),
+            ),
+            Kind::Replaced => (
+                RuleId::TestsSkipped,
+                format!(
+                    "switches tests off: a test the class defines replaced by assignment (`{}` at line {})",
+                    first.text, first.line
+                ),
+            ),
+            Kind::Check => (
+                RuleId::FrameworkPatched,
+                format!(
+                    "patches the test framework: the test case's own check replaced (`{}` at line {})",
+                    first.text, first.line
+                ),
             ),
         };
-        out.push(Part::at(RuleId::TestsSkipped, first.line, words));
+        out.push(Part::at(rule, first.line, words));
     }
     out
 }
 
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// `__unittest_skip__` set.
+    Skip,
+    /// A test method the class defines set.
+    Replaced,
+    /// `self.assert…` or `self.fail…` set.
+    Check,
+}
+
 /// One statement that sets such an attribute.
 struct Set {
-    skip: bool,
+    kind: Kind,
     line: usize,
     text: String,
 }
 
 /// Every such statement of `text`, in order; `None` when it does not parse cleanly.
 fn sets(text: &str) -> Option<Vec<Set>> {
-    if !text.contains("test") {
+    if !text.contains("test") && !text.contains("self") {
         return Some(Vec::new());
     }
     let tree = crate::plan::syntax::clean_tree(crate::plan::syntax::Grammar::Python, text)?;
@@ -84,13 +108,23 @@ fn sets(text: &str) -> Option<Vec<Set>> {
     let mut out = Vec::new();
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
-        if let Some((class, attr)) = target(node) {
-            let skip = attr == "__unittest_skip__";
-            let replaced = tests.get(class.as_str()).is_some_and(|t| t.contains(&attr));
-            if skip || replaced {
+        if let Some((object, attr)) = target(node) {
+            let kind = if attr == "__unittest_skip__" {
+                Some(Kind::Skip)
+            } else if tests
+                .get(object.as_str())
+                .is_some_and(|t| t.contains(&attr))
+            {
+                Some(Kind::Replaced)
+            } else if object == "self" && (attr.starts_with("assert") || attr.starts_with("fail")) {
+                Some(Kind::Check)
+            } else {
+                None
+            };
+            if let Some(kind) = kind {
                 let line = node.start_position().row + 1;
                 let text = named(node).lines().next().unwrap_or("").to_string();
-                out.push(Set { skip, line, text });
+                out.push(Set { kind, line, text });
                 continue;
             }
         }
@@ -167,6 +201,16 @@ mod tests {
             words(&format!("{TEST}T.test_a = lambda self: None\n")).len(),
             1
         );
+        let set_up = TEST.replace(
+            "    def test_a",
+            "    def setUp(self):\n        self.assertEqual = lambda *a: None\n\n    def test_a",
+        );
+        assert_eq!(
+            words(&set_up),
+            [
+                "patches the test framework: the test case's own check replaced (`self.assertEqual = lambda *a: None` at line 5)"
+            ]
+        );
     }
 
     #[test]
@@ -175,6 +219,10 @@ mod tests {
             format!("{TEST}setattr(T, 'test_' + 'b', lambda self: None)\n"),
             format!("{TEST}T.test_b = lambda self: None\n"),
             format!("{TEST}T.helper = 1\n"),
+            TEST.replace(
+                "    def test_a",
+                "    def setUp(self):\n        self.maxDiff = None\n\n    def test_a",
+            ),
         ] {
             assert!(words(&after).is_empty(), "{after}");
         }
