@@ -1946,48 +1946,55 @@ fn a_test_switched_off_by_its_class_attributes_fails_the_gate() {
 // and counts a file that exits 0 as one passing test, so a goal done on the base,
 // broken through the person's own helper (verified again only, no judge asked),
 // passed the whole gate; Python's exit at a test module's top was a switch-off
-// already, JavaScript's was not read.
+// already, JavaScript's was not read. So did node:assert's `strictEqual` replaced
+// at the file's top (framework-patched read Python alone).
 #[test]
 fn a_process_exit_above_a_javascript_files_tests_fails_the_gate() {
-    let test = "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../calc');\n\ntest('adds', () => {\n  assert.strictEqual(add(2, 3), 5);\n});\n";
-    let t = claude_repo(&PR_PLAN.replace("VERIFY", "node --test"));
-    let plan = t.read("plan.md");
-    std::fs::remove_file(t.root().join("plan.md")).unwrap();
-    t.write("test/calc.test.js", test);
-    t.write("ops.js", "exports.plus = (a, b) => a + b;\n");
-    t.write(
-        "calc.js",
-        "const { plus } = require('./ops');\nexports.add = (a, b) => 0;\n",
-    );
-    t.commit_all("the person's code");
-    t.write("plan.md", &plan);
-    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
-    t.commit_all("plan");
-    t.ok(&["start", "w"]);
-    t.commit_all("start");
-    t.write(
-        "calc.js",
-        "const { plus } = require('./ops');\nexports.add = (a, b) => plus(a, b);\n",
-    );
-    t.commit_all("work");
-    t.ok(&["complete", "w", "--evidence", "add works"]);
-    t.commit_all("done");
-    let base = rev(&t, "main");
-    t.git(&["checkout", "-q", "-b", "pr"]);
-    t.write("ops.js", "exports.plus = (a, b) => a - b;\n");
-    t.write(
-        "test/calc.test.js",
-        test.replace("test('adds'", "process.exit(0);\ntest('adds'"),
-    );
-    t.commit_all("tidy");
-    user_judge(&t, "reject");
-    let run = gate(&t, &base);
-    assert_eq!(run.code, 1, "the gate passed\n{}", run.stdout);
-    assert!(
-        run.stdout.contains("tests-skipped"),
-        "no finding\n{}",
-        run.stdout
-    );
+    for (how, from, to) in [
+        ("exit", "test('adds'", "process.exit(0);\ntest('adds'"),
+        (
+            "check replaced",
+            "const { add }",
+            "assert.strictEqual = () => {};\nconst { add }",
+        ),
+    ] {
+        let test = "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../calc');\n\ntest('adds', () => {\n  assert.strictEqual(add(2, 3), 5);\n});\n";
+        let t = claude_repo(&PR_PLAN.replace("VERIFY", "node --test"));
+        let plan = t.read("plan.md");
+        std::fs::remove_file(t.root().join("plan.md")).unwrap();
+        t.write("test/calc.test.js", test);
+        t.write("ops.js", "exports.plus = (a, b) => a + b;\n");
+        t.write(
+            "calc.js",
+            "const { plus } = require('./ops');\nexports.add = (a, b) => 0;\n",
+        );
+        t.commit_all("the person's code");
+        t.write("plan.md", &plan);
+        t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+        t.commit_all("plan");
+        t.ok(&["start", "w"]);
+        t.commit_all("start");
+        t.write(
+            "calc.js",
+            "const { plus } = require('./ops');\nexports.add = (a, b) => plus(a, b);\n",
+        );
+        t.commit_all("work");
+        t.ok(&["complete", "w", "--evidence", "add works"]);
+        t.commit_all("done");
+        let base = rev(&t, "main");
+        t.git(&["checkout", "-q", "-b", "pr"]);
+        t.write("ops.js", "exports.plus = (a, b) => a - b;\n");
+        t.write("test/calc.test.js", test.replace(from, to));
+        t.commit_all("tidy");
+        user_judge(&t, "reject");
+        let run = gate(&t, &base);
+        assert_eq!(run.code, 1, "{how}: the gate passed\n{}", run.stdout);
+        assert!(
+            run.stdout.contains("tests-skipped") || run.stdout.contains("framework-patched"),
+            "{how}: no finding\n{}",
+            run.stdout
+        );
+    }
 }
 
 // Attack: a pull request breaks a goal done on the base where its verify does not

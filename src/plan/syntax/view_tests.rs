@@ -469,7 +469,8 @@ fn a_run_of_hash_lines_inside_a_string_does_not_hide_where_it_ends() {
 
 #[test]
 fn javascript_exits_passing_at_the_module_top_only() {
-    let test = "test('adds', () => {\n  process.exit(0);\n  assert.strictEqual(add(2, 3), 5);\n});\n";
+    let test =
+        "test('adds', () => {\n  process.exit(0);\n  assert.strictEqual(add(2, 3), 5);\n});\n";
     for (top, exits) in [
         ("process.exit(0);\n", 1),
         ("process.exit();\n", 1),

@@ -157,9 +157,9 @@ pub const RULES: [Rule; 26] = [
         id: RuleId::FrameworkPatched,
         name: "framework-patched",
         severity: Severity::High,
-        languages: "python",
+        languages: "python, javascript",
         fields: &["target", "line"],
-        doc: "patches unittest's or pytest's assertions, test case, result, loader or runner: every test then passes",
+        doc: "patches unittest's or pytest's assertions, test case, result, loader or runner, or a JavaScript assertion library's checks: every test then passes",
     },
     Rule {
         id: RuleId::CodeShadowed,
