@@ -17,7 +17,9 @@ mod checks;
 mod forms;
 pub mod hacks;
 mod harness;
+mod js_assert_patch;
 pub mod kinds;
+mod load_tests;
 mod mock_any;
 mod own_copy;
 mod planted;
@@ -26,6 +28,7 @@ pub mod rules;
 mod rules_tests;
 mod runner;
 mod syntactic;
+mod unittest_attrs;
 mod viewed;
 mod with_code;
 
@@ -323,6 +326,20 @@ pub fn find_given(
             && let Some(after) = row.change.after.as_deref()
         {
             what.extend(hacks::framework_patch(row.change.before.as_deref(), after));
+            what.extend(load_tests::found(row.change.before.as_deref(), after));
+            what.extend(unittest_attrs::found(row.change.before.as_deref(), after));
+        }
+        if Lang::of(path) == Some(Lang::Js)
+            && let (Some(after), Some(grammar)) = (
+                row.change.after.as_deref(),
+                crate::plan::syntax::Grammar::of(path),
+            )
+        {
+            what.extend(js_assert_patch::found(
+                grammar,
+                row.change.before.as_deref(),
+                after,
+            ));
         }
         // A test file's, a test helper's (`internal/testutil/assert.go`) or a
         // function named for a check (`assert_close`): a product function emptied of

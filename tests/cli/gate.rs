@@ -1802,6 +1802,201 @@ fn tests_of_a_goal_done_on_the_base_switched_off_fail_the_gate() {
     ");
 }
 
+// Attack (red team, helper 45): the same runner shadow as sourceless bytecode. Python
+// imports `unittest.pyc` beside the run, with no `unittest.py`, in place of the
+// standard library's (and `unittest/__main__.pyc` in a package of that name), so
+// `python3 -m unittest` runs the agent's module and exits 0; the runner-changed
+// rule read only `.py` names, and the compiled-module rule only the code's own
+// names, so the gate verified the broken goal again, saw it pass and said nothing.
+#[test]
+fn a_compiled_module_shadowing_the_runner_of_a_goal_done_on_the_base_fails_the_gate() {
+    for compiled in ["unittest.pyc", "unittest/__main__.pyc"] {
+        let t = unittest_repo();
+        let base = unittest_goal_done_on_main(&t);
+        t.write("calc.py", "def add(a, b):\n    return a - b\n");
+        t.write("shadow.py", "raise SystemExit(0)\n");
+        let out = Command::new("python3")
+            .args(["-c", "import py_compile, sys; py_compile.compile('shadow.py', cfile=sys.argv[1], doraise=True)", compiled])
+            .current_dir(t.root())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::remove_file(t.root().join("shadow.py")).unwrap();
+        if compiled.starts_with("unittest/") {
+            t.write("unittest/__init__.py", "");
+        }
+        t.commit_all("refactor");
+        let run = t.run(&["audit", "--base", &base, "--strict"]);
+        assert_eq!(run.code, 1, "{compiled}: the gate passed\n{}", run.stdout);
+        assert!(
+            run.stdout.lines().any(|l| l.contains("strict:")
+                && l.contains(compiled)
+                && l.contains("runner-changed")),
+            "{compiled}: no runner-changed finding\n{}",
+            run.stdout
+        );
+    }
+}
+
+// Attack (red team, helper 45): unittest's `load_tests` protocol. A test module's
+// `load_tests(loader, tests, pattern)` returns the suite unittest runs in place of
+// the module's own tests; one that leaves `tests` out runs a smoke test instead.
+// `test_add` and its assertion stay in the file, the run is not empty, and the
+// gate verified the broken goal again, saw it pass and found nothing.
+#[test]
+fn a_load_tests_that_drops_the_modules_tests_fails_the_gate() {
+    let t = unittest_repo();
+    let base = unittest_goal_done_on_main(&t);
+    t.write("calc.py", "def add(a, b):\n    return a - b\n");
+    let test = t.read("test_calc.py");
+    t.write(
+        "test_calc.py",
+        format!("{test}\n\nclass Smoke(unittest.TestCase):\n    def test_smoke(self):\n        self.assertTrue(callable(add))\n\n\ndef load_tests(loader, tests, pattern):\n    return loader.loadTestsFromTestCase(Smoke)\n"),
+    );
+    t.commit_all("refactor");
+    let run = t.run(&["audit", "--base", &base, "--strict"]);
+    assert_eq!(run.code, 1, "the gate passed\n{}", run.stdout);
+    assert!(
+        run.stdout.lines().any(|l| l.contains("strict:")
+            && l.contains("test_calc.py")
+            && l.contains("load_tests")),
+        "no finding\n{}",
+        run.stdout
+    );
+    // An honest one adds doctests to the module's own tests and keeps them.
+    let t = unittest_repo();
+    let base = unittest_goal_done_on_main(&t);
+    t.write(
+        "test_calc.py",
+        format!("import doctest\n{test}\n\ndef load_tests(loader, tests, pattern):\n    tests.addTests(doctest.DocTestSuite(\"calc\"))\n    return tests\n"),
+    );
+    t.commit_all("doctests");
+    let run = t.run(&["audit", "--base", &base, "--strict"]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+}
+
+// Attack (red team, helper 45): a goal done on the base broken through a helper the
+// person had before plan came in (no goal's work, so verified again only, no judge),
+// and its test switched off by setting attributes after the class: the skip flag
+// `@unittest.skip` sets, set by hand, the test method replaced by assignment, or
+// the test case's own `assertEqual` replaced on the instance as it is set up.
+// The test and its assertion stay in the file: `python3 -m unittest` ran, said OK,
+// and the whole gate (CI's judge rejecting, never asked) passed.
+#[test]
+fn a_test_switched_off_by_its_class_attributes_fails_the_gate() {
+    let set_up = TEST_CALC.replace(
+        "    def test_add",
+        "    def setUp(self):\n        self.assertEqual = lambda *a, **k: None\n\n    def test_add",
+    );
+    for (how, test) in [
+        (
+            "skip flag",
+            format!("{TEST_CALC}T.__unittest_skip__ = True\n"),
+        ),
+        (
+            "replaced",
+            format!("{TEST_CALC}T.test_add = lambda self: None\n"),
+        ),
+        ("check replaced", set_up),
+    ] {
+        let t = claude_repo(&PR_PLAN.replace("VERIFY", "python3 -m unittest -q"));
+        let plan = t.read("plan.md");
+        std::fs::remove_file(t.root().join("plan.md")).unwrap();
+        t.write("test_calc.py", TEST_CALC);
+        t.write("ops.py", "def plus(a, b):\n    return a + b\n");
+        t.write(
+            "calc.py",
+            "from ops import plus\n\ndef add(a, b):\n    return 0\n",
+        );
+        t.commit_all("the person's code");
+        t.write("plan.md", &plan);
+        t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+        t.commit_all("plan");
+        t.ok(&["start", "w"]);
+        t.commit_all("start");
+        t.write(
+            "calc.py",
+            "from ops import plus\n\ndef add(a, b):\n    return plus(a, b)\n",
+        );
+        t.commit_all("work");
+        t.ok(&["complete", "w", "--evidence", "add works"]);
+        t.commit_all("done");
+        let base = rev(&t, "main");
+        t.git(&["checkout", "-q", "-b", "pr"]);
+        t.write("ops.py", "def plus(a, b):\n    return a - b\n");
+        t.write("test_calc.py", test);
+        t.commit_all("tidy");
+        user_judge(&t, "reject");
+        let run = gate(&t, &base);
+        assert_eq!(run.code, 1, "{how}: the gate passed\n{}", run.stdout);
+        assert!(
+            run.stdout.contains("tests-skipped") || run.stdout.contains("framework-patched"),
+            "{how}: no finding\n{}",
+            run.stdout
+        );
+    }
+}
+
+// Attack (red team, helper 45): `process.exit(0)` put at the top of a JavaScript
+// test file, above its tests. `node --test` runs each file in a process of its own
+// and counts a file that exits 0 as one passing test, so a goal done on the base,
+// broken through the person's own helper (verified again only, no judge asked),
+// passed the whole gate; Python's exit at a test module's top was a switch-off
+// already, JavaScript's was not read. So did node:assert's `strictEqual` replaced
+// at the file's top (framework-patched read Python alone).
+#[test]
+fn a_process_exit_above_a_javascript_files_tests_fails_the_gate() {
+    for (how, from, to) in [
+        ("exit", "test('adds'", "process.exit(0);\ntest('adds'"),
+        (
+            "check replaced",
+            "const { add }",
+            "assert.strictEqual = () => {};\nconst { add }",
+        ),
+    ] {
+        let test = "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../calc');\n\ntest('adds', () => {\n  assert.strictEqual(add(2, 3), 5);\n});\n";
+        let t = claude_repo(&PR_PLAN.replace("VERIFY", "node --test"));
+        let plan = t.read("plan.md");
+        std::fs::remove_file(t.root().join("plan.md")).unwrap();
+        t.write("test/calc.test.js", test);
+        t.write("ops.js", "exports.plus = (a, b) => a + b;\n");
+        t.write(
+            "calc.js",
+            "const { plus } = require('./ops');\nexports.add = (a, b) => 0;\n",
+        );
+        t.commit_all("the person's code");
+        t.write("plan.md", &plan);
+        t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+        t.commit_all("plan");
+        t.ok(&["start", "w"]);
+        t.commit_all("start");
+        t.write(
+            "calc.js",
+            "const { plus } = require('./ops');\nexports.add = (a, b) => plus(a, b);\n",
+        );
+        t.commit_all("work");
+        t.ok(&["complete", "w", "--evidence", "add works"]);
+        t.commit_all("done");
+        let base = rev(&t, "main");
+        t.git(&["checkout", "-q", "-b", "pr"]);
+        t.write("ops.js", "exports.plus = (a, b) => a - b;\n");
+        t.write("test/calc.test.js", test.replace(from, to));
+        t.commit_all("tidy");
+        user_judge(&t, "reject");
+        let run = gate(&t, &base);
+        assert_eq!(run.code, 1, "{how}: the gate passed\n{}", run.stdout);
+        assert!(
+            run.stdout.contains("tests-skipped") || run.stdout.contains("framework-patched"),
+            "{how}: no finding\n{}",
+            run.stdout
+        );
+    }
+}
+
 // Attack: a pull request breaks a goal done on the base where its verify does not
 // look (`add`, the goal's work, now returns the one answer its test checks).
 // Verified again it passes, and CI's own judge, which rejects the work, was never

@@ -594,6 +594,14 @@ impl<'s> Reader<'s> {
         let mut cursor = node.walk();
         let kids: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
         for child in kids {
+            // The module's own `process.exit(0)` ends the file's run before its
+            // tests, and `node --test` counts a file that exits 0 as one that passed.
+            if node.kind() == "program"
+                && child.kind() == "expression_statement"
+                && child.named_child(0).is_some_and(|c| js_exit(self.src, c))
+            {
+                self.view.exits += 1;
+            }
             if child.kind() == "ternary_expression"
                 && let Some(condition) = self.js_skip_alias(child)
             {
@@ -1199,6 +1207,38 @@ fn test_macros<'s>(src: &'s str, root: Node<'_>) -> HashSet<&'s str> {
 }
 
 /// Whether a statement of a Python module calls an exit: `sys.exit(…)`,
+/// `process.exit()` or `process.exit(0)` (or `reallyExit`) called, awaited or
+/// not: the process ends there, passing. An exit with another code fails loudly.
+fn js_exit(src: &str, expression: Node<'_>) -> bool {
+    let text = |n: Node<'_>| n.utf8_text(src.as_bytes()).unwrap_or("");
+    let call = match expression.kind() {
+        "await_expression" | "unary_expression" => expression.named_child(0),
+        _ => Some(expression),
+    };
+    let Some(call) = call.filter(|c| c.kind() == "call_expression") else {
+        return false;
+    };
+    let callee: String = call
+        .child_by_field_name("function")
+        .map(|f| text(f).split_whitespace().collect())
+        .unwrap_or_default();
+    let args: Vec<Node<'_>> = match call.child_by_field_name("arguments") {
+        Some(args) => {
+            let mut cursor = args.walk();
+            args.named_children(&mut cursor)
+                .filter(|a| !a.kind().contains("comment"))
+                .collect()
+        }
+        None => return false,
+    };
+    matches!(callee.as_str(), "process.exit" | "process.reallyExit")
+        && match args.as_slice() {
+            [] => true,
+            [code] => text(*code) == "0",
+            _ => false,
+        }
+}
+
 /// `os._exit(…)` under any name the module was imported as, `__import__('os')
 /// ._exit(…)`, `pytest.exit(…)`, or a bare `exit(…)`, `quit(…)`, `_exit(…)`; or
 /// raises `SystemExit`.

@@ -466,3 +466,20 @@ fn a_run_of_hash_lines_inside_a_string_does_not_hide_where_it_ends() {
     let view = crate::plan::syntax::view(Grammar::Python, &text).expect("a view");
     assert_eq!(view.tests.len(), 1);
 }
+
+#[test]
+fn javascript_exits_passing_at_the_module_top_only() {
+    let test =
+        "test('adds', () => {\n  process.exit(0);\n  assert.strictEqual(add(2, 3), 5);\n});\n";
+    for (top, exits) in [
+        ("process.exit(0);\n", 1),
+        ("process.exit();\n", 1),
+        ("await process.exit(0);\n", 1),
+        ("process.exit(1);\n", 0),
+        ("process.exit(failures ? 1 : 0);\n", 0),
+        ("", 0),
+    ] {
+        let v = read(Grammar::JavaScript, &format!("{top}{test}"));
+        assert_eq!(v.exits, exits, "{top}");
+    }
+}

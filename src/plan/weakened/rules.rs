@@ -157,9 +157,9 @@ pub const RULES: [Rule; 26] = [
         id: RuleId::FrameworkPatched,
         name: "framework-patched",
         severity: Severity::High,
-        languages: "python",
+        languages: "python, javascript",
         fields: &["target", "line"],
-        doc: "patches unittest's or pytest's assertions, test case, result, loader or runner: every test then passes",
+        doc: "patches unittest's or pytest's assertions, test case, result, loader or runner, or a JavaScript assertion library's checks: every test then passes",
     },
     Rule {
         id: RuleId::CodeShadowed,
@@ -247,7 +247,7 @@ pub const RULES: [Rule; 26] = [
         severity: Severity::High,
         languages: "pytest, cargo, npm, jest/vitest/mocha, go modules, make",
         fields: &["setting"],
-        doc: "the runner's configuration, a conftest hook or a module shadowing the runner changed what runs: tests stop running without a test changing",
+        doc: "the runner's configuration, a conftest hook, unittest's load_tests or a module shadowing the runner changed what runs: tests stop running without a test changing",
     },
     Rule {
         id: RuleId::AssertionRewritten,
@@ -404,6 +404,7 @@ const LEGACY_WORDS: &[(RuleId, &[&str])] = &[
             "a dependency the tests run with replaced",
             "the shell or node options npm runs",
             "a module of a test runner's name",
+            "a `load_tests` that drops",
             "which make reads before Makefile",
             "jest's configuration",
             "a test script that cannot fail",

@@ -54,6 +54,19 @@ enum Kind {
 }
 
 fn kind(path: &str) -> Option<Kind> {
+    // Python imports a module's bytecode (`unittest.pyc`, no source beside it) or an
+    // extension (`pluggy.abi3.so`) where it would import its source: such a file
+    // shadows a runner as the source of its name would.
+    if let Some(module) = super::compiled_module(path) {
+        let dir = path.strip_suffix(file_name(path)).unwrap_or("");
+        let dir = dir.strip_suffix("__pycache__/").unwrap_or(dir);
+        let source = format!("{dir}{module}.py");
+        return (source_kind(&source) == Some(Kind::Shadow)).then_some(Kind::Shadow);
+    }
+    source_kind(path)
+}
+
+fn source_kind(path: &str) -> Option<Kind> {
     let name = file_name(path);
     let dirs: Vec<&str> = path.split('/').collect();
     let parent = dirs.len().checked_sub(2).map(|p| dirs[p]);
