@@ -226,9 +226,8 @@ impl Pair {
     /// Assertions that ran on every pass of their test now inside a branch whose
     /// other path checks nothing ([`syntax::Assertion::open_path`]):
     /// `assert_ne!(n, 0)` moved into `Ok(n) => …` beside `Err(_) => ()`. Read
-    /// over the file by the assertion's normal form (fewer run on every pass,
-    /// more on a path only), so renaming the test in the same change is no way
-    /// out, and the same check left elsewhere in the file no cover.
+    /// over the file by the assertion's normal form, so renaming the test in
+    /// the same change is no way out; one such that was already there is none.
     fn made_conditional(&self) -> Option<String> {
         fn count(v: &View) -> HashMap<(&str, bool), usize> {
             let mut out = HashMap::new();
@@ -242,26 +241,24 @@ impl Pair {
         let n = |c: &HashMap<(&str, bool), usize>, normal: &str, open: bool| {
             c.get(&(normal, open)).copied().unwrap_or(0)
         };
-        // Per check: as many as fewer run on every pass and more on a path only.
-        let mut seen: HashSet<&str> = HashSet::new();
-        let mut first = None;
-        let mut moved = 0;
-        for a in self.new.tests.iter().flat_map(|t| &t.assertions) {
-            let normal = a.normal.as_str();
-            if a.open_path.is_none() || normal.is_empty() || !seen.insert(normal) {
-                continue;
-            }
-            let fewer = n(&old, normal, false).saturating_sub(n(&new, normal, false));
-            let more = n(&new, normal, true).saturating_sub(n(&old, normal, true));
-            if fewer.min(more) > 0 {
-                first.get_or_insert(a);
-                moved += fewer.min(more);
-            }
-        }
-        let first = first?;
+        let mut hit = self
+            .new
+            .tests
+            .iter()
+            .flat_map(|t| &t.assertions)
+            .filter(|a| {
+                let normal = a.normal.as_str();
+                a.open_path.is_some()
+                    && !normal.is_empty()
+                    && n(&old, normal, false) > 0
+                    && n(&new, normal, false) == 0
+                    && n(&new, normal, true) > n(&old, normal, true)
+            });
+        let first = hit.next()?;
+        let more = hit.count();
         Some(format!(
             "{} that ran on every pass of its test now only on a path of `{}`: another path checks nothing (`{}`)",
-            plural(moved, "assertion"),
+            plural(1 + more, "assertion"),
             super::forms::clip(first.open_path.as_deref().unwrap_or("")),
             super::forms::clip(&first.text),
         ))
