@@ -5,7 +5,6 @@
 
 use std::ops::Range;
 
-mod guarded;
 mod marks;
 mod normal;
 mod uses;
@@ -271,9 +270,6 @@ pub struct Assertion {
     pub text: String,
     /// Its syntax in normal form.
     pub normal: String,
-    /// The first line of a branch it sits in (inside its test) whose other path
-    /// checks nothing and fails nothing: it runs on some passes of its test only.
-    pub open_path: Option<String>,
 }
 
 /// A skip, expected-failure or focus marker.

@@ -2842,9 +2842,6 @@ mod loosened_tests;
 #[path = "weakened/macro_never_invoked_tests.rs"]
 mod macro_never_invoked_tests;
 #[cfg(test)]
-#[path = "weakened/made_conditional_tests.rs"]
-mod made_conditional_tests;
-#[cfg(test)]
 #[path = "weakened/nested_rust_tests.rs"]
 mod nested_rust_tests;
 #[cfg(test)]

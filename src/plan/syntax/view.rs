@@ -5,7 +5,6 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, Tree};
 
-use super::guarded;
 use super::normal::{self, callee_root, string_value};
 use super::{Assertion, Grammar, MAX_DEPTH, Macro, Redefinition, Skip, Test, View, kids, kids_all};
 
@@ -261,20 +260,13 @@ impl<'s> Reader<'s> {
 
     fn test(&self, name: &str, scope: &str, node: Node<'_>, assertions: Vec<Node<'_>>) -> Test {
         let repeats = assertions.iter().filter(|a| self.repeated(**a)).count();
-        let spans: Vec<_> = assertions.iter().map(|a| a.byte_range()).collect();
         Test {
             repeats,
             name: name.to_string(),
             scope: scope.to_string(),
             body: self.normal(node),
             span: node.byte_range(),
-            assertions: assertions
-                .iter()
-                .map(|a| Assertion {
-                    open_path: guarded::open_path(self.g, self.src, *a, node, &spans),
-                    ..self.assertion(*a)
-                })
-                .collect(),
+            assertions: assertions.into_iter().map(|a| self.assertion(a)).collect(),
             shadowed: Vec::new(),
             gates: Vec::new(),
             returns_early: false,
@@ -287,7 +279,6 @@ impl<'s> Reader<'s> {
             span: a.byte_range(),
             text: self.text(a).to_string(),
             normal: self.normal(a),
-            open_path: None,
         }
     }
 

@@ -295,7 +295,7 @@ pub const RULES: [Rule; 26] = [
         severity: Severity::High,
         languages: ALL,
         fields: &["count", "form"],
-        doc: "assertions that cannot fail, return before they run, swallow their failure, run only on a path beside one that checks nothing, or a helper emptied of its checks",
+        doc: "assertions that cannot fail, return before they run, swallow their failure, or a helper emptied of its checks",
     },
     Rule {
         id: RuleId::VerifyFileChanged,

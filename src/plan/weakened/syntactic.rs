@@ -111,8 +111,6 @@ impl Pair {
             self.moved_into_strings().map(|w| Part::new(removed, w)),
             self.t_shadowed()
                 .map(|w| Part::new(RuleId::AssertionsHollowed, w)),
-            self.made_conditional()
-                .map(|w| Part::new(RuleId::AssertionsHollowed, w)),
             skips,
         ]
         .into_iter()
@@ -221,47 +219,6 @@ impl Pair {
                 plural(total, "assertion")
             )
         })
-    }
-
-    /// Assertions that ran on every pass of their test now inside a branch whose
-    /// other path checks nothing ([`syntax::Assertion::open_path`]):
-    /// `assert_ne!(n, 0)` moved into `Ok(n) => …` beside `Err(_) => ()`. Read
-    /// over the file by the assertion's normal form, so renaming the test in
-    /// the same change is no way out; one such that was already there is none.
-    fn made_conditional(&self) -> Option<String> {
-        fn count(v: &View) -> HashMap<(&str, bool), usize> {
-            let mut out = HashMap::new();
-            for a in v.tests.iter().flat_map(|t| &t.assertions) {
-                *out.entry((a.normal.as_str(), a.open_path.is_some()))
-                    .or_default() += 1;
-            }
-            out
-        }
-        let (old, new) = (count(&self.old), count(&self.new));
-        let n = |c: &HashMap<(&str, bool), usize>, normal: &str, open: bool| {
-            c.get(&(normal, open)).copied().unwrap_or(0)
-        };
-        let mut hit = self
-            .new
-            .tests
-            .iter()
-            .flat_map(|t| &t.assertions)
-            .filter(|a| {
-                let normal = a.normal.as_str();
-                a.open_path.is_some()
-                    && !normal.is_empty()
-                    && n(&old, normal, false) > 0
-                    && n(&new, normal, false) == 0
-                    && n(&new, normal, true) > n(&old, normal, true)
-            });
-        let first = hit.next()?;
-        let more = hit.count();
-        Some(format!(
-            "{} that ran on every pass of its test now only on a path of `{}`: another path checks nothing (`{}`)",
-            plural(1 + more, "assertion"),
-            super::forms::clip(first.open_path.as_deref().unwrap_or("")),
-            super::forms::clip(&first.text),
-        ))
     }
 
     /// Tests that were there and now stop, or are not built, under a condition
