@@ -113,16 +113,14 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Whether `path` is the code's: a test's helper or fixture taken out with the
-/// tests that call it, or reworded with them, is the tests' own change. A
-/// `helpers` folder is no sign alone: under a test folder the path says so, and
-/// the code keeps its own helpers too (`lib/helpers/`).
+/// tests that call it, or reworded with them, is the tests' own change.
 fn product(path: &str, text: Option<&str>) -> bool {
     let tests_own = path
         .to_ascii_lowercase()
         .split(['/', '_', '-', '.'])
         .any(|w| {
             [
-                "test", "spec", "fixture", "mock", "fake", "conftest", "bench",
+                "test", "spec", "fixture", "mock", "fake", "helper", "conftest", "bench",
             ]
             .iter()
             .any(|t| w.starts_with(t))
