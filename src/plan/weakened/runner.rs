@@ -326,16 +326,38 @@ fn objects(path: &str, text: &str, key: &str) -> Option<Vec<std::ops::Range<usiz
         _ => std::borrow::Cow::Owned(format!("({text}\n)")),
     };
     let tree = clean_tree(grammar, &source)?;
-    let blocks = preorder(tree.root_node())
-        .filter(|n| n.kind() == "pair")
-        .filter_map(|pair| {
-            let name = pair.child_by_field_name("key")?;
-            let value = pair.child_by_field_name("value")?;
-            let name = source[name.byte_range()].trim_matches(['"', '\'', '`']);
-            (name == key && value.kind() == "object")
-                .then(|| value.start_byte() - shift..value.end_byte() - shift)
-        });
-    Some(blocks.collect())
+    let mut blocks = Vec::new();
+    for pair in preorder(tree.root_node()).filter(|n| n.kind() == "pair") {
+        let (Some(name), Some(mut value)) = (
+            pair.child_by_field_name("key"),
+            pair.child_by_field_name("value"),
+        ) else {
+            continue;
+        };
+        if source[name.byte_range()].trim_matches(['"', '\'', '`']) != key {
+            continue;
+        }
+        // `{ … } as any`, `satisfies T`, `({ … })`, `{ … }!` are the object.
+        while let Some(inner) = matches!(
+            value.kind(),
+            "as_expression"
+                | "satisfies_expression"
+                | "parenthesized_expression"
+                | "non_null_expression"
+        )
+        .then(|| value.named_child(0))
+        .flatten()
+        {
+            value = inner;
+        }
+        // A value plan cannot read as an object (a call, a name): every line is
+        // compared, not none.
+        if value.kind() != "object" {
+            return None;
+        }
+        blocks.push(value.start_byte() - shift..value.end_byte() - shift);
+    }
+    Some(blocks)
 }
 
 /// Whether a line of a JS runner's configuration sets only how it reports, on one
@@ -1903,6 +1925,21 @@ mod tests {
         let strung = before.replace("/* { */", "reporter: ['{'], // }");
         let narrowed = strung.replace("src/**/*.test.ts", "src/none/*.test.ts");
         assert!(finding("vitest.config.ts", Some(&strung), &narrowed).is_some());
+        // Helper 47's review: a `test` block typed `as any` or `satisfies T`
+        // was no object, so none of its lines was compared.
+        for typed in [" as any,", " satisfies object,", "!,"] {
+            let vite =
+                "export default {\n  test: {\n    include: ['src/**/*.test.ts'],\n  }TYPED\n};\n"
+                    .replace("TYPED", typed);
+            let narrowed = vite.replace("src/**/*.test.ts", "src/none/*.test.ts");
+            assert!(
+                finding("vite.config.ts", Some(&vite), &narrowed).is_some(),
+                "{typed}"
+            );
+        }
+        let called = "export default {\n  build: { outDir: 'dist' },\n  test: base({\n    include: ['src/**/*.test.ts'],\n  }),\n};\n";
+        let narrowed = called.replace("src/**/*.test.ts", "src/none/*.test.ts");
+        assert!(finding("vite.config.ts", Some(called), &narrowed).is_some());
         // A vite config's `test` block, with a brace in a comment before the key
         // it narrows.
         let vite = "export default {\n  build: { outDir: 'dist' },\n  test: {\n    // a { here\n    include: ['src/**/*.test.ts'],\n  },\n};\n";
