@@ -350,8 +350,16 @@ fn objects(path: &str, text: &str, key: &str) -> Option<Vec<std::ops::Range<usiz
         {
             value = inner;
         }
-        // A value plan cannot read as an object (a call, a name): every line is
-        // compared, not none.
+        // A literal is no block (`alias: { test: '/t' }`); a value plan cannot
+        // read as an object (a call, a name) has every line compared, not none.
+        let literal = value.kind().contains("string")
+            || matches!(
+                value.kind(),
+                "number" | "true" | "false" | "null" | "undefined" | "array" | "regex"
+            );
+        if literal {
+            continue;
+        }
         if value.kind() != "object" {
             return None;
         }
