@@ -1879,6 +1879,45 @@ fn a_load_tests_that_drops_the_modules_tests_fails_the_gate() {
     assert_eq!(run.code, 0, "{}", run.stdout);
 }
 
+/// The gate's run on a pull request that breaks goal `w` (its verify `verify`), done
+/// on the base, through the person's own helper: `files` are the test, the helper
+/// and the code, committed before plan.md (so none is any goal's work and the
+/// judge is not asked); the goal's work writes `code` into the third file; the pull
+/// request writes `broken` into the helper and `test` into the test file, with
+/// CI's judge rejecting.
+fn persons_helper_broken(
+    verify: &str,
+    files: [(&str, &str); 3],
+    code: &str,
+    broken: &str,
+    test: &str,
+) -> Run {
+    let [(test_path, _), (helper, _), (code_path, _)] = files;
+    let t = claude_repo(&PR_PLAN.replace("VERIFY", verify));
+    let plan = t.read("plan.md");
+    std::fs::remove_file(t.root().join("plan.md")).unwrap();
+    for (path, text) in files {
+        t.write(path, text);
+    }
+    t.commit_all("the person's code");
+    t.write("plan.md", &plan);
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.commit_all("plan");
+    t.ok(&["start", "w"]);
+    t.commit_all("start");
+    t.write(code_path, code);
+    t.commit_all("work");
+    t.ok(&["complete", "w", "--evidence", "add works"]);
+    t.commit_all("done");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write(helper, broken);
+    t.write(test_path, test);
+    t.commit_all("tidy");
+    user_judge(&t, "reject");
+    gate(&t, &base)
+}
+
 // Attack (red team, helper 45): a goal done on the base broken through a helper the
 // person had before plan came in (no goal's work, so verified again only, no judge),
 // and its test switched off by setting attributes after the class: the skip flag
@@ -1903,35 +1942,20 @@ fn a_test_switched_off_by_its_class_attributes_fails_the_gate() {
         ),
         ("check replaced", set_up),
     ] {
-        let t = claude_repo(&PR_PLAN.replace("VERIFY", "python3 -m unittest -q"));
-        let plan = t.read("plan.md");
-        std::fs::remove_file(t.root().join("plan.md")).unwrap();
-        t.write("test_calc.py", TEST_CALC);
-        t.write("ops.py", "def plus(a, b):\n    return a + b\n");
-        t.write(
-            "calc.py",
-            "from ops import plus\n\ndef add(a, b):\n    return 0\n",
-        );
-        t.commit_all("the person's code");
-        t.write("plan.md", &plan);
-        t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
-        t.commit_all("plan");
-        t.ok(&["start", "w"]);
-        t.commit_all("start");
-        t.write(
-            "calc.py",
+        let run = persons_helper_broken(
+            "python3 -m unittest -q",
+            [
+                ("test_calc.py", TEST_CALC),
+                ("ops.py", "def plus(a, b):\n    return a + b\n"),
+                (
+                    "calc.py",
+                    "from ops import plus\n\ndef add(a, b):\n    return 0\n",
+                ),
+            ],
             "from ops import plus\n\ndef add(a, b):\n    return plus(a, b)\n",
+            "def plus(a, b):\n    return a - b\n",
+            &test,
         );
-        t.commit_all("work");
-        t.ok(&["complete", "w", "--evidence", "add works"]);
-        t.commit_all("done");
-        let base = rev(&t, "main");
-        t.git(&["checkout", "-q", "-b", "pr"]);
-        t.write("ops.py", "def plus(a, b):\n    return a - b\n");
-        t.write("test_calc.py", test);
-        t.commit_all("tidy");
-        user_judge(&t, "reject");
-        let run = gate(&t, &base);
         assert_eq!(run.code, 1, "{how}: the gate passed\n{}", run.stdout);
         assert!(
             run.stdout.contains("tests-skipped") || run.stdout.contains("framework-patched"),
@@ -1959,35 +1983,20 @@ fn a_process_exit_above_a_javascript_files_tests_fails_the_gate() {
         ),
     ] {
         let test = "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../calc');\n\ntest('adds', () => {\n  assert.strictEqual(add(2, 3), 5);\n});\n";
-        let t = claude_repo(&PR_PLAN.replace("VERIFY", "node --test"));
-        let plan = t.read("plan.md");
-        std::fs::remove_file(t.root().join("plan.md")).unwrap();
-        t.write("test/calc.test.js", test);
-        t.write("ops.js", "exports.plus = (a, b) => a + b;\n");
-        t.write(
-            "calc.js",
-            "const { plus } = require('./ops');\nexports.add = (a, b) => 0;\n",
-        );
-        t.commit_all("the person's code");
-        t.write("plan.md", &plan);
-        t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
-        t.commit_all("plan");
-        t.ok(&["start", "w"]);
-        t.commit_all("start");
-        t.write(
-            "calc.js",
+        let run = persons_helper_broken(
+            "node --test",
+            [
+                ("test/calc.test.js", test),
+                ("ops.js", "exports.plus = (a, b) => a + b;\n"),
+                (
+                    "calc.js",
+                    "const { plus } = require('./ops');\nexports.add = (a, b) => 0;\n",
+                ),
+            ],
             "const { plus } = require('./ops');\nexports.add = (a, b) => plus(a, b);\n",
+            "exports.plus = (a, b) => a - b;\n",
+            &test.replace(from, to),
         );
-        t.commit_all("work");
-        t.ok(&["complete", "w", "--evidence", "add works"]);
-        t.commit_all("done");
-        let base = rev(&t, "main");
-        t.git(&["checkout", "-q", "-b", "pr"]);
-        t.write("ops.js", "exports.plus = (a, b) => a - b;\n");
-        t.write("test/calc.test.js", test.replace(from, to));
-        t.commit_all("tidy");
-        user_judge(&t, "reject");
-        let run = gate(&t, &base);
         assert_eq!(run.code, 1, "{how}: the gate passed\n{}", run.stdout);
         assert!(
             run.stdout.contains("tests-skipped") || run.stdout.contains("framework-patched"),
