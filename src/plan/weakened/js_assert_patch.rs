@@ -6,7 +6,7 @@
 use tree_sitter::Node;
 
 use super::rules::{Part, RuleId};
-use crate::plan::syntax::{Grammar, clean_tree};
+use crate::plan::syntax::{Grammar, clean_tree, preorder};
 
 /// The modules whose checks a test calls.
 const LIBRARIES: [&str; 6] = [
@@ -44,13 +44,7 @@ fn patches(grammar: Grammar, text: &str) -> Option<Vec<(usize, String)>> {
     let name = |n: Node<'_>| n.utf8_text(src).unwrap_or("");
     let unquoted = |n: Node<'_>| name(n).trim_matches(|c| c == '"' || c == '\'' || c == '`');
     let mut bound: Vec<&str> = Vec::new();
-    let mut stack = vec![tree.root_node()];
-    let mut all = Vec::new();
-    while let Some(node) = stack.pop() {
-        all.push(node);
-        let mut cursor = node.walk();
-        stack.extend(node.named_children(&mut cursor));
-    }
+    let all: Vec<Node<'_>> = preorder(tree.root_node()).collect();
     for node in &all {
         match node.kind() {
             // `const assert = require('node:assert')`, `const { expect } = require('chai')`.
@@ -105,17 +99,15 @@ fn patches(grammar: Grammar, text: &str) -> Option<Vec<(usize, String)>> {
 
 /// The identifiers a binding pattern or import clause binds.
 fn identifiers<'s>(node: Node<'_>, src: &'s [u8]) -> Vec<&'s str> {
-    let mut out = Vec::new();
-    let mut stack = vec![node];
-    while let Some(n) = stack.pop() {
-        if n.kind() == "identifier" || n.kind() == "shorthand_property_identifier_pattern" {
-            out.push(n.utf8_text(src).unwrap_or(""));
-            continue;
-        }
-        let mut cursor = n.walk();
-        stack.extend(n.named_children(&mut cursor));
-    }
-    out
+    preorder(node)
+        .filter(|n| {
+            matches!(
+                n.kind(),
+                "identifier" | "shorthand_property_identifier_pattern"
+            )
+        })
+        .map(|n| n.utf8_text(src).unwrap_or(""))
+        .collect()
 }
 
 #[cfg(test)]

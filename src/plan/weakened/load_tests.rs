@@ -7,6 +7,7 @@
 use tree_sitter::Node;
 
 use super::rules::{Part, RuleId};
+use crate::plan::syntax::preorder;
 
 /// The finding, for a Python file whose module-level `load_tests` drops the tests
 /// it is handed, where `before` had no such function.
@@ -67,15 +68,8 @@ fn dropping(text: &str) -> Option<usize> {
     }
     let tests = names[1];
     let body = def.child_by_field_name("body")?;
-    let mut stack = vec![body];
-    while let Some(node) = stack.pop() {
-        if node.kind() == "identifier" && node.utf8_text(src) == Ok(tests) {
-            return None;
-        }
-        let mut cursor = node.walk();
-        stack.extend(node.named_children(&mut cursor));
-    }
-    Some(def.start_position().row + 1)
+    let read = preorder(body).any(|n| n.kind() == "identifier" && n.utf8_text(src) == Ok(tests));
+    (!read).then(|| def.start_position().row + 1)
 }
 
 #[cfg(test)]
