@@ -313,128 +313,31 @@ fn lengths_by_lead<'a>(of_subject: &HashMap<&'a str, Vec<usize>>) -> HashMap<&'a
 /// not be taken for this one's.
 pub(super) type Bound = HashMap<String, String>;
 
-/// The names `text` binds on lines of their own to one value ([`Bound`]).
-pub(super) fn bindings(lang: Lang, text: &str) -> Bound {
+/// Of the names a file's syntax view binds on lines of their own
+/// ([`crate::plan::syntax::View::bindings`]), those bound to one value
+/// ([`Bound`]), that value as a side reads: a reference, a copy or the value in
+/// brackets is the value itself, and one too long to be a subject a check was
+/// written with is left out.
+pub(super) fn bindings(lang: Lang, found: &[(String, String)]) -> Bound {
     let mut seen: HashMap<&str, Option<String>> = HashMap::new();
-    for line in text.lines() {
-        for (name, value) in binding(lang, line.trim()) {
-            // In the one spelling sides are compared in: `f(2,3)` is `f(2, 3)`.
-            let value = canon(value, lang);
-            seen.entry(name)
-                .and_modify(|was| {
-                    if was.as_ref() != Some(&value) {
-                        *was = None;
-                    }
-                })
-                .or_insert(Some(value));
+    for (name, value) in found {
+        let value = bare(value);
+        if value.is_empty() || value.len() > 1024 {
+            continue;
         }
+        // In the one spelling sides are compared in: `f(2,3)` is `f(2, 3)`.
+        let value = canon(value, lang);
+        seen.entry(name)
+            .and_modify(|was| {
+                if was.as_ref() != Some(&value) {
+                    *was = None;
+                }
+            })
+            .or_insert(Some(value));
     }
     seen.into_iter()
         .filter_map(|(name, value)| Some((name.to_string(), value?)))
         .collect()
-}
-
-/// Each plain name one line binds, with its value: one name, a chain (`v = w =
-/// f(3)`), or a tuple of as many values (`v, w = f(3), g(3)`). A tuple a call
-/// returns (`v, err := f(3)`) binds no name to a value written here.
-fn binding<'a>(lang: Lang, line: &'a str) -> Vec<(&'a str, &'a str)> {
-    let mut out = Vec::new();
-    // A comment after the value is no part of it.
-    let line = uncommented(line, lang).trim_end();
-    let rest = match lang {
-        Lang::Rust => line.strip_prefix("let ").map(str::trim_start),
-        Lang::Js => ["const ", "let ", "var "]
-            .iter()
-            .find_map(|k| line.strip_prefix(k)),
-        Lang::Go => Some(
-            ["var ", "const "]
-                .iter()
-                .find_map(|p| line.strip_prefix(p))
-                .unwrap_or(line),
-        ),
-        Lang::Python => Some(line),
-    };
-    let Some(rest) = rest.map(|r| r.strip_prefix("mut ").unwrap_or(r)) else {
-        return out;
-    };
-    let declared = lang == Lang::Go && (line.starts_with("var ") || line.starts_with("const "));
-    let found = match lang {
-        Lang::Go if !declared => rest.split_once(":="),
-        _ => assigned(rest),
-    };
-    let Some((name, value)) = found else {
-        return out;
-    };
-    // A type written after the name (`v: i32`, Go's `var v int`) is no part of it.
-    let name = match lang {
-        Lang::Go if declared => name.split_whitespace().next().unwrap_or(""),
-        _ => name.split(':').next().unwrap_or("").trim(),
-    };
-    let mut names = vec![name];
-    let mut value = value.trim().trim_end_matches(';').trim_end();
-    // Python and JavaScript assign in a chain; Rust's `w = x` is `()`.
-    while matches!(lang, Lang::Python | Lang::Js)
-        && names.len() < 8
-        && let Some((more, after)) = assigned(value)
-        && is_name(more.trim())
-    {
-        names.push(more.trim());
-        value = after.trim();
-    }
-    // Items of a tuple or a list written out; one value a tuple is taken from
-    // (`[v] = f(3)`) has none.
-    let items = |s: &'a str| {
-        let inner = unbracket(s, lang);
-        let parts = split_top(inner, ",", lang);
-        (inner.len() < s.trim().len() || parts.len() > 1).then_some(parts)
-    };
-    let values = items(value);
-    for name in names {
-        match (items(name), &values) {
-            (None, _) => out.push((name, value)),
-            (Some(several), Some(values)) if several.len() == values.len() => out.extend(
-                several
-                    .into_iter()
-                    .map(|n| n.strip_prefix("mut ").unwrap_or(n).trim())
-                    .zip(values.iter().copied()),
-            ),
-            _ => {}
-        }
-    }
-    // A value whose brackets close on a later line is only its opening. One too
-    // long to be a subject a check was written with is left out: each pair of
-    // sides reads its values. A reference, a copy, or the value in brackets is
-    // the value itself.
-    out.retain_mut(|(name, value)| {
-        // Peeled only when short: brackets nested deep are peeled one scan each.
-        if value.len() > 4096 {
-            return false;
-        }
-        *value = bare(unparen(value, lang));
-        is_name(name) && !value.is_empty() && value.len() <= 1024 && balanced(value, lang)
-    });
-    out
-}
-
-/// `s` without the brackets around it, when one pair holds all of it: a
-/// tuple's or a list's items (`(v, w)`, `[f(3), g(3)]`).
-fn unbracket(s: &str, lang: Lang) -> &str {
-    let s = s.trim();
-    match s.starts_with(['(', '[']) && group_close(s, 0, lang) == Some(s.len() - 1) {
-        true => &s[1..s.len() - 1],
-        false => s,
-    }
-}
-
-/// `rest` split at its first `=` that assigns (not `==`, `!=`, `<=`, `+=`, `=>`).
-fn assigned(rest: &str) -> Option<(&str, &str)> {
-    let at = rest.find('=')?;
-    let before = rest[..at].chars().next_back();
-    let op = before.is_some_and(|c| "!<>=+-*/%&|^:@".contains(c));
-    if op || rest[at + 1..].starts_with(['=', '>']) {
-        return None;
-    }
-    Some((&rest[..at], &rest[at + 1..]))
 }
 
 /// A plain name: a letter or `_`, then letters, digits and `_`.
@@ -443,22 +346,6 @@ fn is_name(name: &str) -> bool {
         .next()
         .is_some_and(|c| c.is_alphabetic() || c == '_')
         && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-}
-
-/// `line` without a comment at its end (strings aside): from `#`, `//` or
-/// `/*` on. In JavaScript a `//` or `/*` that follows no space may close a
-/// regular expression (`/a\//`), so only one after a space, or at the start,
-/// opens a comment.
-fn uncommented(line: &str, lang: Lang) -> &str {
-    let b = line.as_bytes();
-    let at = code(line, 0, lang).find(|&(i, c)| match lang {
-        Lang::Python => c == b'#',
-        _ => {
-            let spaced = lang != Lang::Js || i == 0 || b[i - 1].is_ascii_whitespace();
-            c == b'/' && matches!(b.get(i + 1), Some(b'/' | b'*')) && spaced
-        }
-    });
-    at.map_or(line, |(i, _)| &line[..i])
 }
 
 /// `side` in the one spelling sides are compared in: no spaces but one where two
@@ -508,22 +395,6 @@ fn canon(side: &str, lang: Lang) -> String {
         out.push(c);
     }
     out
-}
-
-/// Whether each bracket `value` opens closes in it (strings aside).
-fn balanced(value: &str, lang: Lang) -> bool {
-    let mut depth = 0usize;
-    for (_, c) in code(value, 0, lang) {
-        match c {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => match depth.checked_sub(1) {
-                Some(d) => depth = d,
-                None => return false,
-            },
-            _ => {}
-        }
-    }
-    depth == 0
 }
 
 /// What `side` holds: itself, and the value of the name it is, through a few
