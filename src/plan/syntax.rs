@@ -362,7 +362,7 @@ pub fn view(grammar: Grammar, text: &str) -> Option<View> {
 }
 
 /// The named children of `node` that are not comments.
-fn kids(node: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
+pub fn kids(node: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
     let mut cursor = node.walk();
     node.named_children(&mut cursor)
         .filter(|c| !c.kind().contains("comment"))

@@ -8,8 +8,11 @@
 
 use std::collections::{HashMap, HashSet};
 
+use tree_sitter::Node;
+
 use super::Lang;
 use super::forms::clip;
+use crate::plan::syntax::{self, Grammar};
 
 /// What an assertion checks about its subject.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1349,30 +1352,51 @@ fn check(lang: Lang, s: &str) -> Option<Check> {
     })
 }
 
-fn python(s: &str) -> Option<Check> {
-    if let Some(rest) = s.strip_prefix("assert") {
-        if !rest.starts_with([' ', '(']) {
-            return unittest(s);
-        }
-        let expr = split_top(rest.trim(), ",", Lang::Python)
-            .into_iter()
-            .next()?;
-        return python_expr(unparen(expr, Lang::Python));
+/// The one statement of `lang` that `s` is, parsed: `None` when it does not
+/// parse clean, as an unreadable statement reads as no check.
+fn parsed(grammar: Grammar, s: &str) -> Option<(tree_sitter::Tree, usize)> {
+    let tree = syntax::clean_tree(grammar, s)?;
+    let count = syntax::kids(tree.root_node()).len();
+    Some((tree, count))
+}
+
+/// `node` without brackets that hold the whole of it (a tuple's stay).
+fn unparen(mut node: Node<'_>) -> Node<'_> {
+    while node.kind() == "parenthesized_expression"
+        && let [inner] = syntax::kids(node)[..]
+    {
+        node = inner;
     }
-    unittest(s)
+    node
+}
+
+fn python(s: &str) -> Option<Check> {
+    let (tree, 1) = parsed(Grammar::Python, s)? else {
+        return None;
+    };
+    let statement = syntax::kids(tree.root_node())[0];
+    match statement.kind() {
+        "assert_statement" => python_expr(s, unparen(*syntax::kids(statement).first()?)),
+        "expression_statement" => match syntax::kids(statement)[..] {
+            [call] if call.kind() == "call" => unittest(s, call),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// `self.assertEqual(a, b)` and its kin; `self.assertTrue(x)`, `assertIsNotNone`,
 /// `assertIsInstance`.
-fn unittest(s: &str) -> Option<Check> {
-    // The statement opens at the method's name when the detector reads it
-    // (`assertEqual(…)`), with its receiver when written whole.
-    let (name, args) = method_call(s, Lang::Python).or_else(|| {
-        let open = s.find('(')?;
-        let name = &s[..open];
-        let (args, close) = call_args(s, open, Lang::Python)?;
-        (name.starts_with("assert") && close + 1 == s.len()).then_some((name, args))
-    })?;
+fn unittest(s: &str, call: Node<'_>) -> Option<Check> {
+    let text = |n: Node<'_>| &s[n.byte_range()];
+    let function = call.child_by_field_name("function")?;
+    let name = match function.kind() {
+        "attribute" => text(function.child_by_field_name("attribute")?),
+        "identifier" if text(function).starts_with("assert") => text(function),
+        _ => return None,
+    };
+    let list = call.child_by_field_name("arguments")?;
+    let args: Vec<&str> = syntax::kids(list).into_iter().map(text).collect();
     let exact = matches!(
         name,
         "assertEqual"
@@ -1403,92 +1427,118 @@ fn unittest(s: &str) -> Option<Check> {
     (present && !args.is_empty()).then(|| Check::Presence(args[0].into()))
 }
 
-fn python_expr(expr: &str) -> Option<Check> {
-    let equal = split_op(expr, "==", Lang::Python);
-    if equal.len() >= 2 {
-        // A chain (`a == b == c`) holds when each pair does: it reads as its
-        // first pair of two different sides, or as its first pair.
-        let differ = |w: &&[&str]| canon(w[0], Lang::Python) != canon(w[1], Lang::Python);
-        let pair = equal.windows(2).find(differ).unwrap_or(&equal[..2]);
-        let (l, r) = walrus(pair[0], pair[1]);
-        return plain(expr, Lang::Python).then(|| Check::Exact(l.into(), r.into()));
-    }
-    if let [l, r] = split_op(expr, "!=", Lang::Python)[..] {
-        return plain(expr, Lang::Python).then(|| Check::Differs(l.into(), r.into()));
-    }
-    if let Some(x) = expr.strip_suffix(" is not None") {
-        return Some(Check::Presence(x.trim().into()));
-    }
-    if let Some(order) = ordered(expr, Lang::Python) {
-        return Some(order);
-    }
-    // A part of the value, not all of it: `got.startswith(x)`, `x in got`.
-    if let [part, whole] = split_op(expr, " in ", Lang::Python)[..]
-        && !part.ends_with(" not")
-        && plain(expr, Lang::Python)
-    {
-        return Some(Check::Order(whole.trim().into()));
-    }
-    for method in [".startswith(", ".endswith("] {
-        if let Some(at) = expr.find(method)
-            && call_args(expr, at + method.len() - 1, Lang::Python)
-                .is_some_and(|(_, close)| close + 1 == expr.len())
-        {
-            return Some(Check::Order(expr[..at].into()));
+/// What a Python assertion's condition `e` checks.
+fn python_expr(s: &str, e: Node<'_>) -> Option<Check> {
+    let text = |n: Node<'_>| &s[n.byte_range()];
+    match e.kind() {
+        "comparison_operator" => compared(s, e),
+        "boolean_operator" | "not_operator" | "conditional_expression" | "lambda" => None,
+        // A part of the value, not all of it: `got.startswith(x)`.
+        "call" => {
+            let function = e.child_by_field_name("function")?;
+            let args = e.child_by_field_name("arguments").map(syntax::kids);
+            match function.kind() {
+                "attribute" => {
+                    let method = text(function.child_by_field_name("attribute")?);
+                    let object = function.child_by_field_name("object")?;
+                    Some(match method {
+                        "startswith" | "endswith" => Check::Order(text(object).into()),
+                        _ => Check::Presence(text(e).into()),
+                    })
+                }
+                "identifier" if matches!(text(function), "bool" | "isinstance") => {
+                    args?.first().map(|a| Check::Presence(text(*a).into()))
+                }
+                _ => Some(Check::Presence(text(e).into())),
+            }
         }
+        _ => Some(Check::Presence(text(e).into())),
     }
-    if expr.starts_with("not ") || !no_operator(expr, Lang::Python) {
+}
+
+/// A Python comparison: equal in a chain (`a == b == c`, read as its first pair
+/// of two different sides), not equal, not `None`, an order, or in a whole.
+fn compared(s: &str, e: Node<'_>) -> Option<Check> {
+    let text = |n: Node<'_>| &s[n.byte_range()];
+    let mut cursor = e.walk();
+    let ops: Vec<&str> = e
+        .children_by_field_name("operators", &mut cursor)
+        .map(|o| o.kind())
+        .collect();
+    let sides = syntax::kids(e);
+    if sides.len() != ops.len() + 1 {
         return None;
     }
-    for wrapper in ["bool(", "isinstance("] {
-        if let Some(args) = expr.strip_prefix(wrapper).and_then(|_| {
-            let (args, end) = call_args(expr, wrapper.len() - 1, Lang::Python)?;
-            (end + 1 == expr.len()).then_some(args)
-        }) {
-            return args.first().map(|a| Check::Presence((*a).into()));
+    // The parts between the `==`s: each one side, or a comparison of its own.
+    let mut parts: Vec<(usize, usize)> = Vec::new();
+    for k in 0..sides.len() {
+        match k.checked_sub(1).map(|o| ops[o]) {
+            Some("==") | None => parts.push((k, k)),
+            Some(_) => parts.last_mut()?.1 = k,
         }
     }
-    Some(Check::Presence(expr.into()))
+    let part = |(from, to): (usize, usize)| &s[sides[from].start_byte()..sides[to].end_byte()];
+    if parts.len() >= 2 {
+        let differ = |w: &&[(usize, usize)]| {
+            canon(part(w[0]), Lang::Python) != canon(part(w[1]), Lang::Python)
+        };
+        let pair = parts.windows(2).find(differ).unwrap_or(&parts[..2]);
+        let one = |(from, to): (usize, usize)| (from == to).then(|| sides[from]);
+        let (l, r) = walrus(
+            s,
+            (part(pair[0]), one(pair[0])),
+            (part(pair[1]), one(pair[1])),
+        );
+        return Some(Check::Exact(l.into(), r.into()));
+    }
+    let (l, r) = (sides[0], sides[sides.len() - 1]);
+    match ops[..] {
+        ["!="] => Some(Check::Differs(text(l).into(), text(r).into())),
+        ["is not"] if r.kind() == "none" => Some(Check::Presence(text(l).into())),
+        [">=" | "<=" | ">" | "<"] => bounded(text(l), text(r)),
+        ["in"] => Some(Check::Order(text(r).into())),
+        _ => None,
+    }
 }
 
 /// The sides of a comparison with the name one binds (`(v := f(3)) == v`) read
 /// as its value, on both.
-fn walrus<'a>(l: &'a str, r: &'a str) -> (&'a str, &'a str) {
-    let binds = |side: &'a str| match split_top(unparen(side, Lang::Python), ":=", Lang::Python)[..]
-    {
-        [name, value] if is_name(name) => Some((name, value)),
-        _ => None,
+fn walrus<'a>(
+    s: &'a str,
+    l: (&'a str, Option<Node<'_>>),
+    r: (&'a str, Option<Node<'_>>),
+) -> (&'a str, &'a str) {
+    let binds = |side: Option<Node<'_>>| {
+        let named = unparen(side?);
+        let name = named.child_by_field_name("name")?;
+        let value = named.child_by_field_name("value")?;
+        (named.kind() == "named_expression")
+            .then(|| (&s[name.byte_range()], &s[value.byte_range()]))
     };
     let named = |side: &'a str, (name, value): (&str, &'a str)| match side.trim() == name {
         true => value,
         false => side,
     };
-    match (binds(l), binds(r)) {
-        (Some(b), _) => (b.1, named(r, b)),
-        (None, Some(b)) => (named(l, b), b.1),
-        (None, None) => (l, r),
+    match (binds(l.1), binds(r.1)) {
+        (Some(b), _) => (b.1, named(r.0, b)),
+        (None, Some(b)) => (named(l.0, b), b.1),
+        (None, None) => (l.0, r.0),
     }
 }
 
 /// Whether `expr` has no boolean operator at its top level besides the one
 /// comparison being read (`a == b and c` says more than `a == b`).
 fn plain(expr: &str, lang: Lang) -> bool {
-    let ops: &[&str] = match lang {
-        Lang::Python => &[" and ", " or ", " if "],
-        _ => &["&&", "||", "?"],
-    };
-    ops.iter().all(|op| split_top(expr, op, lang).len() == 1)
+    ["&&", "||", "?"]
+        .iter()
+        .all(|op| split_top(expr, op, lang).len() == 1)
 }
 
 /// Whether `expr` has no comparison or boolean operator at its top level.
 fn no_operator(expr: &str, lang: Lang) -> bool {
-    let ops: &[&str] = match lang {
-        Lang::Python => &[
-            "==", "!=", "<", ">", " in ", " is ", " and ", " or ", " if ", "lambda",
-        ],
-        _ => &["==", "!=", "<", ">", "&&", "||", "?"],
-    };
-    ops.iter().all(|op| split_top(expr, op, lang).len() == 1)
+    ["==", "!=", "<", ">", "&&", "||", "?"]
+        .iter()
+        .all(|op| split_top(expr, op, lang).len() == 1)
 }
 
 fn js(s: &str) -> Option<Check> {
@@ -1851,23 +1901,14 @@ pub(super) fn python_cannot_fail(statement: &str) -> bool {
     } else {
         statement
     };
-    let Some(rest) = statement.strip_prefix("assert") else {
+    let Some((tree, 1)) = parsed(Grammar::Python, statement) else {
         return false;
     };
-    if !rest.starts_with([' ', '(']) {
-        return false;
-    }
-    let rest = rest.trim().trim_end_matches(';').trim_end();
-    if rest.starts_with('(')
-        && let Some(close) = group_close(rest, 0, Lang::Python)
-        && close + 1 == rest.len()
-        && split_top(&rest[1..close], ",", Lang::Python).len() > 1
-    {
-        return true;
-    }
-    split_top(rest, ",", Lang::Python)
-        .first()
-        .is_some_and(|e| always_true(e))
+    let node = syntax::kids(tree.root_node())[0];
+    node.kind() == "assert_statement"
+        && syntax::kids(node)
+            .first()
+            .is_some_and(|e| always_true(statement, *e))
 }
 
 /// JavaScript assertions that cannot fail: a value written out ([`Made`]) is
@@ -2014,94 +2055,68 @@ fn made(x: &str) -> Option<Made> {
 }
 
 /// Whether a Python expression is true whatever its names hold.
-fn always_true(expr: &str) -> bool {
-    let e = unparen(expr.trim(), Lang::Python);
-    let parts = split_top(e, " or ", Lang::Python);
-    if parts.len() > 1 {
-        return parts.iter().any(|p| always_true(p));
+fn always_true(s: &str, e: Node<'_>) -> bool {
+    let e = unparen(e);
+    let operator = e.child_by_field_name("operator").map(|o| o.kind());
+    match (e.kind(), &syntax::kids(e)[..]) {
+        ("boolean_operator", &[l, r]) if operator == Some("or") => {
+            always_true(s, l) || always_true(s, r)
+        }
+        ("conditional_expression", &[then, test, otherwise]) => match constant(s, test) {
+            Some(true) => always_true(s, then),
+            Some(false) => always_true(s, otherwise),
+            None => always_true(s, then) && always_true(s, otherwise),
+        },
+        _ => constant(s, e) == Some(true),
     }
-    if let [then, rest] = split_top(e, " if ", Lang::Python)[..]
-        && let [test, otherwise] = split_top(rest, " else ", Lang::Python)[..]
-    {
-        return match constant(test) {
-            Some(true) => always_true(then),
-            Some(false) => always_true(otherwise),
-            None => always_true(then) && always_true(otherwise),
-        };
-    }
-    constant(e) == Some(true)
 }
 
 /// The truth of a Python constant: `True`, `1`, `"text"`, `not False`, `(a, b)`.
-fn constant(expr: &str) -> Option<bool> {
-    let e = expr.trim();
-    if let Some(inner) = e.strip_prefix("not ") {
-        return constant(inner).map(|b| !b);
-    }
-    // `bool(x)` is as true as `x`.
-    if e.starts_with("bool(") && group_close(e, 4, Lang::Python) == Some(e.len() - 1) {
-        return constant(&e[5..e.len() - 1]);
-    }
-    match e {
-        "True" | "1" => return Some(true),
-        "False" | "0" | "None" | "\"\"" | "''" | "()" | "[]" => return Some(false),
+fn constant(s: &str, e: Node<'_>) -> Option<bool> {
+    let text = &s[e.byte_range()];
+    let items = syntax::kids(e);
+    match e.kind() {
+        "not_operator" => return constant(s, e.child_by_field_name("argument")?).map(|b| !b),
+        // `bool(x)` is as true as `x`.
+        "call"
+            if e.child_by_field_name("function")
+                .is_some_and(|f| &s[f.byte_range()] == "bool") =>
+        {
+            let args = syntax::kids(e.child_by_field_name("arguments")?);
+            return match args[..] {
+                [x] => constant(s, x),
+                _ => None,
+            };
+        }
+        "true" => return Some(true),
+        "integer" if text == "1" => return Some(true),
+        "false" | "none" => return Some(false),
+        "integer" if text == "0" => return Some(false),
+        // A string with something in it (no f-string, whose text may be empty).
+        "string" if text.starts_with(['"', '\'']) => {
+            return Some(items.iter().any(|i| i.kind() == "string_content"));
+        }
+        // A tuple, list, set or dict written out with something in it: `[x ==
+        // 5]`. A comprehension or an unpacking (`[*xs]`, `{**d}`) may come out
+        // empty.
+        "tuple" => return Some(!items.is_empty()),
+        "list" if items.is_empty() => return Some(false),
+        "list" | "set" | "dictionary" => {
+            let fixed = items
+                .iter()
+                .any(|i| !matches!(i.kind(), "list_splat" | "dictionary_splat"));
+            return fixed.then_some(true);
+        }
         _ => {}
     }
-    let quoted = e.len() >= 3
-        && e.starts_with(['"', '\''])
-        && string_end(e.as_bytes(), 0, Lang::Python) == Some(e.len());
-    if quoted {
-        return Some(true);
-    }
-    if e.starts_with('(')
-        && group_close(e, 0, Lang::Python) == Some(e.len() - 1)
-        && split_top(&e[1..e.len() - 1], ",", Lang::Python).len() > 1
-    {
-        return Some(true);
-    }
-    // A list, set or dict written out with something in it: `[x == 5]`. A
-    // comprehension or an unpacking (`[*xs]`, `{**d}`) may come out empty.
-    if e.starts_with(['[', '{']) && group_close(e, 0, Lang::Python) == Some(e.len() - 1) {
-        let inner = &e[1..e.len() - 1];
-        let items = split_top(inner, ",", Lang::Python);
-        let comprehension = inner
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .any(|w| w == "for");
-        let fixed = items
-            .iter()
-            .any(|i| !i.trim().is_empty() && !i.trim().starts_with('*'));
-        return (fixed && !comprehension).then_some(true);
-    }
     // Both sides true: `[x == 5] and True`.
-    let both = split_top(e, " and ", Lang::Python);
-    if both.len() > 1 && both.iter().all(|p| constant(p) == Some(true)) {
-        return Some(true);
-    }
-    None
-}
-
-/// `(x)` as `x`, when the brackets hold the whole of it and no tuple.
-fn unparen(expr: &str, lang: Lang) -> &str {
-    let whole = expr.trim();
-    if !whole.starts_with('(') {
-        return whole;
-    }
-    // Where each bracket closes and how deep each comma is, found once: brackets
-    // nested deep are peeled in one pass, not one scan of the rest for each.
-    let (close, commas) = brackets(whole, lang);
-    let mut e = whole;
-    // Inside `depth` brackets peeled, a comma as deep as that is a tuple's.
-    for depth in 1.. {
-        let at = e.as_ptr() as usize - whole.as_ptr() as usize;
-        if !e.starts_with('(')
-            || close.get(&at) != Some(&(at + e.len() - 1))
-            || commas.contains(&depth)
-        {
-            break;
+    let operator = e.child_by_field_name("operator").map(|o| o.kind());
+    match (e.kind(), &items[..]) {
+        ("boolean_operator", [l, r]) if operator == Some("and") => {
+            (constant(s, *l) == Some(true) && constant(s, *r) == Some(true)).then_some(true)
         }
-        e = e[1..e.len() - 1].trim();
+        _ => None,
     }
-    e
 }
 
 /// `expr` split at a comparison operator `op` at its top level, where the
@@ -2216,14 +2231,8 @@ fn code(s: &str, from: usize, lang: Lang) -> impl Iterator<Item = (usize, u8)> +
 /// Where each bracket of `s` closes, by where it opens: `group_close` of every
 /// bracket, in one pass.
 fn closes(s: &str, lang: Lang) -> HashMap<usize, usize> {
-    brackets(s, lang).0
-}
-
-/// [`closes`], and how many brackets deep each comma of `s` is.
-fn brackets(s: &str, lang: Lang) -> (HashMap<usize, usize>, HashSet<usize>) {
     let mut open = Vec::new();
     let mut out = HashMap::new();
-    let mut commas = HashSet::new();
     for (i, c) in code(s, 0, lang) {
         match c {
             b'(' | b'[' | b'{' => open.push(i),
@@ -2232,13 +2241,10 @@ fn brackets(s: &str, lang: Lang) -> (HashMap<usize, usize>, HashSet<usize>) {
                     out.insert(o, i);
                 }
             }
-            b',' => {
-                commas.insert(open.len());
-            }
             _ => {}
         }
     }
-    (out, commas)
+    out
 }
 
 /// Where a string literal opening at `i` ends (past its close), if one opens
@@ -2722,6 +2728,42 @@ mod tests {
         }
     }
 
+    // Read from the statement's tree: a comparison under `not` or `and`, a word
+    // holding `lambda`, and a string in brackets or a call are no longer split
+    // where a hand scanner saw an operator.
+    #[test]
+    fn python_statements_are_read_from_their_tree() {
+        let exact = |a: &str, b: &str| Some(Check::Exact(a.into(), b.into()));
+        let presence = |a: &str| Some(Check::Presence(a.into()));
+        for (s, want) in [
+            ("assert f(2, 3) == 5", exact("f(2,3)", "5")),
+            ("assert (v := f(3)) == v", exact("f(3)", "f(3)")),
+            ("assert a == a == f('x == y')", exact("a", "f('x == y')")),
+            ("assert 0 < x == 5", exact("0<x", "5")),
+            (
+                "assert x != 5",
+                Some(Check::Differs("x".into(), "5".into())),
+            ),
+            ("assert f(x) is not None", presence("f(x)")),
+            ("assert got > 0", Some(Check::Order("got".into()))),
+            ("assert 'a' in got", Some(Check::Order("got".into()))),
+            (
+                "assert got.startswith('a')",
+                Some(Check::Order("got".into())),
+            ),
+            ("assert isinstance(got, int)", presence("got")),
+            ("self.assertEqual(f(1), 2, msg='x')", exact("f(1)", "2")),
+            ("assertTrue(ok)", presence("ok")),
+            ("assert my_lambda(x)", presence("my_lambda(x)")),
+            ("assert not x == 5", None),
+            ("assert a == b and c", None),
+            ("assert x is None", None),
+            ("assert x ==", None),
+        ] {
+            assert_eq!(check(Lang::Python, s), want, "{s}");
+        }
+    }
+
     #[test]
     fn python_asserts_that_cannot_fail_are_known() {
         for s in [
@@ -2737,6 +2779,7 @@ mod tests {
             "assert {'x': f(1) == 2}",
             "assert [f(1) == 2] and True",
             "assert [*xs, f(1) == 2]",
+            "assert '''text'''",
         ] {
             assert!(python_cannot_fail(s), "{s}");
         }
