@@ -1527,7 +1527,7 @@ fn walrus<'a>(
 }
 
 /// Whether `expr` has no boolean operator at its top level besides the one
-/// comparison being read (`a == b and c` says more than `a == b`).
+/// comparison being read (`a == b && c` says more than `a == b`).
 fn plain(expr: &str, lang: Lang) -> bool {
     ["&&", "||", "?"]
         .iter()
@@ -1541,123 +1541,14 @@ fn no_operator(expr: &str, lang: Lang) -> bool {
         .all(|op| split_top(expr, op, lang).len() == 1)
 }
 
-fn js(s: &str) -> Option<Check> {
-    if let Some(rest) = s.strip_prefix("expect(") {
-        let open = s.len() - rest.len() - 1;
-        let (args, close) = call_args(s, open, Lang::Js)?;
-        let subject = (*args.first()?).to_string();
-        let chain = &s[close + 1..];
-        let (negated, chain) = match chain.strip_prefix(".not") {
-            Some(c) => (true, c),
-            None => (false, chain),
-        };
-        let matcher = chain.strip_prefix('.')?;
-        let name_end = matcher.find('(')?;
-        let name = &matcher[..name_end];
-        let (margs, _) = call_args(matcher, name_end, Lang::Js)?;
-        // A comparison checked true is the check it spells.
-        let truth = match margs[..] {
-            [] => name == "toBeTruthy",
-            [a] => a == "true" && matches!(name, "toBe" | "toEqual" | "toStrictEqual"),
-            _ => false,
-        };
-        if truth
-            && !negated
-            && let Some(c) = spelled(&subject, Lang::Js).or_else(|| ordered(&subject, Lang::Js))
-        {
-            return Some(c);
-        }
-        let order = [
-            "toBeGreaterThan",
-            "toBeGreaterThanOrEqual",
-            "toBeLessThan",
-            "toBeLessThanOrEqual",
-        ];
-        if !negated && order.contains(&name) && margs.len() == 1 {
-            return bounded(&subject, margs[0]);
-        }
-        let anything = margs.first().is_some_and(|a| a.starts_with("expect.any"));
-        // Called at all, threw at all: what a call's arguments or count, or an
-        // error's message, said more precisely.
-        let present = match (negated, name) {
-            (false, "toBeDefined" | "toBeTruthy" | "toBeInstanceOf" | "toBeTypeOf") => true,
-            (false, "toHaveBeenCalled" | "toBeCalled") => true,
-            (false, "toThrow" | "toThrowError") => margs.is_empty(),
-            (true, "toBeUndefined" | "toBeNull" | "toBeFalsy" | "toBeNaN") => true,
-            (false, "toBe" | "toEqual" | "toStrictEqual") => anything,
-            _ => false,
-        };
-        if present {
-            return Some(Check::Presence(subject));
-        }
-        if negated && matches!(name, "toBe" | "toEqual" | "toStrictEqual") && margs.len() == 1 {
-            return Some(Check::Differs(subject, margs[0].into()));
-        }
-        let exact = matches!(
-            name,
-            "toBe"
-                | "toEqual"
-                | "toStrictEqual"
-                | "toMatchObject"
-                | "toHaveLength"
-                | "toContain"
-                | "toContainEqual"
-                | "toMatch"
-                | "toMatchInlineSnapshot"
-                | "toHaveProperty"
-                | "toHaveBeenCalledWith"
-                | "toHaveBeenCalledTimes"
-                | "toHaveBeenLastCalledWith"
-                | "toHaveBeenNthCalledWith"
-                | "toBeCalledWith"
-                | "toBeCalledTimes"
-                | "toThrow"
-                | "toThrowError"
-        );
-        return (exact && !negated && !margs.is_empty())
-            .then(|| Check::Exact(subject, margs[0].into()));
-    }
-    let (name, args) = if s.starts_with("assert(") {
-        ("ok", call_args(s, 6, Lang::Js)?.0)
-    } else {
-        let rest = s.strip_prefix("assert.")?;
-        let open = rest.find('(')?;
-        let name = &rest[..open];
-        (name, call_args(rest, open, Lang::Js)?.0)
-    };
-    match name {
-        "equal" | "strictEqual" | "deepEqual" | "deepStrictEqual" if args.len() >= 2 => {
-            Some(Check::Exact(args[0].into(), args[1].into()))
-        }
-        "notEqual" | "notStrictEqual" | "notDeepEqual" | "notDeepStrictEqual"
-            if args.len() >= 2 =>
-        {
-            Some(Check::Differs(args[0].into(), args[1].into()))
-        }
-        "ok" if !args.is_empty() => {
-            let x = args[0];
-            for op in ["===", "=="] {
-                if let [l, r] = split_op(x, op, Lang::Js)[..] {
-                    return plain(x, Lang::Js).then(|| Check::Exact(l.into(), r.into()));
-                }
-            }
-            (no_operator(x, Lang::Js) && !x.starts_with('!')).then(|| Check::Presence(x.into()))
-        }
-        _ => None,
-    }
-}
-
 /// What checking `x` true checks when it is an equality or inequality at its top
-/// level (`a == b`, `a !== b`): the two sides.
+/// level (`a == b`, `a != b`): the two sides.
 fn spelled(x: &str, lang: Lang) -> Option<Check> {
-    let ops: &[(&str, bool)] = match lang {
-        Lang::Js => &[("===", true), ("==", true), ("!==", false), ("!=", false)],
-        _ => &[("==", true), ("!=", false)],
-    };
     if !plain(x, lang) {
         return None;
     }
-    ops.iter()
+    [("==", true), ("!=", false)]
+        .iter()
         .find_map(|&(op, equal)| match split_op(x, op, lang)[..] {
             [l, r] if equal => Some(Check::Exact(l.into(), r.into())),
             [l, r] => Some(Check::Differs(l.into(), r.into())),
@@ -1911,6 +1802,212 @@ pub(super) fn python_cannot_fail(statement: &str) -> bool {
             .is_some_and(|e| always_true(statement, *e))
 }
 
+/// A JavaScript or TypeScript statement's expression, parsed (`await` taken off):
+/// read as TSX first, JSX being common in a test's subject, then as TypeScript,
+/// whose casts (`<T>x`) TSX refuses.
+fn js_parsed(s: &str) -> Option<tree_sitter::Tree> {
+    [Grammar::Tsx, Grammar::TypeScript]
+        .into_iter()
+        .find_map(|g| parsed(g, s).filter(|(_, count)| *count == 1))
+        .map(|(tree, _)| tree)
+}
+
+/// The expression the one statement of `tree` is, `await` taken off.
+fn js_expression(tree: &tree_sitter::Tree) -> Option<Node<'_>> {
+    let statement = syntax::kids(tree.root_node())[0];
+    let e = match syntax::kids(statement)[..] {
+        [e] if statement.kind() == "expression_statement" => e,
+        _ => return None,
+    };
+    Some(match (e.kind(), &syntax::kids(e)[..]) {
+        ("await_expression", &[inner]) => inner,
+        _ => e,
+    })
+}
+
+/// `expect(subject)[.not].name(args)`: the subject, whether negated, the
+/// matcher's name and its arguments.
+fn expect_chain<'t>(
+    s: &'t str,
+    e: Node<'t>,
+) -> Option<(Vec<Node<'t>>, bool, &'t str, Vec<Node<'t>>)> {
+    let text = |n: Node<'_>| &s[n.byte_range()];
+    let matcher = (e.kind() == "call_expression").then(|| e.child_by_field_name("function"))??;
+    let margs = syntax::kids(e.child_by_field_name("arguments")?);
+    (matcher.kind() == "member_expression").then_some(())?;
+    let name = text(matcher.child_by_field_name("property")?);
+    let mut head = matcher.child_by_field_name("object")?;
+    let negated = head.kind() == "member_expression"
+        && head
+            .child_by_field_name("property")
+            .is_some_and(|p| text(p) == "not");
+    if negated {
+        head = head.child_by_field_name("object")?;
+    }
+    let expect = head.child_by_field_name("function")?;
+    if head.kind() != "call_expression" || text(expect) != "expect" {
+        return None;
+    }
+    let args = syntax::kids(head.child_by_field_name("arguments")?);
+    (!args.is_empty()).then_some((args, negated, name, margs))
+}
+
+fn js(s: &str) -> Option<Check> {
+    let tree = js_parsed(s)?;
+    let e = js_expression(&tree)?;
+    let text = |n: Node<'_>| &s[n.byte_range()];
+    if let Some((args, negated, name, margs)) = expect_chain(s, e) {
+        let subject = args[0];
+        let margs: Vec<&str> = margs.into_iter().map(text).collect();
+        // A comparison checked true is the check it spells.
+        let truth = match margs[..] {
+            [] => name == "toBeTruthy",
+            [a] => a == "true" && matches!(name, "toBe" | "toEqual" | "toStrictEqual"),
+            _ => false,
+        };
+        if truth
+            && !negated
+            && let Some(c) = js_compared(s, subject)
+        {
+            return Some(c);
+        }
+        let subject = text(subject).to_string();
+        let order = [
+            "toBeGreaterThan",
+            "toBeGreaterThanOrEqual",
+            "toBeLessThan",
+            "toBeLessThanOrEqual",
+        ];
+        if !negated && order.contains(&name) && margs.len() == 1 {
+            return bounded(&subject, margs[0]);
+        }
+        let anything = margs.first().is_some_and(|a| a.starts_with("expect.any"));
+        // Called at all, threw at all: what a call's arguments or count, or an
+        // error's message, said more precisely.
+        let present = match (negated, name) {
+            (false, "toBeDefined" | "toBeTruthy" | "toBeInstanceOf" | "toBeTypeOf") => true,
+            (false, "toHaveBeenCalled" | "toBeCalled") => true,
+            (false, "toThrow" | "toThrowError") => margs.is_empty(),
+            (true, "toBeUndefined" | "toBeNull" | "toBeFalsy" | "toBeNaN") => true,
+            (false, "toBe" | "toEqual" | "toStrictEqual") => anything,
+            _ => false,
+        };
+        if present {
+            return Some(Check::Presence(subject));
+        }
+        if negated && matches!(name, "toBe" | "toEqual" | "toStrictEqual") && margs.len() == 1 {
+            return Some(Check::Differs(subject, margs[0].into()));
+        }
+        let exact = matches!(
+            name,
+            "toBe"
+                | "toEqual"
+                | "toStrictEqual"
+                | "toMatchObject"
+                | "toHaveLength"
+                | "toContain"
+                | "toContainEqual"
+                | "toMatch"
+                | "toMatchInlineSnapshot"
+                | "toHaveProperty"
+                | "toHaveBeenCalledWith"
+                | "toHaveBeenCalledTimes"
+                | "toHaveBeenLastCalledWith"
+                | "toHaveBeenNthCalledWith"
+                | "toBeCalledWith"
+                | "toBeCalledTimes"
+                | "toThrow"
+                | "toThrowError"
+        );
+        return (exact && !negated && !margs.is_empty())
+            .then(|| Check::Exact(subject, margs[0].into()));
+    }
+    let (name, args) = js_assert(s, e)?;
+    match name {
+        "equal" | "strictEqual" | "deepEqual" | "deepStrictEqual" if args.len() >= 2 => {
+            Some(Check::Exact(text(args[0]).into(), text(args[1]).into()))
+        }
+        "notEqual" | "notStrictEqual" | "notDeepEqual" | "notDeepStrictEqual"
+            if args.len() >= 2 =>
+        {
+            Some(Check::Differs(text(args[0]).into(), text(args[1]).into()))
+        }
+        "ok" if !args.is_empty() => {
+            let x = args[0];
+            match js_compared(s, x) {
+                Some(c @ Check::Exact(..)) => Some(c),
+                Some(_) => None,
+                None => (js_operator(s, x).is_none() && !text(x).starts_with('!'))
+                    .then(|| Check::Presence(text(x).into())),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `assert(x)` (named `ok`) or `assert.name(args)`: the name and the arguments.
+fn js_assert<'t>(s: &'t str, e: Node<'t>) -> Option<(&'t str, Vec<Node<'t>>)> {
+    let text = |n: Node<'_>| &s[n.byte_range()];
+    let function = (e.kind() == "call_expression").then(|| e.child_by_field_name("function"))??;
+    let args = syntax::kids(e.child_by_field_name("arguments")?);
+    match function.kind() {
+        "identifier" if text(function) == "assert" => Some(("ok", args)),
+        "member_expression"
+            if function
+                .child_by_field_name("object")
+                .is_some_and(|o| o.kind() == "identifier" && text(o) == "assert") =>
+        {
+            Some((text(function.child_by_field_name("property")?), args))
+        }
+        _ => None,
+    }
+}
+
+/// The operator of a JavaScript expression that compares or joins: a binary
+/// one of those, or a conditional's or an arrow's.
+fn js_operator<'t>(s: &'t str, x: Node<'_>) -> Option<&'t str> {
+    match x.kind() {
+        "ternary_expression" => Some("?"),
+        "arrow_function" => Some("=>"),
+        "binary_expression" => {
+            let op = x.child_by_field_name("operator")?;
+            let op = &s[op.byte_range()];
+            matches!(
+                op,
+                "==" | "==="
+                    | "!="
+                    | "!=="
+                    | "<"
+                    | ">"
+                    | "<="
+                    | ">="
+                    | "&&"
+                    | "||"
+                    | "??"
+                    | "<<"
+                    | ">>"
+                    | ">>>"
+            )
+            .then_some(op)
+        }
+        _ => None,
+    }
+}
+
+/// What checking `x` true checks when it is an equality, an inequality or an
+/// order (`a === b`, `a !== b`, `got > 0`).
+fn js_compared(s: &str, x: Node<'_>) -> Option<Check> {
+    let op = js_operator(s, x)?;
+    let side = |f: &str| Some(s[x.child_by_field_name(f)?.byte_range()].to_string());
+    let (l, r) = (side("left")?, side("right")?);
+    match op {
+        "===" | "==" => Some(Check::Exact(l, r)),
+        "!==" | "!=" => Some(Check::Differs(l, r)),
+        ">=" | "<=" | ">" | "<" => bounded(&l, &r),
+        _ => None,
+    }
+}
+
 /// JavaScript assertions that cannot fail: a value written out ([`Made`]) is
 /// defined, not null and of its type whatever it holds, truthy unless a string
 /// that may be empty, and a new object is no other value
@@ -1918,42 +2015,29 @@ pub(super) fn python_cannot_fail(statement: &str) -> bool {
 /// `expect({ v: x }).not.toBe(null)`).
 pub(super) fn js_cannot_fail(statement: &str) -> bool {
     let s = statement.trim().trim_end_matches(';').trim_end();
-    let s = s.strip_prefix("await ").unwrap_or(s);
-    if let Some(rest) = s.strip_prefix("expect(")
-        && let Some((args, close)) = call_args(s, s.len() - rest.len() - 1, Lang::Js)
-    {
-        let [subject] = args[..] else {
+    let Some(tree) = js_parsed(s) else {
+        return false;
+    };
+    let Some(e) = js_expression(&tree) else {
+        return false;
+    };
+    let text = |n: Node<'_>| &s[n.byte_range()];
+    if let Some((subject, negated, name, margs)) = expect_chain(s, e) {
+        let [subject] = subject[..] else {
             return false;
         };
-        let Some(made) = made(subject) else {
+        let Some(made) = made(s, subject) else {
             return false;
         };
-        let chain = &s[close + 1..];
-        let (negated, chain) = match chain.strip_prefix(".not") {
-            Some(c) => (true, c),
-            None => (false, chain),
-        };
-        let Some(matcher) = chain.strip_prefix('.') else {
-            return false;
-        };
-        let Some(open) = matcher.find('(') else {
-            return false;
-        };
-        let Some((margs, end)) = call_args(matcher, open, Lang::Js) else {
-            return false;
-        };
-        if end + 1 != matcher.len() {
-            return false;
-        }
         let arg = match margs[..] {
             [] => "",
-            [a] => a,
+            [a] => text(a),
             _ => return false,
         };
         let nothing = matches!(arg, "null" | "undefined");
         let object = !matches!(made, Made::Text { .. });
         let truthy = !matches!(made, Made::Text { maybe_empty: true });
-        return match (negated, &matcher[..open]) {
+        return match (negated, name) {
             // No value written out is a number, so none is NaN.
             (false, "toBeDefined") | (true, "toBeUndefined" | "toBeNull" | "toBeNaN") => {
                 arg.is_empty()
@@ -1977,17 +2061,13 @@ pub(super) fn js_cannot_fail(statement: &str) -> bool {
             _ => false,
         };
     }
-    let ok = s
-        .strip_prefix("assert.ok(")
-        .or_else(|| s.strip_prefix("assert("));
-    ok.and_then(|rest| call_args(s, s.len() - rest.len() - 1, Lang::Js))
-        .is_some_and(|(args, close)| {
-            close + 1 == s.len()
-                && args
-                    .first()
-                    .and_then(|a| made(a))
-                    .is_some_and(|m| m != Made::Text { maybe_empty: true })
-        })
+    js_assert(s, e).is_some_and(|(name, args)| {
+        name == "ok"
+            && args
+                .first()
+                .and_then(|a| made(s, *a))
+                .is_some_and(|m| m != Made::Text { maybe_empty: true })
+    })
 }
 
 /// What a JavaScript value written out is, whatever the code in it gives.
@@ -2007,51 +2087,23 @@ enum Made {
 }
 
 /// What `x` is when it is a value written out whole ([`Made`]).
-fn made(x: &str) -> Option<Made> {
-    let x = x.trim();
-    let b = x.as_bytes();
-    let last = x.len().checked_sub(1)?;
-    let whole = |open: usize| group_close(x, open, Lang::Js) == Some(last);
-    match b.first()? {
-        b'[' if whole(0) => return Some(Made::Array),
-        b'{' if whole(0) => return (!x.contains("__proto__")).then_some(Made::Object),
-        // Closed by its own quote: one left open ends where the text does.
-        b'\'' | b'"' | b'`'
-            if x.len() >= 2 && b[last] == b[0] && string_end(b, 0, Lang::Js) == Some(x.len()) =>
-        {
-            let inner = &x[1..last];
-            let maybe_empty = inner.is_empty() || (b[0] == b'`' && inner.starts_with("${"));
-            return Some(Made::Text { maybe_empty });
+fn made(s: &str, x: Node<'_>) -> Option<Made> {
+    let text = &s[x.byte_range()];
+    let inner = text.get(1..text.len().saturating_sub(1)).unwrap_or("");
+    match x.kind() {
+        "array" => Some(Made::Array),
+        "object" => (!text.contains("__proto__")).then_some(Made::Object),
+        "string" => Some(Made::Text {
+            maybe_empty: inner.is_empty(),
+        }),
+        "template_string" => Some(Made::Text {
+            maybe_empty: inner.is_empty() || inner.starts_with("${"),
+        }),
+        "arrow_function" | "function_expression" | "function" | "generator_function" => {
+            Some(Made::Function)
         }
-        _ => {}
+        _ => None,
     }
-    let f = x
-        .strip_prefix("async")
-        .filter(|r| r.starts_with([' ', '(']));
-    let f = f.map_or(x, str::trim_start);
-    let at = x.len() - f.len();
-    // `function name(…) {…}`, `function* (…) {…}`.
-    if f.strip_prefix("function")
-        .is_some_and(|r| r.starts_with([' ', '(', '*']))
-        && let Some(open) = f.find('(')
-        && let Some(close) = group_close(x, at + open, Lang::Js)
-    {
-        let body = x[close + 1..].trim_start();
-        return (body.starts_with('{') && whole(x.len() - body.len())).then_some(Made::Function);
-    }
-    // `(…) => …`, `v => …`.
-    let params_end = if f.starts_with('(') {
-        group_close(x, at, Lang::Js)? + 1
-    } else {
-        let word = lead(f);
-        let plain = !word.is_empty() && !word.starts_with(|c: char| c.is_ascii_digit());
-        if !plain {
-            return None;
-        }
-        at + word.len()
-    };
-    let body = x[params_end..].trim_start().strip_prefix("=>")?;
-    (!body.trim().is_empty()).then_some(Made::Function)
 }
 
 /// Whether a Python expression is true whatever its names hold.
@@ -2761,6 +2813,44 @@ mod tests {
             ("assert x ==", None),
         ] {
             assert_eq!(check(Lang::Python, s), want, "{s}");
+        }
+    }
+
+    // Read from the statement's tree: JSX and TypeScript in a subject, `await`,
+    // and an optional chain (`?.`, which a hand scanner took for a conditional).
+    #[test]
+    fn javascript_statements_are_read_from_their_tree() {
+        let exact = |a: &str, b: &str| Some(Check::Exact(a.into(), b.into()));
+        let presence = |a: &str| Some(Check::Presence(a.into()));
+        for (s, want) in [
+            ("expect(add(2, 3)).toBe(5)", exact("add(2,3)", "5")),
+            ("await expect(f(1)).resolves.toBe(2)", None),
+            (
+                "await expect(f(1)).toEqual({ a: 1 })",
+                exact("f(1)", "{a:1}"),
+            ),
+            (
+                "expect(render(<App />)).toBeDefined()",
+                presence("render(<App/>)"),
+            ),
+            (
+                "expect(x as number).not.toBe(3)",
+                Some(Check::Differs("x as number".into(), "3".into())),
+            ),
+            ("expect(a === f(1)).toBe(true)", exact("a", "f(1)")),
+            (
+                "expect(got > 0).toBeTruthy()",
+                Some(Check::Order("got".into())),
+            ),
+            ("assert.equal(x, 3)", exact("x", "3")),
+            ("assert(x == 3)", exact("x", "3")),
+            ("assert.ok(res?.body)", presence("res?.body")),
+            ("assert.ok(!x)", None),
+            ("assert.ok(a && b)", None),
+            ("assert.strict.equal(x, 3)", None),
+            ("expect(x).toBe(", None),
+        ] {
+            assert_eq!(check(Lang::Js, s), want, "{s}");
         }
     }
 
