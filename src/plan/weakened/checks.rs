@@ -1526,52 +1526,55 @@ fn walrus<'a>(
     }
 }
 
-/// Whether `expr` has no boolean operator at its top level besides the one
-/// comparison being read (`a == b && c` says more than `a == b`).
-fn plain(expr: &str, lang: Lang) -> bool {
-    ["&&", "||", "?"]
-        .iter()
-        .all(|op| split_top(expr, op, lang).len() == 1)
-}
-
-/// Whether `expr` has no comparison or boolean operator at its top level.
-fn no_operator(expr: &str, lang: Lang) -> bool {
-    ["==", "!=", "<", ">", "&&", "||", "?"]
-        .iter()
-        .all(|op| split_top(expr, op, lang).len() == 1)
-}
-
-/// What checking `x` true checks when it is an equality or inequality at its top
-/// level (`a == b`, `a != b`): the two sides.
-fn spelled(x: &str, lang: Lang) -> Option<Check> {
-    if !plain(x, lang) {
-        return None;
-    }
-    [("==", true), ("!=", false)]
-        .iter()
-        .find_map(|&(op, equal)| match split_op(x, op, lang)[..] {
-            [l, r] if equal => Some(Check::Exact(l.into(), r.into())),
-            [l, r] => Some(Check::Differs(l.into(), r.into())),
-            _ => None,
-        })
-}
-
 fn rust(s: &str) -> Option<Check> {
-    let path_end = s.find("!(")?;
-    let name = s[..path_end].rsplit("::").next()?;
-    let (args, _) = call_args(s, path_end + 1, Lang::Rust)?;
+    let s = &format!("fn _f() {{\n{s};\n}}\n");
+    let (tree, 1) = parsed(Grammar::Rust, s)? else {
+        return None;
+    };
+    let text = |n: Node<'_>| &s[n.byte_range()];
+    let body = syntax::kids(tree.root_node())[0].child_by_field_name("body")?;
+    let [statement] = syntax::kids(body)[..] else {
+        return None;
+    };
+    let [call] = syntax::kids(statement)[..] else {
+        return None;
+    };
+    let name = call.child_by_field_name("macro")?;
+    let name = name.child_by_field_name("name").unwrap_or(name);
+    let name = text(name);
+    let args = token_args(s, *syntax::kids(call).last()?)?;
+    let part = |p: &[Node<'_>]| Some(&s[p.first()?.start_byte()..p.last()?.end_byte()]);
+    let arg = |k: usize| args.get(k).and_then(|p| part(p));
     match name {
-        "assert_eq" if args.len() >= 2 => Some(Check::Exact(args[0].into(), args[1].into())),
-        "assert_ne" if args.len() >= 2 => Some(Check::Differs(args[0].into(), args[1].into())),
+        "assert_eq" if args.len() >= 2 => Some(Check::Exact(arg(0)?.into(), arg(1)?.into())),
+        "assert_ne" if args.len() >= 2 => Some(Check::Differs(arg(0)?.into(), arg(1)?.into())),
         "assert" | "debug_assert" if !args.is_empty() => {
-            let x = args[0];
-            if let [l, r] = split_op(x, "==", Lang::Rust)[..] {
-                return plain(x, Lang::Rust).then(|| Check::Exact(l.into(), r.into()));
+            let tokens = &args[0];
+            let x = arg(0)?;
+            // Split at a comparison among its own tokens (none in brackets).
+            let split = |op: &str| {
+                let at: Vec<usize> = (0..tokens.len())
+                    .filter(|&i| text(tokens[i]) == op)
+                    .collect();
+                match at[..] {
+                    [i] => Some((part(&tokens[..i])?, part(&tokens[i + 1..])?)),
+                    _ => None,
+                }
+            };
+            let joined = tokens.iter().any(|t| matches!(text(*t), "&&" | "||" | "?"));
+            for (op, equal) in [("==", true), ("!=", false)] {
+                if let Some((l, r)) = split(op) {
+                    return (!joined).then(|| match equal {
+                        true => Check::Exact(l.into(), r.into()),
+                        false => Check::Differs(l.into(), r.into()),
+                    });
+                }
             }
-            if let [l, r] = split_op(x, "!=", Lang::Rust)[..] {
-                return plain(x, Lang::Rust).then(|| Check::Differs(l.into(), r.into()));
-            }
-            if let Some(order) = ordered(x, Lang::Rust) {
+            if !joined
+                && let Some(order) = [">=", "<=", ">", "<"]
+                    .iter()
+                    .find_map(|op| split(op).and_then(|(l, r)| bounded(l, r)))
+            {
                 return Some(order);
             }
             for tail in [".is_ok()", ".is_some()", ".is_err()"] {
@@ -1585,81 +1588,107 @@ fn rust(s: &str) -> Option<Check> {
             {
                 return Some(Check::Presence(v.into()));
             }
-            if let Some((margs, end)) = x
-                .strip_prefix("matches!(")
-                .and_then(|_| call_args(x, 8, Lang::Rust))
+            if let [m, bang, tree] = tokens[..]
+                && text(m) == "matches"
+                && text(bang) == "!"
+                && let Some(margs) = token_args(s, tree)
+                && !margs.is_empty()
             {
                 let wild = margs
                     .get(1)
+                    .and_then(|p| part(p))
                     .is_some_and(|p| p.contains('_') || p.contains(".."));
-                return (end + 1 == x.len() && wild).then(|| Check::Presence(margs[0].into()));
+                return wild.then(|| part(&margs[0]).map(|m| Check::Presence(m.into())))?;
             }
-            (no_operator(x, Lang::Rust) && !x.starts_with('!')).then(|| Check::Presence(x.into()))
+            // No comparison or joining operator among its own tokens.
+            let operator = tokens.iter().any(|t| {
+                !t.kind().contains("literal")
+                    && t.kind() != "token_tree"
+                    && ["==", "!=", "<", ">", "&&", "||", "?"]
+                        .iter()
+                        .any(|op| text(*t).contains(op))
+            });
+            (!operator && !x.starts_with('!')).then(|| Check::Presence(x.into()))
         }
         _ => None,
     }
 }
 
-fn go(s: &str) -> Option<Check> {
-    if let Some(cond) = s.strip_prefix("if ") {
-        // `if got := f(3); got != 9`: the name the statement binds is its value.
-        let (init, cond) = match split_top(cond, ";", Lang::Go)[..] {
-            [init, cond] => (init.split_once(":="), cond),
-            _ => (None, cond),
-        };
-        // Only a whole side, or the name minus itself (gofmt's `got-got`): a
-        // value put in at every mention could grow a line without bound.
-        let side = |x: &str| match init.map(|(n, v)| (n.trim(), v.trim())) {
-            Some((name, value)) if !name.is_empty() && x == name => value.to_string(),
-            Some((name, value))
-                if !name.is_empty()
-                    && split_top(x, "-", Lang::Go).iter().all(|p| *p == name)
-                    && split_top(x, "-", Lang::Go).len() == 2 =>
-            {
-                format!("{value} - {value}")
-            }
-            _ => x.to_string(),
-        };
-        if let [l, r] = split_op(cond, "!=", Lang::Go)[..] {
-            return plain(cond, Lang::Go).then(|| Check::Exact(side(l), side(r)));
-        }
-        if let Some(x) = cond.strip_suffix(" == nil") {
-            return no_operator(x, Lang::Go).then(|| Check::Presence(side(x.trim())));
-        }
-        // The test fails when they are equal: it checks only that they differ.
-        if let [l, r] = split_op(cond, "==", Lang::Go)[..] {
-            return plain(cond, Lang::Go).then(|| Check::Differs(side(l), side(r)));
-        }
+/// The arguments of a Rust macro called with `(…)`, each its tokens: its token
+/// tree split at its own commas, empty ones left out.
+fn token_args<'t>(s: &str, tree: Node<'t>) -> Option<Vec<Vec<Node<'t>>>> {
+    let mut cursor = tree.walk();
+    let tokens: Vec<Node<'t>> = tree
+        .children(&mut cursor)
+        .filter(|t| !t.kind().contains("comment"))
+        .collect();
+    let [open, inner @ .., _] = &tokens[..] else {
+        return None;
+    };
+    if tree.kind() != "token_tree" || &s[open.byte_range()] != "(" {
         return None;
     }
-    // The statement opens at the method's name when the detector reads it (it
-    // reads a call there only on `assert.` or `require.`), with its receiver when
-    // written whole.
-    let (name, args) = match method_call(s, Lang::Go) {
-        Some(call) => {
-            let recv = s.split('.').next()?;
-            if !matches!(recv, "assert" | "require") {
+    Some(
+        inner
+            .split(|t| &s[t.byte_range()] == ",")
+            .filter(|p| !p.is_empty())
+            .map(<[Node<'t>]>::to_vec)
+            .collect(),
+    )
+}
+
+fn go(s: &str) -> Option<Check> {
+    // The statement inside a function, an `if` header given its block.
+    let tail = if s.starts_with("if ") { " {\n}" } else { "" };
+    let s = &format!("package p\nfunc _() {{\n{s}{tail}\n}}\n");
+    let (tree, 2) = parsed(Grammar::Go, s)? else {
+        return None;
+    };
+    let text = |n: Node<'_>| &s[n.byte_range()];
+    let body = syntax::kids(tree.root_node())[1].child_by_field_name("body")?;
+    let [list] = syntax::kids(body)[..] else {
+        return None;
+    };
+    let [statement] = syntax::kids(list)[..] else {
+        return None;
+    };
+    if statement.kind() == "if_statement" {
+        return go_if(s, statement);
+    }
+    let [call] = syntax::kids(statement)[..] else {
+        return None;
+    };
+    let function =
+        (call.kind() == "call_expression").then(|| call.child_by_field_name("function"))??;
+    // A testify check on `assert.` or `require.`, or one imported bare.
+    let name = match function.kind() {
+        "selector_expression" => {
+            let recv = function.child_by_field_name("operand")?;
+            if recv.kind() != "identifier" || !matches!(text(recv), "assert" | "require") {
                 return None;
             }
-            call
+            text(function.child_by_field_name("field")?)
         }
-        None => {
-            let open = s.find('(')?;
-            let name = &s[..open];
-            let (args, close) = call_args(s, open, Lang::Go)?;
-            let plain = name.starts_with(|c: char| c.is_ascii_uppercase())
-                && name.chars().all(|c| c.is_ascii_alphanumeric());
-            (plain && close + 1 == s.len()).then_some((name, args))?
+        "identifier" if text(function).starts_with(|c: char| c.is_ascii_uppercase()) => {
+            text(function)
         }
+        _ => return None,
     };
+    let args = syntax::kids(call.child_by_field_name("arguments")?);
     // Its first argument is the test (`t`, `s.T()`); with `assert :=
     // assert.New(t)` there is none, and the positions below would be one off.
-    let test = args
-        .first()
-        .is_some_and(|a| matches!(*a, "t" | "tt" | "tb" | "b" | "f") || a.ends_with(".T()"));
+    let test = args.first().is_some_and(|a| {
+        matches!(text(*a), "t" | "tt" | "tb" | "b" | "f") || text(*a).ends_with(".T()")
+    });
     if !test {
         return None;
     }
+    testify(s, name, &args)
+}
+
+/// What testify's check `name` with `args` (the test first) checks.
+fn testify(s: &str, name: &str, nodes: &[Node<'_>]) -> Option<Check> {
+    let args: Vec<&str> = nodes.iter().map(|n| &s[n.byte_range()]).collect();
     // `Equalf(t, 5, got, "msg %d", n)` is `Equal` with its message formatted.
     let name = match name.strip_suffix('f') {
         Some(base) if TESTIFY.contains(&base) => base,
@@ -1681,21 +1710,21 @@ fn go(s: &str) -> Option<Check> {
         }
         // A comparison checked true is the check it spells. Any other value is a
         // bool (Go's types say so), so checking it true or false is exact.
-        "True" if args.len() >= 2 => spelled(args[1], Lang::Go).map(expected_first).or_else(|| {
-            Some(match no_operator(args[1], Lang::Go) {
-                _ if let Some(order) = ordered(args[1], Lang::Go) => order,
-                true => Check::Exact(args[1].into(), "true".into()),
-                false => Check::Presence(args[1].into()),
-            })
+        "True" if args.len() >= 2 => Some(match go_compared(s, nodes[1]) {
+            Some(c) => expected_first(c),
+            None if go_operator(s, nodes[1]).is_none() => {
+                Check::Exact(args[1].into(), "true".into())
+            }
+            None => Check::Presence(args[1].into()),
         }),
         // A comparison checked false is the opposite check.
-        "False" if args.len() >= 2 => match spelled(args[1], Lang::Go) {
+        "False" if args.len() >= 2 => match go_compared(s, nodes[1]) {
             Some(Check::Exact(l, r)) => Some(Check::Differs(l, r)),
             Some(Check::Differs(l, r)) => Some(expected_first(Check::Exact(l, r))),
-            Some(Check::Presence(_) | Check::Order(_)) => None,
-            None => ordered(args[1], Lang::Go).or_else(|| {
-                no_operator(args[1], Lang::Go).then(|| Check::Exact(args[1].into(), "false".into()))
-            }),
+            Some(order) => Some(order),
+            None => go_operator(s, nodes[1])
+                .is_none()
+                .then(|| Check::Exact(args[1].into(), "false".into())),
         },
         "Greater" | "GreaterOrEqual" | "Less" | "LessOrEqual" if args.len() >= 3 => {
             bounded(args[1], args[2])
@@ -1718,17 +1747,82 @@ fn go(s: &str) -> Option<Check> {
     }
 }
 
-/// `got > 0` and its kin: an order checked, of the side that is not a literal.
-fn ordered(x: &str, lang: Lang) -> Option<Check> {
-    if !plain(x, lang) {
-        return None;
+/// Go's `if` whose block fails the test: `if got != 9` checks `got` is 9.
+fn go_if(s: &str, statement: Node<'_>) -> Option<Check> {
+    let text = |n: Node<'_>| &s[n.byte_range()];
+    let cond = statement.child_by_field_name("condition")?;
+    // `if got := f(3); got != 9`: the name the statement binds is its value.
+    let init = statement
+        .child_by_field_name("initializer")
+        .filter(|i| i.kind() == "short_var_declaration")
+        .and_then(|i| {
+            Some((
+                text(i.child_by_field_name("left")?),
+                text(i.child_by_field_name("right")?),
+            ))
+        });
+    // Only a whole side, or the name minus itself (gofmt's `got-got`): a
+    // value put in at every mention could grow a line without bound.
+    let side = |x: Node<'_>| match init {
+        Some((name, value)) if text(x) == name => value.to_string(),
+        Some((name, value))
+            if x.kind() == "binary_expression"
+                && x.child_by_field_name("operator")
+                    .is_some_and(|o| o.kind() == "-")
+                && [
+                    x.child_by_field_name("left"),
+                    x.child_by_field_name("right"),
+                ]
+                .iter()
+                .all(|p| p.is_some_and(|p| text(p) == name)) =>
+        {
+            format!("{value} - {value}")
+        }
+        _ => text(x).to_string(),
+    };
+    let op = go_operator(s, cond)?;
+    let (l, r) = (
+        cond.child_by_field_name("left")?,
+        cond.child_by_field_name("right")?,
+    );
+    match op {
+        "!=" => Some(Check::Exact(side(l), side(r))),
+        "==" if text(r) == "nil" => go_operator(s, l)
+            .is_none()
+            .then(|| Check::Presence(side(l))),
+        // The test fails when they are equal: it checks only that they differ.
+        "==" => Some(Check::Differs(side(l), side(r))),
+        _ => None,
     }
-    [">=", "<=", ">", "<"]
-        .iter()
-        .find_map(|op| match split_op(x, op, lang)[..] {
-            [l, r] => bounded(l, r),
-            _ => None,
-        })
+}
+
+/// The operator of a Go expression that compares or joins (a receive too, whose
+/// `<-` reads as one).
+fn go_operator<'t>(s: &'t str, x: Node<'_>) -> Option<&'t str> {
+    let op = x.child_by_field_name("operator")?;
+    let op = &s[op.byte_range()];
+    let binary = matches!(
+        op,
+        "==" | "!=" | "<" | ">" | "<=" | ">=" | "&&" | "||" | "<<" | ">>"
+    );
+    match x.kind() {
+        "binary_expression" if binary => Some(op),
+        "unary_expression" if op == "<-" => Some(op),
+        _ => None,
+    }
+}
+
+/// What checking a Go expression true checks when it is an equality, an
+/// inequality or an order: the two sides.
+fn go_compared(s: &str, x: Node<'_>) -> Option<Check> {
+    let op = go_operator(s, x)?;
+    let side = |f: &str| Some(s[x.child_by_field_name(f)?.byte_range()].to_string());
+    match op {
+        "==" => Some(Check::Exact(side("left")?, side("right")?)),
+        "!=" => Some(Check::Differs(side("left")?, side("right")?)),
+        ">=" | "<=" | ">" | "<" => bounded(&side("left")?, &side("right")?),
+        _ => None,
+    }
 }
 
 /// The order check of two sides: of the one that is not a literal, when one is.
@@ -1768,17 +1862,6 @@ const TESTIFY: [&str; 25] = [
     "Positive",
     "Negative",
 ];
-
-/// `recv.name(args)` that is the whole statement: the name and the arguments.
-fn method_call(s: &str, lang: Lang) -> Option<(&str, Vec<&str>)> {
-    let open = s.find('(')?;
-    let name = s[..open].rsplit('.').next()?;
-    if !s[..open].contains('.') {
-        return None;
-    }
-    let (args, close) = call_args(s, open, lang)?;
-    (close + 1 == s.len()).then_some((name, args))
-}
 
 /// Python assertions that cannot fail for any value: `assert (x == 5, "msg")` (a
 /// non-empty tuple is true), `assert x == 5 if False else True` (a conditional
@@ -2171,32 +2254,6 @@ fn constant(s: &str, e: Node<'_>) -> Option<bool> {
     }
 }
 
-/// `expr` split at a comparison operator `op` at its top level, where the
-/// operator is not part of a longer one (`==` in `===`, `!=`, `<=`).
-fn split_op<'a>(expr: &'a str, op: &str, lang: Lang) -> Vec<&'a str> {
-    let bytes = expr.as_bytes();
-    let top = top_level(expr, lang);
-    let mut parts = Vec::new();
-    let mut from = 0;
-    let mut i = 0;
-    while i + op.len() <= bytes.len() {
-        let fits = top[i]
-            && expr.is_char_boundary(i)
-            && expr[i..].starts_with(op)
-            && !(i > 0 && matches!(bytes[i - 1], b'=' | b'!' | b'<' | b'>'))
-            && bytes.get(i + op.len()) != Some(&b'=');
-        if fits {
-            parts.push(expr[from..i].trim());
-            i += op.len();
-            from = i;
-        } else {
-            i += 1;
-        }
-    }
-    parts.push(expr[from..].trim());
-    parts
-}
-
 /// `s` split at each `sep` at its top level (outside brackets and strings).
 fn split_top<'a>(s: &'a str, sep: &str, lang: Lang) -> Vec<&'a str> {
     let top = top_level(s, lang);
@@ -2339,22 +2396,6 @@ pub(super) fn group_close(s: &str, open: usize, lang: Lang) -> Option<usize> {
         }
     }
     None
-}
-
-/// The arguments of the call whose `(` is byte `open` of `s`, split at its top
-/// level, and where it closes.
-fn call_args(s: &str, open: usize, lang: Lang) -> Option<(Vec<&str>, usize)> {
-    let close = group_close(s, open, lang)?;
-    let inner = &s[open + 1..close];
-    let args = if inner.trim().is_empty() {
-        Vec::new()
-    } else {
-        split_top(inner, ",", lang)
-            .into_iter()
-            .filter(|a| !a.is_empty())
-            .collect()
-    };
-    Some((args, close))
 }
 
 #[cfg(test)]
@@ -2851,6 +2892,62 @@ mod tests {
             ("expect(x).toBe(", None),
         ] {
             assert_eq!(check(Lang::Js, s), want, "{s}");
+        }
+    }
+
+    // Read from the statement's tree: a macro's arguments split at its own
+    // commas, Go's `if` header and testify's calls.
+    #[test]
+    fn rust_and_go_statements_are_read_from_their_tree() {
+        let exact = |a: &str, b: &str| Some(Check::Exact(a.into(), b.into()));
+        let presence = |a: &str| Some(Check::Presence(a.into()));
+        let order = |a: &str| Some(Check::Order(a.into()));
+        for (s, want) in [
+            ("assert_eq!(f(2, 3), \"a, b\")", exact("f(2,3)", "\"a, b\"")),
+            (
+                "std::assert_ne!(x, 5,)",
+                Some(Check::Differs("x".into(), "5".into())),
+            ),
+            ("assert!(v.len() == 3)", exact("v.len()", "3")),
+            ("assert!(got >= 1, \"got {}\", got)", order("got")),
+            ("assert!(r.is_ok())", presence("r")),
+            ("assert!(!v.is_empty())", presence("v")),
+            ("assert!(matches!(r, Ok(_)))", presence("r")),
+            ("assert!(matches!(r, Ok(5)))", None),
+            ("assert!(a == b && c)", None),
+            ("assert!(ready)", presence("ready")),
+            ("assert!(!ready)", None),
+            (
+                "assert!(xs.iter().all(|x| x > 0))",
+                presence("xs.iter().all(|x|x>0)"),
+            ),
+        ] {
+            assert_eq!(check(Lang::Rust, s), want, "{s}");
+        }
+        for (s, want) in [
+            ("assert.Equal(t, 5, Add(2, 3))", exact("5", "Add(2,3)")),
+            (
+                "require.Equalf(t, Add(2, 3), 5, \"m %d\", n)",
+                exact("5", "Add(2,3)"),
+            ),
+            ("Equal(t, want, got)", exact("want", "got")),
+            ("assert.True(t, got == 5)", exact("5", "got")),
+            ("assert.True(t, ok)", exact("ok", "true")),
+            ("assert.True(t, a && b)", presence("a&&b")),
+            (
+                "assert.False(t, a == b)",
+                Some(Check::Differs("a".into(), "b".into())),
+            ),
+            ("assert.Greater(t, got, 0)", order("got")),
+            ("assert.NotNil(t, got)", presence("got")),
+            ("s.Require().Equal(5, got)", None),
+            ("if got := Add(2, 3); got != 5", exact("Add(2,3)", "5")),
+            ("if got-got != 0", exact("got-got", "0")),
+            ("if err == nil", presence("err")),
+            ("if a == b", Some(Check::Differs("a".into(), "b".into()))),
+            ("if !ok", None),
+        ] {
+            assert_eq!(check(Lang::Go, s), want, "{s}");
         }
     }
 
