@@ -5,6 +5,7 @@
 
 use std::ops::Range;
 
+mod bound;
 mod marks;
 mod normal;
 mod uses;
@@ -119,6 +120,9 @@ pub struct View {
     pub marks: Marks,
     /// What nothing in it calls, what it patches, tabulates and exports.
     pub uses: Uses,
+    /// The plain names bound to a value on lines of their own, each with the
+    /// value's text, in source order (a name bound twice is here twice).
+    pub bindings: Vec<(String, String)>,
 }
 
 /// What a file defines that nothing in it calls, and the names, tables and
@@ -358,7 +362,7 @@ pub fn view(grammar: Grammar, text: &str) -> Option<View> {
 }
 
 /// The named children of `node` that are not comments.
-fn kids(node: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
+pub fn kids(node: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
     let mut cursor = node.walk();
     node.named_children(&mut cursor)
         .filter(|c| !c.kind().contains("comment"))

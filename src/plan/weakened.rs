@@ -650,12 +650,8 @@ fn named_test(path: &str) -> bool {
 fn is_test(path: &str, text: Option<&str>) -> bool {
     is_test_path(path)
         || (Lang::of(path) == Some(Lang::Rust)
-            && text.is_some_and(|t| {
-                analyse(Lang::Rust, t, view_of(path, t).as_ref())
-                    .counts
-                    .tests
-                    > 0
-            }))
+            && text
+                .is_some_and(|t| analyse(Lang::Rust, view_of(path, t).as_ref()).counts.tests > 0))
 }
 
 /// One side of a changed test file: its language and what was read of it.
@@ -692,7 +688,7 @@ impl<'c> Row<'c> {
                 return None;
             }
             let viewed = view_of(path, text);
-            let mut read = analyse(lang, text, viewed.as_ref());
+            let mut read = analyse(lang, viewed.as_ref());
             let reaches = read.counts.tests > 0 && read.counts.assertions > 0;
             // A test function in a file pytest does not collect by its name never
             // runs: a test moved to `tests/zero_cases.py` is a test removed. Its
@@ -1999,7 +1995,7 @@ fn verify_finding(
     }
     // A checker the goal names (`check.py passes`) had assertions: still a check.
     let checks = |lang: Lang| {
-        let c = analyse(lang, before, view_of(&change.path, before).as_ref()).counts;
+        let c = analyse(lang, view_of(&change.path, before).as_ref()).counts;
         c.assertions + c.tests > 0
     };
     if given.asked.contains(&change.path) && Lang::of(&change.path).is_some_and(|l| !checks(l)) {
@@ -2089,10 +2085,10 @@ struct Read {
     bound: checks::Bound,
 }
 
-/// `text` read as `lang` from its syntax `view` ([`viewed::read`]; none without
-/// one), which [`view_of`] made of the same first [`MAX_TEXT`] bytes.
-fn analyse(lang: Lang, text: &str, view: Option<&syntax::View>) -> Read {
-    view.map_or_else(Read::default, |v| viewed::read(lang, bounded(text), v))
+/// A `lang` file read from its syntax `view` ([`viewed::read`]; none without
+/// one), which [`view_of`] made of its first [`MAX_TEXT`] bytes.
+fn analyse(lang: Lang, view: Option<&syntax::View>) -> Read {
+    view.map_or_else(Read::default, |v| viewed::read(lang, v))
 }
 
 #[cfg(test)]
@@ -2783,7 +2779,7 @@ fn count(lang: Lang, text: &str) -> Counts {
     };
     // As `view_of` reads it.
     let view = syntax::view(grammar, bounded(text));
-    let mut read = analyse(lang, text, view.as_ref());
+    let mut read = analyse(lang, view.as_ref());
     let reaches = read.counts.tests > 0 && read.counts.assertions > 0;
     if let Some(view) = &view {
         read.counts.read_view(view, reaches);

@@ -75,6 +75,7 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
         }
     }
     r.view.uses = super::uses::read(g, src, root, &r.view.marks.generated);
+    r.view.bindings = super::bound::read(g, src, root);
     if g == Grammar::Python || g.is_js() {
         let tries = preorder(root).filter(|n| n.kind() == "try_statement");
         r.view.swallowed = tries.map(|t| swallowed(g, src, t)).sum();

@@ -8,8 +8,11 @@
 
 use std::collections::{HashMap, HashSet};
 
+use tree_sitter::Node;
+
 use super::Lang;
 use super::forms::clip;
+use crate::plan::syntax::{self, Grammar};
 
 /// What an assertion checks about its subject.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -313,128 +316,31 @@ fn lengths_by_lead<'a>(of_subject: &HashMap<&'a str, Vec<usize>>) -> HashMap<&'a
 /// not be taken for this one's.
 pub(super) type Bound = HashMap<String, String>;
 
-/// The names `text` binds on lines of their own to one value ([`Bound`]).
-pub(super) fn bindings(lang: Lang, text: &str) -> Bound {
+/// Of the names a file's syntax view binds on lines of their own
+/// ([`crate::plan::syntax::View::bindings`]), those bound to one value
+/// ([`Bound`]), that value as a side reads: a reference, a copy or the value in
+/// brackets is the value itself, and one too long to be a subject a check was
+/// written with is left out.
+pub(super) fn bindings(lang: Lang, found: &[(String, String)]) -> Bound {
     let mut seen: HashMap<&str, Option<String>> = HashMap::new();
-    for line in text.lines() {
-        for (name, value) in binding(lang, line.trim()) {
-            // In the one spelling sides are compared in: `f(2,3)` is `f(2, 3)`.
-            let value = canon(value, lang);
-            seen.entry(name)
-                .and_modify(|was| {
-                    if was.as_ref() != Some(&value) {
-                        *was = None;
-                    }
-                })
-                .or_insert(Some(value));
+    for (name, value) in found {
+        let value = bare(value);
+        if value.is_empty() || value.len() > 1024 {
+            continue;
         }
+        // In the one spelling sides are compared in: `f(2,3)` is `f(2, 3)`.
+        let value = canon(value, lang);
+        seen.entry(name)
+            .and_modify(|was| {
+                if was.as_ref() != Some(&value) {
+                    *was = None;
+                }
+            })
+            .or_insert(Some(value));
     }
     seen.into_iter()
         .filter_map(|(name, value)| Some((name.to_string(), value?)))
         .collect()
-}
-
-/// Each plain name one line binds, with its value: one name, a chain (`v = w =
-/// f(3)`), or a tuple of as many values (`v, w = f(3), g(3)`). A tuple a call
-/// returns (`v, err := f(3)`) binds no name to a value written here.
-fn binding<'a>(lang: Lang, line: &'a str) -> Vec<(&'a str, &'a str)> {
-    let mut out = Vec::new();
-    // A comment after the value is no part of it.
-    let line = uncommented(line, lang).trim_end();
-    let rest = match lang {
-        Lang::Rust => line.strip_prefix("let ").map(str::trim_start),
-        Lang::Js => ["const ", "let ", "var "]
-            .iter()
-            .find_map(|k| line.strip_prefix(k)),
-        Lang::Go => Some(
-            ["var ", "const "]
-                .iter()
-                .find_map(|p| line.strip_prefix(p))
-                .unwrap_or(line),
-        ),
-        Lang::Python => Some(line),
-    };
-    let Some(rest) = rest.map(|r| r.strip_prefix("mut ").unwrap_or(r)) else {
-        return out;
-    };
-    let declared = lang == Lang::Go && (line.starts_with("var ") || line.starts_with("const "));
-    let found = match lang {
-        Lang::Go if !declared => rest.split_once(":="),
-        _ => assigned(rest),
-    };
-    let Some((name, value)) = found else {
-        return out;
-    };
-    // A type written after the name (`v: i32`, Go's `var v int`) is no part of it.
-    let name = match lang {
-        Lang::Go if declared => name.split_whitespace().next().unwrap_or(""),
-        _ => name.split(':').next().unwrap_or("").trim(),
-    };
-    let mut names = vec![name];
-    let mut value = value.trim().trim_end_matches(';').trim_end();
-    // Python and JavaScript assign in a chain; Rust's `w = x` is `()`.
-    while matches!(lang, Lang::Python | Lang::Js)
-        && names.len() < 8
-        && let Some((more, after)) = assigned(value)
-        && is_name(more.trim())
-    {
-        names.push(more.trim());
-        value = after.trim();
-    }
-    // Items of a tuple or a list written out; one value a tuple is taken from
-    // (`[v] = f(3)`) has none.
-    let items = |s: &'a str| {
-        let inner = unbracket(s, lang);
-        let parts = split_top(inner, ",", lang);
-        (inner.len() < s.trim().len() || parts.len() > 1).then_some(parts)
-    };
-    let values = items(value);
-    for name in names {
-        match (items(name), &values) {
-            (None, _) => out.push((name, value)),
-            (Some(several), Some(values)) if several.len() == values.len() => out.extend(
-                several
-                    .into_iter()
-                    .map(|n| n.strip_prefix("mut ").unwrap_or(n).trim())
-                    .zip(values.iter().copied()),
-            ),
-            _ => {}
-        }
-    }
-    // A value whose brackets close on a later line is only its opening. One too
-    // long to be a subject a check was written with is left out: each pair of
-    // sides reads its values. A reference, a copy, or the value in brackets is
-    // the value itself.
-    out.retain_mut(|(name, value)| {
-        // Peeled only when short: brackets nested deep are peeled one scan each.
-        if value.len() > 4096 {
-            return false;
-        }
-        *value = bare(unparen(value, lang));
-        is_name(name) && !value.is_empty() && value.len() <= 1024 && balanced(value, lang)
-    });
-    out
-}
-
-/// `s` without the brackets around it, when one pair holds all of it: a
-/// tuple's or a list's items (`(v, w)`, `[f(3), g(3)]`).
-fn unbracket(s: &str, lang: Lang) -> &str {
-    let s = s.trim();
-    match s.starts_with(['(', '[']) && group_close(s, 0, lang) == Some(s.len() - 1) {
-        true => &s[1..s.len() - 1],
-        false => s,
-    }
-}
-
-/// `rest` split at its first `=` that assigns (not `==`, `!=`, `<=`, `+=`, `=>`).
-fn assigned(rest: &str) -> Option<(&str, &str)> {
-    let at = rest.find('=')?;
-    let before = rest[..at].chars().next_back();
-    let op = before.is_some_and(|c| "!<>=+-*/%&|^:@".contains(c));
-    if op || rest[at + 1..].starts_with(['=', '>']) {
-        return None;
-    }
-    Some((&rest[..at], &rest[at + 1..]))
 }
 
 /// A plain name: a letter or `_`, then letters, digits and `_`.
@@ -443,22 +349,6 @@ fn is_name(name: &str) -> bool {
         .next()
         .is_some_and(|c| c.is_alphabetic() || c == '_')
         && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-}
-
-/// `line` without a comment at its end (strings aside): from `#`, `//` or
-/// `/*` on. In JavaScript a `//` or `/*` that follows no space may close a
-/// regular expression (`/a\//`), so only one after a space, or at the start,
-/// opens a comment.
-fn uncommented(line: &str, lang: Lang) -> &str {
-    let b = line.as_bytes();
-    let at = code(line, 0, lang).find(|&(i, c)| match lang {
-        Lang::Python => c == b'#',
-        _ => {
-            let spaced = lang != Lang::Js || i == 0 || b[i - 1].is_ascii_whitespace();
-            c == b'/' && matches!(b.get(i + 1), Some(b'/' | b'*')) && spaced
-        }
-    });
-    at.map_or(line, |(i, _)| &line[..i])
 }
 
 /// `side` in the one spelling sides are compared in: no spaces but one where two
@@ -508,22 +398,6 @@ fn canon(side: &str, lang: Lang) -> String {
         out.push(c);
     }
     out
-}
-
-/// Whether each bracket `value` opens closes in it (strings aside).
-fn balanced(value: &str, lang: Lang) -> bool {
-    let mut depth = 0usize;
-    for (_, c) in code(value, 0, lang) {
-        match c {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => match depth.checked_sub(1) {
-                Some(d) => depth = d,
-                None => return false,
-            },
-            _ => {}
-        }
-    }
-    depth == 0
 }
 
 /// What `side` holds: itself, and the value of the name it is, through a few
@@ -1478,30 +1352,51 @@ fn check(lang: Lang, s: &str) -> Option<Check> {
     })
 }
 
-fn python(s: &str) -> Option<Check> {
-    if let Some(rest) = s.strip_prefix("assert") {
-        if !rest.starts_with([' ', '(']) {
-            return unittest(s);
-        }
-        let expr = split_top(rest.trim(), ",", Lang::Python)
-            .into_iter()
-            .next()?;
-        return python_expr(unparen(expr, Lang::Python));
+/// The one statement of `lang` that `s` is, parsed: `None` when it does not
+/// parse clean, as an unreadable statement reads as no check.
+fn parsed(grammar: Grammar, s: &str) -> Option<(tree_sitter::Tree, usize)> {
+    let tree = syntax::clean_tree(grammar, s)?;
+    let count = syntax::kids(tree.root_node()).len();
+    Some((tree, count))
+}
+
+/// `node` without brackets that hold the whole of it (a tuple's stay).
+fn unparen(mut node: Node<'_>) -> Node<'_> {
+    while node.kind() == "parenthesized_expression"
+        && let [inner] = syntax::kids(node)[..]
+    {
+        node = inner;
     }
-    unittest(s)
+    node
+}
+
+fn python(s: &str) -> Option<Check> {
+    let (tree, 1) = parsed(Grammar::Python, s)? else {
+        return None;
+    };
+    let statement = syntax::kids(tree.root_node())[0];
+    match statement.kind() {
+        "assert_statement" => python_expr(s, unparen(*syntax::kids(statement).first()?)),
+        "expression_statement" => match syntax::kids(statement)[..] {
+            [call] if call.kind() == "call" => unittest(s, call),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// `self.assertEqual(a, b)` and its kin; `self.assertTrue(x)`, `assertIsNotNone`,
 /// `assertIsInstance`.
-fn unittest(s: &str) -> Option<Check> {
-    // The statement opens at the method's name when the detector reads it
-    // (`assertEqual(…)`), with its receiver when written whole.
-    let (name, args) = method_call(s, Lang::Python).or_else(|| {
-        let open = s.find('(')?;
-        let name = &s[..open];
-        let (args, close) = call_args(s, open, Lang::Python)?;
-        (name.starts_with("assert") && close + 1 == s.len()).then_some((name, args))
-    })?;
+fn unittest(s: &str, call: Node<'_>) -> Option<Check> {
+    let text = |n: Node<'_>| &s[n.byte_range()];
+    let function = call.child_by_field_name("function")?;
+    let name = match function.kind() {
+        "attribute" => text(function.child_by_field_name("attribute")?),
+        "identifier" if text(function).starts_with("assert") => text(function),
+        _ => return None,
+    };
+    let list = call.child_by_field_name("arguments")?;
+    let args: Vec<&str> = syntax::kids(list).into_iter().map(text).collect();
     let exact = matches!(
         name,
         "assertEqual"
@@ -1532,108 +1427,521 @@ fn unittest(s: &str) -> Option<Check> {
     (present && !args.is_empty()).then(|| Check::Presence(args[0].into()))
 }
 
-fn python_expr(expr: &str) -> Option<Check> {
-    let equal = split_op(expr, "==", Lang::Python);
-    if equal.len() >= 2 {
-        // A chain (`a == b == c`) holds when each pair does: it reads as its
-        // first pair of two different sides, or as its first pair.
-        let differ = |w: &&[&str]| canon(w[0], Lang::Python) != canon(w[1], Lang::Python);
-        let pair = equal.windows(2).find(differ).unwrap_or(&equal[..2]);
-        let (l, r) = walrus(pair[0], pair[1]);
-        return plain(expr, Lang::Python).then(|| Check::Exact(l.into(), r.into()));
-    }
-    if let [l, r] = split_op(expr, "!=", Lang::Python)[..] {
-        return plain(expr, Lang::Python).then(|| Check::Differs(l.into(), r.into()));
-    }
-    if let Some(x) = expr.strip_suffix(" is not None") {
-        return Some(Check::Presence(x.trim().into()));
-    }
-    if let Some(order) = ordered(expr, Lang::Python) {
-        return Some(order);
-    }
-    // A part of the value, not all of it: `got.startswith(x)`, `x in got`.
-    if let [part, whole] = split_op(expr, " in ", Lang::Python)[..]
-        && !part.ends_with(" not")
-        && plain(expr, Lang::Python)
-    {
-        return Some(Check::Order(whole.trim().into()));
-    }
-    for method in [".startswith(", ".endswith("] {
-        if let Some(at) = expr.find(method)
-            && call_args(expr, at + method.len() - 1, Lang::Python)
-                .is_some_and(|(_, close)| close + 1 == expr.len())
-        {
-            return Some(Check::Order(expr[..at].into()));
+/// What a Python assertion's condition `e` checks.
+fn python_expr(s: &str, e: Node<'_>) -> Option<Check> {
+    let text = |n: Node<'_>| &s[n.byte_range()];
+    match e.kind() {
+        "comparison_operator" => compared(s, e),
+        "boolean_operator" | "not_operator" | "conditional_expression" | "lambda" => None,
+        // A part of the value, not all of it: `got.startswith(x)`.
+        "call" => {
+            let function = e.child_by_field_name("function")?;
+            let args = e.child_by_field_name("arguments").map(syntax::kids);
+            match function.kind() {
+                "attribute" => {
+                    let method = text(function.child_by_field_name("attribute")?);
+                    let object = function.child_by_field_name("object")?;
+                    Some(match method {
+                        "startswith" | "endswith" => Check::Order(text(object).into()),
+                        _ => Check::Presence(text(e).into()),
+                    })
+                }
+                "identifier" if matches!(text(function), "bool" | "isinstance") => {
+                    args?.first().map(|a| Check::Presence(text(*a).into()))
+                }
+                _ => Some(Check::Presence(text(e).into())),
+            }
         }
+        _ => Some(Check::Presence(text(e).into())),
     }
-    if expr.starts_with("not ") || !no_operator(expr, Lang::Python) {
+}
+
+/// A Python comparison: equal in a chain (`a == b == c`, read as its first pair
+/// of two different sides), not equal, not `None`, an order, or in a whole.
+fn compared(s: &str, e: Node<'_>) -> Option<Check> {
+    let text = |n: Node<'_>| &s[n.byte_range()];
+    let mut cursor = e.walk();
+    let ops: Vec<&str> = e
+        .children_by_field_name("operators", &mut cursor)
+        .map(|o| o.kind())
+        .collect();
+    let sides = syntax::kids(e);
+    if sides.len() != ops.len() + 1 {
         return None;
     }
-    for wrapper in ["bool(", "isinstance("] {
-        if let Some(args) = expr.strip_prefix(wrapper).and_then(|_| {
-            let (args, end) = call_args(expr, wrapper.len() - 1, Lang::Python)?;
-            (end + 1 == expr.len()).then_some(args)
-        }) {
-            return args.first().map(|a| Check::Presence((*a).into()));
+    // The parts between the `==`s: each one side, or a comparison of its own.
+    let mut parts: Vec<(usize, usize)> = Vec::new();
+    for k in 0..sides.len() {
+        match k.checked_sub(1).map(|o| ops[o]) {
+            Some("==") | None => parts.push((k, k)),
+            Some(_) => parts.last_mut()?.1 = k,
         }
     }
-    Some(Check::Presence(expr.into()))
+    let part = |(from, to): (usize, usize)| &s[sides[from].start_byte()..sides[to].end_byte()];
+    if parts.len() >= 2 {
+        let differ = |w: &&[(usize, usize)]| {
+            canon(part(w[0]), Lang::Python) != canon(part(w[1]), Lang::Python)
+        };
+        let pair = parts.windows(2).find(differ).unwrap_or(&parts[..2]);
+        let one = |(from, to): (usize, usize)| (from == to).then(|| sides[from]);
+        let (l, r) = walrus(
+            s,
+            (part(pair[0]), one(pair[0])),
+            (part(pair[1]), one(pair[1])),
+        );
+        return Some(Check::Exact(l.into(), r.into()));
+    }
+    let (l, r) = (sides[0], sides[sides.len() - 1]);
+    match ops[..] {
+        ["!="] => Some(Check::Differs(text(l).into(), text(r).into())),
+        ["is not"] if r.kind() == "none" => Some(Check::Presence(text(l).into())),
+        [">=" | "<=" | ">" | "<"] => bounded(text(l), text(r)),
+        ["in"] => Some(Check::Order(text(r).into())),
+        _ => None,
+    }
 }
 
 /// The sides of a comparison with the name one binds (`(v := f(3)) == v`) read
 /// as its value, on both.
-fn walrus<'a>(l: &'a str, r: &'a str) -> (&'a str, &'a str) {
-    let binds = |side: &'a str| match split_top(unparen(side, Lang::Python), ":=", Lang::Python)[..]
-    {
-        [name, value] if is_name(name) => Some((name, value)),
-        _ => None,
+fn walrus<'a>(
+    s: &'a str,
+    l: (&'a str, Option<Node<'_>>),
+    r: (&'a str, Option<Node<'_>>),
+) -> (&'a str, &'a str) {
+    let binds = |side: Option<Node<'_>>| {
+        let named = unparen(side?);
+        let name = named.child_by_field_name("name")?;
+        let value = named.child_by_field_name("value")?;
+        (named.kind() == "named_expression")
+            .then(|| (&s[name.byte_range()], &s[value.byte_range()]))
     };
     let named = |side: &'a str, (name, value): (&str, &'a str)| match side.trim() == name {
         true => value,
         false => side,
     };
-    match (binds(l), binds(r)) {
-        (Some(b), _) => (b.1, named(r, b)),
-        (None, Some(b)) => (named(l, b), b.1),
-        (None, None) => (l, r),
+    match (binds(l.1), binds(r.1)) {
+        (Some(b), _) => (b.1, named(r.0, b)),
+        (None, Some(b)) => (named(l.0, b), b.1),
+        (None, None) => (l.0, r.0),
     }
 }
 
-/// Whether `expr` has no boolean operator at its top level besides the one
-/// comparison being read (`a == b and c` says more than `a == b`).
-fn plain(expr: &str, lang: Lang) -> bool {
-    let ops: &[&str] = match lang {
-        Lang::Python => &[" and ", " or ", " if "],
-        _ => &["&&", "||", "?"],
+fn rust(s: &str) -> Option<Check> {
+    let s = &format!("fn _f() {{\n{s};\n}}\n");
+    let (tree, 1) = parsed(Grammar::Rust, s)? else {
+        return None;
     };
-    ops.iter().all(|op| split_top(expr, op, lang).len() == 1)
+    let text = |n: Node<'_>| &s[n.byte_range()];
+    let body = syntax::kids(tree.root_node())[0].child_by_field_name("body")?;
+    let [statement] = syntax::kids(body)[..] else {
+        return None;
+    };
+    let [call] = syntax::kids(statement)[..] else {
+        return None;
+    };
+    let name = call.child_by_field_name("macro")?;
+    let name = name.child_by_field_name("name").unwrap_or(name);
+    let name = text(name);
+    let args = token_args(s, *syntax::kids(call).last()?)?;
+    let part = |p: &[Node<'_>]| Some(&s[p.first()?.start_byte()..p.last()?.end_byte()]);
+    let arg = |k: usize| args.get(k).and_then(|p| part(p));
+    match name {
+        "assert_eq" if args.len() >= 2 => Some(Check::Exact(arg(0)?.into(), arg(1)?.into())),
+        "assert_ne" if args.len() >= 2 => Some(Check::Differs(arg(0)?.into(), arg(1)?.into())),
+        "assert" | "debug_assert" if !args.is_empty() => {
+            let tokens = &args[0];
+            let x = arg(0)?;
+            // Split at a comparison among its own tokens (none in brackets).
+            let split = |op: &str| {
+                let at: Vec<usize> = (0..tokens.len())
+                    .filter(|&i| text(tokens[i]) == op)
+                    .collect();
+                match at[..] {
+                    [i] => Some((part(&tokens[..i])?, part(&tokens[i + 1..])?)),
+                    _ => None,
+                }
+            };
+            let joined = tokens.iter().any(|t| matches!(text(*t), "&&" | "||" | "?"));
+            for (op, equal) in [("==", true), ("!=", false)] {
+                if let Some((l, r)) = split(op) {
+                    return (!joined).then(|| match equal {
+                        true => Check::Exact(l.into(), r.into()),
+                        false => Check::Differs(l.into(), r.into()),
+                    });
+                }
+            }
+            if !joined
+                && let Some(order) = [">=", "<=", ">", "<"]
+                    .iter()
+                    .find_map(|op| split(op).and_then(|(l, r)| bounded(l, r)))
+            {
+                return Some(order);
+            }
+            for tail in [".is_ok()", ".is_some()", ".is_err()"] {
+                if let Some(v) = x.strip_suffix(tail) {
+                    return Some(Check::Presence(v.into()));
+                }
+            }
+            if let Some(v) = x
+                .strip_prefix('!')
+                .and_then(|v| v.strip_suffix(".is_empty()"))
+            {
+                return Some(Check::Presence(v.into()));
+            }
+            if let [m, bang, tree] = tokens[..]
+                && text(m) == "matches"
+                && text(bang) == "!"
+                && let Some(margs) = token_args(s, tree)
+                && !margs.is_empty()
+            {
+                let wild = margs
+                    .get(1)
+                    .and_then(|p| part(p))
+                    .is_some_and(|p| p.contains('_') || p.contains(".."));
+                return wild.then(|| part(&margs[0]).map(|m| Check::Presence(m.into())))?;
+            }
+            // No comparison or joining operator among its own tokens.
+            let operator = tokens.iter().any(|t| {
+                !t.kind().contains("literal")
+                    && t.kind() != "token_tree"
+                    && ["==", "!=", "<", ">", "&&", "||", "?"]
+                        .iter()
+                        .any(|op| text(*t).contains(op))
+            });
+            (!operator && !x.starts_with('!')).then(|| Check::Presence(x.into()))
+        }
+        _ => None,
+    }
 }
 
-/// Whether `expr` has no comparison or boolean operator at its top level.
-fn no_operator(expr: &str, lang: Lang) -> bool {
-    let ops: &[&str] = match lang {
-        Lang::Python => &[
-            "==", "!=", "<", ">", " in ", " is ", " and ", " or ", " if ", "lambda",
-        ],
-        _ => &["==", "!=", "<", ">", "&&", "||", "?"],
+/// The arguments of a Rust macro called with `(…)`, each its tokens: its token
+/// tree split at its own commas, empty ones left out.
+fn token_args<'t>(s: &str, tree: Node<'t>) -> Option<Vec<Vec<Node<'t>>>> {
+    let mut cursor = tree.walk();
+    let tokens: Vec<Node<'t>> = tree
+        .children(&mut cursor)
+        .filter(|t| !t.kind().contains("comment"))
+        .collect();
+    let [open, inner @ .., _] = &tokens[..] else {
+        return None;
     };
-    ops.iter().all(|op| split_top(expr, op, lang).len() == 1)
+    if tree.kind() != "token_tree" || &s[open.byte_range()] != "(" {
+        return None;
+    }
+    Some(
+        inner
+            .split(|t| &s[t.byte_range()] == ",")
+            .filter(|p| !p.is_empty())
+            .map(<[Node<'t>]>::to_vec)
+            .collect(),
+    )
+}
+
+fn go(s: &str) -> Option<Check> {
+    // The statement inside a function, an `if` header given its block.
+    let tail = if s.starts_with("if ") { " {\n}" } else { "" };
+    let s = &format!("package p\nfunc _() {{\n{s}{tail}\n}}\n");
+    let (tree, 2) = parsed(Grammar::Go, s)? else {
+        return None;
+    };
+    let text = |n: Node<'_>| &s[n.byte_range()];
+    let body = syntax::kids(tree.root_node())[1].child_by_field_name("body")?;
+    let [list] = syntax::kids(body)[..] else {
+        return None;
+    };
+    let [statement] = syntax::kids(list)[..] else {
+        return None;
+    };
+    if statement.kind() == "if_statement" {
+        return go_if(s, statement);
+    }
+    let [call] = syntax::kids(statement)[..] else {
+        return None;
+    };
+    let function =
+        (call.kind() == "call_expression").then(|| call.child_by_field_name("function"))??;
+    // A testify check on `assert.` or `require.`, or one imported bare.
+    let name = match function.kind() {
+        "selector_expression" => {
+            let recv = function.child_by_field_name("operand")?;
+            if recv.kind() != "identifier" || !matches!(text(recv), "assert" | "require") {
+                return None;
+            }
+            text(function.child_by_field_name("field")?)
+        }
+        "identifier" if text(function).starts_with(|c: char| c.is_ascii_uppercase()) => {
+            text(function)
+        }
+        _ => return None,
+    };
+    let args = syntax::kids(call.child_by_field_name("arguments")?);
+    // Its first argument is the test (`t`, `s.T()`); with `assert :=
+    // assert.New(t)` there is none, and the positions below would be one off.
+    let test = args.first().is_some_and(|a| {
+        matches!(text(*a), "t" | "tt" | "tb" | "b" | "f") || text(*a).ends_with(".T()")
+    });
+    if !test {
+        return None;
+    }
+    testify(s, name, &args)
+}
+
+/// What testify's check `name` with `args` (the test first) checks.
+fn testify(s: &str, name: &str, nodes: &[Node<'_>]) -> Option<Check> {
+    let args: Vec<&str> = nodes.iter().map(|n| &s[n.byte_range()]).collect();
+    // `Equalf(t, 5, got, "msg %d", n)` is `Equal` with its message formatted.
+    let name = match name.strip_suffix('f') {
+        Some(base) if TESTIFY.contains(&base) => base,
+        _ => name,
+    };
+    // testify names the expected value first; one written the other way round
+    // (`Equal(t, got, 5)`, `Len(t, xs, 3)`, `True(t, got == 5)`) is turned
+    // round, so the value under test is second ([`expected_changed`]).
+    let expected_first = |c: Check| match c {
+        Check::Exact(l, r) if skeleton(&l).0 != "#" && skeleton(&r).0 == "#" => Check::Exact(r, l),
+        c => c,
+    };
+    match name {
+        "Equal" | "EqualValues" | "Exactly" | "Len" if args.len() >= 3 => {
+            Some(expected_first(Check::Exact(args[1].into(), args[2].into())))
+        }
+        "NotEqual" | "NotEqualValues" if args.len() >= 3 => {
+            Some(Check::Differs(args[1].into(), args[2].into()))
+        }
+        // A comparison checked true is the check it spells. Any other value is a
+        // bool (Go's types say so), so checking it true or false is exact.
+        "True" if args.len() >= 2 => Some(match go_compared(s, nodes[1]) {
+            Some(c) => expected_first(c),
+            None if go_operator(s, nodes[1]).is_none() => {
+                Check::Exact(args[1].into(), "true".into())
+            }
+            None => Check::Presence(args[1].into()),
+        }),
+        // A comparison checked false is the opposite check.
+        "False" if args.len() >= 2 => match go_compared(s, nodes[1]) {
+            Some(Check::Exact(l, r)) => Some(Check::Differs(l, r)),
+            Some(Check::Differs(l, r)) => Some(expected_first(Check::Exact(l, r))),
+            Some(order) => Some(order),
+            None => go_operator(s, nodes[1])
+                .is_none()
+                .then(|| Check::Exact(args[1].into(), "false".into())),
+        },
+        "Greater" | "GreaterOrEqual" | "Less" | "LessOrEqual" if args.len() >= 3 => {
+            bounded(args[1], args[2])
+        }
+        "Positive" | "Negative" if args.len() >= 2 => Some(Check::Order(args[1].into())),
+        // Near a value, or holding one, not equal to it: the value under test is
+        // the second after `t` for a tolerance, the first for a containment.
+        "InDelta" | "InEpsilon" | "WithinDuration" | "InDeltaSlice" if args.len() >= 4 => {
+            Some(Check::Order(args[2].into()))
+        }
+        "Contains" | "Subset" | "Regexp" if args.len() >= 3 => {
+            let subject = if name == "Regexp" { args[2] } else { args[1] };
+            Some(Check::Order(subject.into()))
+        }
+        "NotNil" | "NotEmpty" | "NotZero" if args.len() >= 2 => {
+            Some(Check::Presence(args[1].into()))
+        }
+        "IsType" if args.len() >= 3 => Some(Check::Presence(args[2].into())),
+        _ => None,
+    }
+}
+
+/// Go's `if` whose block fails the test: `if got != 9` checks `got` is 9.
+fn go_if(s: &str, statement: Node<'_>) -> Option<Check> {
+    let text = |n: Node<'_>| &s[n.byte_range()];
+    let cond = statement.child_by_field_name("condition")?;
+    // `if got := f(3); got != 9`: the name the statement binds is its value.
+    let init = statement
+        .child_by_field_name("initializer")
+        .filter(|i| i.kind() == "short_var_declaration")
+        .and_then(|i| {
+            Some((
+                text(i.child_by_field_name("left")?),
+                text(i.child_by_field_name("right")?),
+            ))
+        });
+    // Only a whole side, or the name minus itself (gofmt's `got-got`): a
+    // value put in at every mention could grow a line without bound.
+    let side = |x: Node<'_>| match init {
+        Some((name, value)) if text(x) == name => value.to_string(),
+        Some((name, value))
+            if x.kind() == "binary_expression"
+                && x.child_by_field_name("operator")
+                    .is_some_and(|o| o.kind() == "-")
+                && [
+                    x.child_by_field_name("left"),
+                    x.child_by_field_name("right"),
+                ]
+                .iter()
+                .all(|p| p.is_some_and(|p| text(p) == name)) =>
+        {
+            format!("{value} - {value}")
+        }
+        _ => text(x).to_string(),
+    };
+    let op = go_operator(s, cond)?;
+    let (l, r) = (
+        cond.child_by_field_name("left")?,
+        cond.child_by_field_name("right")?,
+    );
+    match op {
+        "!=" => Some(Check::Exact(side(l), side(r))),
+        "==" if text(r) == "nil" => go_operator(s, l)
+            .is_none()
+            .then(|| Check::Presence(side(l))),
+        // The test fails when they are equal: it checks only that they differ.
+        "==" => Some(Check::Differs(side(l), side(r))),
+        _ => None,
+    }
+}
+
+/// The operator of a Go expression that compares or joins (a receive too, whose
+/// `<-` reads as one).
+fn go_operator<'t>(s: &'t str, x: Node<'_>) -> Option<&'t str> {
+    let op = x.child_by_field_name("operator")?;
+    let op = &s[op.byte_range()];
+    let binary = matches!(
+        op,
+        "==" | "!=" | "<" | ">" | "<=" | ">=" | "&&" | "||" | "<<" | ">>"
+    );
+    match x.kind() {
+        "binary_expression" if binary => Some(op),
+        "unary_expression" if op == "<-" => Some(op),
+        _ => None,
+    }
+}
+
+/// What checking a Go expression true checks when it is an equality, an
+/// inequality or an order: the two sides.
+fn go_compared(s: &str, x: Node<'_>) -> Option<Check> {
+    let op = go_operator(s, x)?;
+    let side = |f: &str| Some(s[x.child_by_field_name(f)?.byte_range()].to_string());
+    match op {
+        "==" => Some(Check::Exact(side("left")?, side("right")?)),
+        "!=" => Some(Check::Differs(side("left")?, side("right")?)),
+        ">=" | "<=" | ">" | "<" => bounded(&side("left")?, &side("right")?),
+        _ => None,
+    }
+}
+
+/// The order check of two sides: of the one that is not a literal, when one is.
+fn bounded(l: &str, r: &str) -> Option<Check> {
+    match (skeleton(l).0 == "#", skeleton(r).0 == "#") {
+        (false, true) => Some(Check::Order(l.into())),
+        (true, false) => Some(Check::Order(r.into())),
+        _ => None,
+    }
+}
+
+/// The testify checks read, by name.
+const TESTIFY: [&str; 25] = [
+    "IsType",
+    "InDelta",
+    "InEpsilon",
+    "WithinDuration",
+    "InDeltaSlice",
+    "Contains",
+    "Subset",
+    "Regexp",
+    "Equal",
+    "EqualValues",
+    "Exactly",
+    "Len",
+    "NotEqual",
+    "NotEqualValues",
+    "True",
+    "False",
+    "NotNil",
+    "NotEmpty",
+    "NotZero",
+    "Greater",
+    "GreaterOrEqual",
+    "Less",
+    "LessOrEqual",
+    "Positive",
+    "Negative",
+];
+
+/// Python assertions that cannot fail for any value: `assert (x == 5, "msg")` (a
+/// non-empty tuple is true), `assert x == 5 if False else True` (a conditional
+/// whose constant test picks a true branch), `assert x or "always"`.
+pub(super) fn python_cannot_fail(statement: &str) -> bool {
+    // A line continued by `\` reads as one line (the statement's spaces are one).
+    let joined;
+    let statement = if statement.contains('\\') {
+        joined = statement.replace("\\ ", " ");
+        joined.as_str()
+    } else {
+        statement
+    };
+    let Some((tree, 1)) = parsed(Grammar::Python, statement) else {
+        return false;
+    };
+    let node = syntax::kids(tree.root_node())[0];
+    node.kind() == "assert_statement"
+        && syntax::kids(node)
+            .first()
+            .is_some_and(|e| always_true(statement, *e))
+}
+
+/// A JavaScript or TypeScript statement's expression, parsed (`await` taken off):
+/// read as TSX first, JSX being common in a test's subject, then as TypeScript,
+/// whose casts (`<T>x`) TSX refuses.
+fn js_parsed(s: &str) -> Option<tree_sitter::Tree> {
+    [Grammar::Tsx, Grammar::TypeScript]
+        .into_iter()
+        .find_map(|g| parsed(g, s).filter(|(_, count)| *count == 1))
+        .map(|(tree, _)| tree)
+}
+
+/// The expression the one statement of `tree` is, `await` taken off.
+fn js_expression(tree: &tree_sitter::Tree) -> Option<Node<'_>> {
+    let statement = syntax::kids(tree.root_node())[0];
+    let e = match syntax::kids(statement)[..] {
+        [e] if statement.kind() == "expression_statement" => e,
+        _ => return None,
+    };
+    Some(match (e.kind(), &syntax::kids(e)[..]) {
+        ("await_expression", &[inner]) => inner,
+        _ => e,
+    })
+}
+
+/// `expect(subject)[.not].name(args)`: the subject, whether negated, the
+/// matcher's name and its arguments.
+fn expect_chain<'t>(
+    s: &'t str,
+    e: Node<'t>,
+) -> Option<(Vec<Node<'t>>, bool, &'t str, Vec<Node<'t>>)> {
+    let text = |n: Node<'_>| &s[n.byte_range()];
+    let matcher = (e.kind() == "call_expression").then(|| e.child_by_field_name("function"))??;
+    let margs = syntax::kids(e.child_by_field_name("arguments")?);
+    (matcher.kind() == "member_expression").then_some(())?;
+    let name = text(matcher.child_by_field_name("property")?);
+    let mut head = matcher.child_by_field_name("object")?;
+    let negated = head.kind() == "member_expression"
+        && head
+            .child_by_field_name("property")
+            .is_some_and(|p| text(p) == "not");
+    if negated {
+        head = head.child_by_field_name("object")?;
+    }
+    let expect = head.child_by_field_name("function")?;
+    if head.kind() != "call_expression" || text(expect) != "expect" {
+        return None;
+    }
+    let args = syntax::kids(head.child_by_field_name("arguments")?);
+    (!args.is_empty()).then_some((args, negated, name, margs))
 }
 
 fn js(s: &str) -> Option<Check> {
-    if let Some(rest) = s.strip_prefix("expect(") {
-        let open = s.len() - rest.len() - 1;
-        let (args, close) = call_args(s, open, Lang::Js)?;
-        let subject = (*args.first()?).to_string();
-        let chain = &s[close + 1..];
-        let (negated, chain) = match chain.strip_prefix(".not") {
-            Some(c) => (true, c),
-            None => (false, chain),
-        };
-        let matcher = chain.strip_prefix('.')?;
-        let name_end = matcher.find('(')?;
-        let name = &matcher[..name_end];
-        let (margs, _) = call_args(matcher, name_end, Lang::Js)?;
+    let tree = js_parsed(s)?;
+    let e = js_expression(&tree)?;
+    let text = |n: Node<'_>| &s[n.byte_range()];
+    if let Some((args, negated, name, margs)) = expect_chain(s, e) {
+        let subject = args[0];
+        let margs: Vec<&str> = margs.into_iter().map(text).collect();
         // A comparison checked true is the check it spells.
         let truth = match margs[..] {
             [] => name == "toBeTruthy",
@@ -1642,10 +1950,11 @@ fn js(s: &str) -> Option<Check> {
         };
         if truth
             && !negated
-            && let Some(c) = spelled(&subject, Lang::Js).or_else(|| ordered(&subject, Lang::Js))
+            && let Some(c) = js_compared(s, subject)
         {
             return Some(c);
         }
+        let subject = text(subject).to_string();
         let order = [
             "toBeGreaterThan",
             "toBeGreaterThanOrEqual",
@@ -1696,307 +2005,90 @@ fn js(s: &str) -> Option<Check> {
         return (exact && !negated && !margs.is_empty())
             .then(|| Check::Exact(subject, margs[0].into()));
     }
-    let (name, args) = if s.starts_with("assert(") {
-        ("ok", call_args(s, 6, Lang::Js)?.0)
-    } else {
-        let rest = s.strip_prefix("assert.")?;
-        let open = rest.find('(')?;
-        let name = &rest[..open];
-        (name, call_args(rest, open, Lang::Js)?.0)
-    };
+    let (name, args) = js_assert(s, e)?;
     match name {
         "equal" | "strictEqual" | "deepEqual" | "deepStrictEqual" if args.len() >= 2 => {
-            Some(Check::Exact(args[0].into(), args[1].into()))
+            Some(Check::Exact(text(args[0]).into(), text(args[1]).into()))
         }
         "notEqual" | "notStrictEqual" | "notDeepEqual" | "notDeepStrictEqual"
             if args.len() >= 2 =>
         {
-            Some(Check::Differs(args[0].into(), args[1].into()))
+            Some(Check::Differs(text(args[0]).into(), text(args[1]).into()))
         }
         "ok" if !args.is_empty() => {
             let x = args[0];
-            for op in ["===", "=="] {
-                if let [l, r] = split_op(x, op, Lang::Js)[..] {
-                    return plain(x, Lang::Js).then(|| Check::Exact(l.into(), r.into()));
-                }
+            match js_compared(s, x) {
+                Some(c @ Check::Exact(..)) => Some(c),
+                Some(_) => None,
+                None => (js_operator(s, x).is_none() && !text(x).starts_with('!'))
+                    .then(|| Check::Presence(text(x).into())),
             }
-            (no_operator(x, Lang::Js) && !x.starts_with('!')).then(|| Check::Presence(x.into()))
         }
         _ => None,
     }
 }
 
-/// What checking `x` true checks when it is an equality or inequality at its top
-/// level (`a == b`, `a !== b`): the two sides.
-fn spelled(x: &str, lang: Lang) -> Option<Check> {
-    let ops: &[(&str, bool)] = match lang {
-        Lang::Js => &[("===", true), ("==", true), ("!==", false), ("!=", false)],
-        _ => &[("==", true), ("!=", false)],
-    };
-    if !plain(x, lang) {
-        return None;
-    }
-    ops.iter()
-        .find_map(|&(op, equal)| match split_op(x, op, lang)[..] {
-            [l, r] if equal => Some(Check::Exact(l.into(), r.into())),
-            [l, r] => Some(Check::Differs(l.into(), r.into())),
-            _ => None,
-        })
-}
-
-fn rust(s: &str) -> Option<Check> {
-    let path_end = s.find("!(")?;
-    let name = s[..path_end].rsplit("::").next()?;
-    let (args, _) = call_args(s, path_end + 1, Lang::Rust)?;
-    match name {
-        "assert_eq" if args.len() >= 2 => Some(Check::Exact(args[0].into(), args[1].into())),
-        "assert_ne" if args.len() >= 2 => Some(Check::Differs(args[0].into(), args[1].into())),
-        "assert" | "debug_assert" if !args.is_empty() => {
-            let x = args[0];
-            if let [l, r] = split_op(x, "==", Lang::Rust)[..] {
-                return plain(x, Lang::Rust).then(|| Check::Exact(l.into(), r.into()));
-            }
-            if let [l, r] = split_op(x, "!=", Lang::Rust)[..] {
-                return plain(x, Lang::Rust).then(|| Check::Differs(l.into(), r.into()));
-            }
-            if let Some(order) = ordered(x, Lang::Rust) {
-                return Some(order);
-            }
-            for tail in [".is_ok()", ".is_some()", ".is_err()"] {
-                if let Some(v) = x.strip_suffix(tail) {
-                    return Some(Check::Presence(v.into()));
-                }
-            }
-            if let Some(v) = x
-                .strip_prefix('!')
-                .and_then(|v| v.strip_suffix(".is_empty()"))
-            {
-                return Some(Check::Presence(v.into()));
-            }
-            if let Some((margs, end)) = x
-                .strip_prefix("matches!(")
-                .and_then(|_| call_args(x, 8, Lang::Rust))
-            {
-                let wild = margs
-                    .get(1)
-                    .is_some_and(|p| p.contains('_') || p.contains(".."));
-                return (end + 1 == x.len() && wild).then(|| Check::Presence(margs[0].into()));
-            }
-            (no_operator(x, Lang::Rust) && !x.starts_with('!')).then(|| Check::Presence(x.into()))
+/// `assert(x)` (named `ok`) or `assert.name(args)`: the name and the arguments.
+fn js_assert<'t>(s: &'t str, e: Node<'t>) -> Option<(&'t str, Vec<Node<'t>>)> {
+    let text = |n: Node<'_>| &s[n.byte_range()];
+    let function = (e.kind() == "call_expression").then(|| e.child_by_field_name("function"))??;
+    let args = syntax::kids(e.child_by_field_name("arguments")?);
+    match function.kind() {
+        "identifier" if text(function) == "assert" => Some(("ok", args)),
+        "member_expression"
+            if function
+                .child_by_field_name("object")
+                .is_some_and(|o| o.kind() == "identifier" && text(o) == "assert") =>
+        {
+            Some((text(function.child_by_field_name("property")?), args))
         }
         _ => None,
     }
 }
 
-fn go(s: &str) -> Option<Check> {
-    if let Some(cond) = s.strip_prefix("if ") {
-        // `if got := f(3); got != 9`: the name the statement binds is its value.
-        let (init, cond) = match split_top(cond, ";", Lang::Go)[..] {
-            [init, cond] => (init.split_once(":="), cond),
-            _ => (None, cond),
-        };
-        // Only a whole side, or the name minus itself (gofmt's `got-got`): a
-        // value put in at every mention could grow a line without bound.
-        let side = |x: &str| match init.map(|(n, v)| (n.trim(), v.trim())) {
-            Some((name, value)) if !name.is_empty() && x == name => value.to_string(),
-            Some((name, value))
-                if !name.is_empty()
-                    && split_top(x, "-", Lang::Go).iter().all(|p| *p == name)
-                    && split_top(x, "-", Lang::Go).len() == 2 =>
-            {
-                format!("{value} - {value}")
-            }
-            _ => x.to_string(),
-        };
-        if let [l, r] = split_op(cond, "!=", Lang::Go)[..] {
-            return plain(cond, Lang::Go).then(|| Check::Exact(side(l), side(r)));
+/// The operator of a JavaScript expression that compares or joins: a binary
+/// one of those, or a conditional's or an arrow's.
+fn js_operator<'t>(s: &'t str, x: Node<'_>) -> Option<&'t str> {
+    match x.kind() {
+        "ternary_expression" => Some("?"),
+        "arrow_function" => Some("=>"),
+        "binary_expression" => {
+            let op = x.child_by_field_name("operator")?;
+            let op = &s[op.byte_range()];
+            matches!(
+                op,
+                "==" | "==="
+                    | "!="
+                    | "!=="
+                    | "<"
+                    | ">"
+                    | "<="
+                    | ">="
+                    | "&&"
+                    | "||"
+                    | "??"
+                    | "<<"
+                    | ">>"
+                    | ">>>"
+            )
+            .then_some(op)
         }
-        if let Some(x) = cond.strip_suffix(" == nil") {
-            return no_operator(x, Lang::Go).then(|| Check::Presence(side(x.trim())));
-        }
-        // The test fails when they are equal: it checks only that they differ.
-        if let [l, r] = split_op(cond, "==", Lang::Go)[..] {
-            return plain(cond, Lang::Go).then(|| Check::Differs(side(l), side(r)));
-        }
-        return None;
-    }
-    // The statement opens at the method's name when the detector reads it (it
-    // reads a call there only on `assert.` or `require.`), with its receiver when
-    // written whole.
-    let (name, args) = match method_call(s, Lang::Go) {
-        Some(call) => {
-            let recv = s.split('.').next()?;
-            if !matches!(recv, "assert" | "require") {
-                return None;
-            }
-            call
-        }
-        None => {
-            let open = s.find('(')?;
-            let name = &s[..open];
-            let (args, close) = call_args(s, open, Lang::Go)?;
-            let plain = name.starts_with(|c: char| c.is_ascii_uppercase())
-                && name.chars().all(|c| c.is_ascii_alphanumeric());
-            (plain && close + 1 == s.len()).then_some((name, args))?
-        }
-    };
-    // Its first argument is the test (`t`, `s.T()`); with `assert :=
-    // assert.New(t)` there is none, and the positions below would be one off.
-    let test = args
-        .first()
-        .is_some_and(|a| matches!(*a, "t" | "tt" | "tb" | "b" | "f") || a.ends_with(".T()"));
-    if !test {
-        return None;
-    }
-    // `Equalf(t, 5, got, "msg %d", n)` is `Equal` with its message formatted.
-    let name = match name.strip_suffix('f') {
-        Some(base) if TESTIFY.contains(&base) => base,
-        _ => name,
-    };
-    // testify names the expected value first; one written the other way round
-    // (`Equal(t, got, 5)`, `Len(t, xs, 3)`, `True(t, got == 5)`) is turned
-    // round, so the value under test is second ([`expected_changed`]).
-    let expected_first = |c: Check| match c {
-        Check::Exact(l, r) if skeleton(&l).0 != "#" && skeleton(&r).0 == "#" => Check::Exact(r, l),
-        c => c,
-    };
-    match name {
-        "Equal" | "EqualValues" | "Exactly" | "Len" if args.len() >= 3 => {
-            Some(expected_first(Check::Exact(args[1].into(), args[2].into())))
-        }
-        "NotEqual" | "NotEqualValues" if args.len() >= 3 => {
-            Some(Check::Differs(args[1].into(), args[2].into()))
-        }
-        // A comparison checked true is the check it spells. Any other value is a
-        // bool (Go's types say so), so checking it true or false is exact.
-        "True" if args.len() >= 2 => spelled(args[1], Lang::Go).map(expected_first).or_else(|| {
-            Some(match no_operator(args[1], Lang::Go) {
-                _ if let Some(order) = ordered(args[1], Lang::Go) => order,
-                true => Check::Exact(args[1].into(), "true".into()),
-                false => Check::Presence(args[1].into()),
-            })
-        }),
-        // A comparison checked false is the opposite check.
-        "False" if args.len() >= 2 => match spelled(args[1], Lang::Go) {
-            Some(Check::Exact(l, r)) => Some(Check::Differs(l, r)),
-            Some(Check::Differs(l, r)) => Some(expected_first(Check::Exact(l, r))),
-            Some(Check::Presence(_) | Check::Order(_)) => None,
-            None => ordered(args[1], Lang::Go).or_else(|| {
-                no_operator(args[1], Lang::Go).then(|| Check::Exact(args[1].into(), "false".into()))
-            }),
-        },
-        "Greater" | "GreaterOrEqual" | "Less" | "LessOrEqual" if args.len() >= 3 => {
-            bounded(args[1], args[2])
-        }
-        "Positive" | "Negative" if args.len() >= 2 => Some(Check::Order(args[1].into())),
-        // Near a value, or holding one, not equal to it: the value under test is
-        // the second after `t` for a tolerance, the first for a containment.
-        "InDelta" | "InEpsilon" | "WithinDuration" | "InDeltaSlice" if args.len() >= 4 => {
-            Some(Check::Order(args[2].into()))
-        }
-        "Contains" | "Subset" | "Regexp" if args.len() >= 3 => {
-            let subject = if name == "Regexp" { args[2] } else { args[1] };
-            Some(Check::Order(subject.into()))
-        }
-        "NotNil" | "NotEmpty" | "NotZero" if args.len() >= 2 => {
-            Some(Check::Presence(args[1].into()))
-        }
-        "IsType" if args.len() >= 3 => Some(Check::Presence(args[2].into())),
         _ => None,
     }
 }
 
-/// `got > 0` and its kin: an order checked, of the side that is not a literal.
-fn ordered(x: &str, lang: Lang) -> Option<Check> {
-    if !plain(x, lang) {
-        return None;
-    }
-    [">=", "<=", ">", "<"]
-        .iter()
-        .find_map(|op| match split_op(x, op, lang)[..] {
-            [l, r] => bounded(l, r),
-            _ => None,
-        })
-}
-
-/// The order check of two sides: of the one that is not a literal, when one is.
-fn bounded(l: &str, r: &str) -> Option<Check> {
-    match (skeleton(l).0 == "#", skeleton(r).0 == "#") {
-        (false, true) => Some(Check::Order(l.into())),
-        (true, false) => Some(Check::Order(r.into())),
+/// What checking `x` true checks when it is an equality, an inequality or an
+/// order (`a === b`, `a !== b`, `got > 0`).
+fn js_compared(s: &str, x: Node<'_>) -> Option<Check> {
+    let op = js_operator(s, x)?;
+    let side = |f: &str| Some(s[x.child_by_field_name(f)?.byte_range()].to_string());
+    let (l, r) = (side("left")?, side("right")?);
+    match op {
+        "===" | "==" => Some(Check::Exact(l, r)),
+        "!==" | "!=" => Some(Check::Differs(l, r)),
+        ">=" | "<=" | ">" | "<" => bounded(&l, &r),
         _ => None,
     }
-}
-
-/// The testify checks read, by name.
-const TESTIFY: [&str; 25] = [
-    "IsType",
-    "InDelta",
-    "InEpsilon",
-    "WithinDuration",
-    "InDeltaSlice",
-    "Contains",
-    "Subset",
-    "Regexp",
-    "Equal",
-    "EqualValues",
-    "Exactly",
-    "Len",
-    "NotEqual",
-    "NotEqualValues",
-    "True",
-    "False",
-    "NotNil",
-    "NotEmpty",
-    "NotZero",
-    "Greater",
-    "GreaterOrEqual",
-    "Less",
-    "LessOrEqual",
-    "Positive",
-    "Negative",
-];
-
-/// `recv.name(args)` that is the whole statement: the name and the arguments.
-fn method_call(s: &str, lang: Lang) -> Option<(&str, Vec<&str>)> {
-    let open = s.find('(')?;
-    let name = s[..open].rsplit('.').next()?;
-    if !s[..open].contains('.') {
-        return None;
-    }
-    let (args, close) = call_args(s, open, lang)?;
-    (close + 1 == s.len()).then_some((name, args))
-}
-
-/// Python assertions that cannot fail for any value: `assert (x == 5, "msg")` (a
-/// non-empty tuple is true), `assert x == 5 if False else True` (a conditional
-/// whose constant test picks a true branch), `assert x or "always"`.
-pub(super) fn python_cannot_fail(statement: &str) -> bool {
-    // A line continued by `\` reads as one line (the statement's spaces are one).
-    let joined;
-    let statement = if statement.contains('\\') {
-        joined = statement.replace("\\ ", " ");
-        joined.as_str()
-    } else {
-        statement
-    };
-    let Some(rest) = statement.strip_prefix("assert") else {
-        return false;
-    };
-    if !rest.starts_with([' ', '(']) {
-        return false;
-    }
-    let rest = rest.trim().trim_end_matches(';').trim_end();
-    if rest.starts_with('(')
-        && let Some(close) = group_close(rest, 0, Lang::Python)
-        && close + 1 == rest.len()
-        && split_top(&rest[1..close], ",", Lang::Python).len() > 1
-    {
-        return true;
-    }
-    split_top(rest, ",", Lang::Python)
-        .first()
-        .is_some_and(|e| always_true(e))
 }
 
 /// JavaScript assertions that cannot fail: a value written out ([`Made`]) is
@@ -2006,42 +2098,29 @@ pub(super) fn python_cannot_fail(statement: &str) -> bool {
 /// `expect({ v: x }).not.toBe(null)`).
 pub(super) fn js_cannot_fail(statement: &str) -> bool {
     let s = statement.trim().trim_end_matches(';').trim_end();
-    let s = s.strip_prefix("await ").unwrap_or(s);
-    if let Some(rest) = s.strip_prefix("expect(")
-        && let Some((args, close)) = call_args(s, s.len() - rest.len() - 1, Lang::Js)
-    {
-        let [subject] = args[..] else {
+    let Some(tree) = js_parsed(s) else {
+        return false;
+    };
+    let Some(e) = js_expression(&tree) else {
+        return false;
+    };
+    let text = |n: Node<'_>| &s[n.byte_range()];
+    if let Some((subject, negated, name, margs)) = expect_chain(s, e) {
+        let [subject] = subject[..] else {
             return false;
         };
-        let Some(made) = made(subject) else {
+        let Some(made) = made(s, subject) else {
             return false;
         };
-        let chain = &s[close + 1..];
-        let (negated, chain) = match chain.strip_prefix(".not") {
-            Some(c) => (true, c),
-            None => (false, chain),
-        };
-        let Some(matcher) = chain.strip_prefix('.') else {
-            return false;
-        };
-        let Some(open) = matcher.find('(') else {
-            return false;
-        };
-        let Some((margs, end)) = call_args(matcher, open, Lang::Js) else {
-            return false;
-        };
-        if end + 1 != matcher.len() {
-            return false;
-        }
         let arg = match margs[..] {
             [] => "",
-            [a] => a,
+            [a] => text(a),
             _ => return false,
         };
         let nothing = matches!(arg, "null" | "undefined");
         let object = !matches!(made, Made::Text { .. });
         let truthy = !matches!(made, Made::Text { maybe_empty: true });
-        return match (negated, &matcher[..open]) {
+        return match (negated, name) {
             // No value written out is a number, so none is NaN.
             (false, "toBeDefined") | (true, "toBeUndefined" | "toBeNull" | "toBeNaN") => {
                 arg.is_empty()
@@ -2065,17 +2144,13 @@ pub(super) fn js_cannot_fail(statement: &str) -> bool {
             _ => false,
         };
     }
-    let ok = s
-        .strip_prefix("assert.ok(")
-        .or_else(|| s.strip_prefix("assert("));
-    ok.and_then(|rest| call_args(s, s.len() - rest.len() - 1, Lang::Js))
-        .is_some_and(|(args, close)| {
-            close + 1 == s.len()
-                && args
-                    .first()
-                    .and_then(|a| made(a))
-                    .is_some_and(|m| m != Made::Text { maybe_empty: true })
-        })
+    js_assert(s, e).is_some_and(|(name, args)| {
+        name == "ok"
+            && args
+                .first()
+                .and_then(|a| made(s, *a))
+                .is_some_and(|m| m != Made::Text { maybe_empty: true })
+    })
 }
 
 /// What a JavaScript value written out is, whatever the code in it gives.
@@ -2095,168 +2170,88 @@ enum Made {
 }
 
 /// What `x` is when it is a value written out whole ([`Made`]).
-fn made(x: &str) -> Option<Made> {
-    let x = x.trim();
-    let b = x.as_bytes();
-    let last = x.len().checked_sub(1)?;
-    let whole = |open: usize| group_close(x, open, Lang::Js) == Some(last);
-    match b.first()? {
-        b'[' if whole(0) => return Some(Made::Array),
-        b'{' if whole(0) => return (!x.contains("__proto__")).then_some(Made::Object),
-        // Closed by its own quote: one left open ends where the text does.
-        b'\'' | b'"' | b'`'
-            if x.len() >= 2 && b[last] == b[0] && string_end(b, 0, Lang::Js) == Some(x.len()) =>
-        {
-            let inner = &x[1..last];
-            let maybe_empty = inner.is_empty() || (b[0] == b'`' && inner.starts_with("${"));
-            return Some(Made::Text { maybe_empty });
+fn made(s: &str, x: Node<'_>) -> Option<Made> {
+    let text = &s[x.byte_range()];
+    let inner = text.get(1..text.len().saturating_sub(1)).unwrap_or("");
+    match x.kind() {
+        "array" => Some(Made::Array),
+        "object" => (!text.contains("__proto__")).then_some(Made::Object),
+        "string" => Some(Made::Text {
+            maybe_empty: inner.is_empty(),
+        }),
+        "template_string" => Some(Made::Text {
+            maybe_empty: inner.is_empty() || inner.starts_with("${"),
+        }),
+        "arrow_function" | "function_expression" | "function" | "generator_function" => {
+            Some(Made::Function)
         }
-        _ => {}
+        _ => None,
     }
-    let f = x
-        .strip_prefix("async")
-        .filter(|r| r.starts_with([' ', '(']));
-    let f = f.map_or(x, str::trim_start);
-    let at = x.len() - f.len();
-    // `function name(…) {…}`, `function* (…) {…}`.
-    if f.strip_prefix("function")
-        .is_some_and(|r| r.starts_with([' ', '(', '*']))
-        && let Some(open) = f.find('(')
-        && let Some(close) = group_close(x, at + open, Lang::Js)
-    {
-        let body = x[close + 1..].trim_start();
-        return (body.starts_with('{') && whole(x.len() - body.len())).then_some(Made::Function);
-    }
-    // `(…) => …`, `v => …`.
-    let params_end = if f.starts_with('(') {
-        group_close(x, at, Lang::Js)? + 1
-    } else {
-        let word = lead(f);
-        let plain = !word.is_empty() && !word.starts_with(|c: char| c.is_ascii_digit());
-        if !plain {
-            return None;
-        }
-        at + word.len()
-    };
-    let body = x[params_end..].trim_start().strip_prefix("=>")?;
-    (!body.trim().is_empty()).then_some(Made::Function)
 }
 
 /// Whether a Python expression is true whatever its names hold.
-fn always_true(expr: &str) -> bool {
-    let e = unparen(expr.trim(), Lang::Python);
-    let parts = split_top(e, " or ", Lang::Python);
-    if parts.len() > 1 {
-        return parts.iter().any(|p| always_true(p));
+fn always_true(s: &str, e: Node<'_>) -> bool {
+    let e = unparen(e);
+    let operator = e.child_by_field_name("operator").map(|o| o.kind());
+    match (e.kind(), &syntax::kids(e)[..]) {
+        ("boolean_operator", &[l, r]) if operator == Some("or") => {
+            always_true(s, l) || always_true(s, r)
+        }
+        ("conditional_expression", &[then, test, otherwise]) => match constant(s, test) {
+            Some(true) => always_true(s, then),
+            Some(false) => always_true(s, otherwise),
+            None => always_true(s, then) && always_true(s, otherwise),
+        },
+        _ => constant(s, e) == Some(true),
     }
-    if let [then, rest] = split_top(e, " if ", Lang::Python)[..]
-        && let [test, otherwise] = split_top(rest, " else ", Lang::Python)[..]
-    {
-        return match constant(test) {
-            Some(true) => always_true(then),
-            Some(false) => always_true(otherwise),
-            None => always_true(then) && always_true(otherwise),
-        };
-    }
-    constant(e) == Some(true)
 }
 
 /// The truth of a Python constant: `True`, `1`, `"text"`, `not False`, `(a, b)`.
-fn constant(expr: &str) -> Option<bool> {
-    let e = expr.trim();
-    if let Some(inner) = e.strip_prefix("not ") {
-        return constant(inner).map(|b| !b);
-    }
-    // `bool(x)` is as true as `x`.
-    if e.starts_with("bool(") && group_close(e, 4, Lang::Python) == Some(e.len() - 1) {
-        return constant(&e[5..e.len() - 1]);
-    }
-    match e {
-        "True" | "1" => return Some(true),
-        "False" | "0" | "None" | "\"\"" | "''" | "()" | "[]" => return Some(false),
+fn constant(s: &str, e: Node<'_>) -> Option<bool> {
+    let text = &s[e.byte_range()];
+    let items = syntax::kids(e);
+    match e.kind() {
+        "not_operator" => return constant(s, e.child_by_field_name("argument")?).map(|b| !b),
+        // `bool(x)` is as true as `x`.
+        "call"
+            if e.child_by_field_name("function")
+                .is_some_and(|f| &s[f.byte_range()] == "bool") =>
+        {
+            let args = syntax::kids(e.child_by_field_name("arguments")?);
+            return match args[..] {
+                [x] => constant(s, x),
+                _ => None,
+            };
+        }
+        "true" => return Some(true),
+        "integer" if text == "1" => return Some(true),
+        "false" | "none" => return Some(false),
+        "integer" if text == "0" => return Some(false),
+        // A string with something in it (no f-string, whose text may be empty).
+        "string" if text.starts_with(['"', '\'']) => {
+            return Some(items.iter().any(|i| i.kind() == "string_content"));
+        }
+        // A tuple, list, set or dict written out with something in it: `[x ==
+        // 5]`. A comprehension or an unpacking (`[*xs]`, `{**d}`) may come out
+        // empty.
+        "tuple" => return Some(!items.is_empty()),
+        "list" if items.is_empty() => return Some(false),
+        "list" | "set" | "dictionary" => {
+            let fixed = items
+                .iter()
+                .any(|i| !matches!(i.kind(), "list_splat" | "dictionary_splat"));
+            return fixed.then_some(true);
+        }
         _ => {}
     }
-    let quoted = e.len() >= 3
-        && e.starts_with(['"', '\''])
-        && string_end(e.as_bytes(), 0, Lang::Python) == Some(e.len());
-    if quoted {
-        return Some(true);
-    }
-    if e.starts_with('(')
-        && group_close(e, 0, Lang::Python) == Some(e.len() - 1)
-        && split_top(&e[1..e.len() - 1], ",", Lang::Python).len() > 1
-    {
-        return Some(true);
-    }
-    // A list, set or dict written out with something in it: `[x == 5]`. A
-    // comprehension or an unpacking (`[*xs]`, `{**d}`) may come out empty.
-    if e.starts_with(['[', '{']) && group_close(e, 0, Lang::Python) == Some(e.len() - 1) {
-        let inner = &e[1..e.len() - 1];
-        let items = split_top(inner, ",", Lang::Python);
-        let comprehension = inner
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .any(|w| w == "for");
-        let fixed = items
-            .iter()
-            .any(|i| !i.trim().is_empty() && !i.trim().starts_with('*'));
-        return (fixed && !comprehension).then_some(true);
-    }
     // Both sides true: `[x == 5] and True`.
-    let both = split_top(e, " and ", Lang::Python);
-    if both.len() > 1 && both.iter().all(|p| constant(p) == Some(true)) {
-        return Some(true);
-    }
-    None
-}
-
-/// `(x)` as `x`, when the brackets hold the whole of it and no tuple.
-fn unparen(expr: &str, lang: Lang) -> &str {
-    let whole = expr.trim();
-    if !whole.starts_with('(') {
-        return whole;
-    }
-    // Where each bracket closes and how deep each comma is, found once: brackets
-    // nested deep are peeled in one pass, not one scan of the rest for each.
-    let (close, commas) = brackets(whole, lang);
-    let mut e = whole;
-    // Inside `depth` brackets peeled, a comma as deep as that is a tuple's.
-    for depth in 1.. {
-        let at = e.as_ptr() as usize - whole.as_ptr() as usize;
-        if !e.starts_with('(')
-            || close.get(&at) != Some(&(at + e.len() - 1))
-            || commas.contains(&depth)
-        {
-            break;
+    let operator = e.child_by_field_name("operator").map(|o| o.kind());
+    match (e.kind(), &items[..]) {
+        ("boolean_operator", [l, r]) if operator == Some("and") => {
+            (constant(s, *l) == Some(true) && constant(s, *r) == Some(true)).then_some(true)
         }
-        e = e[1..e.len() - 1].trim();
+        _ => None,
     }
-    e
-}
-
-/// `expr` split at a comparison operator `op` at its top level, where the
-/// operator is not part of a longer one (`==` in `===`, `!=`, `<=`).
-fn split_op<'a>(expr: &'a str, op: &str, lang: Lang) -> Vec<&'a str> {
-    let bytes = expr.as_bytes();
-    let top = top_level(expr, lang);
-    let mut parts = Vec::new();
-    let mut from = 0;
-    let mut i = 0;
-    while i + op.len() <= bytes.len() {
-        let fits = top[i]
-            && expr.is_char_boundary(i)
-            && expr[i..].starts_with(op)
-            && !(i > 0 && matches!(bytes[i - 1], b'=' | b'!' | b'<' | b'>'))
-            && bytes.get(i + op.len()) != Some(&b'=');
-        if fits {
-            parts.push(expr[from..i].trim());
-            i += op.len();
-            from = i;
-        } else {
-            i += 1;
-        }
-    }
-    parts.push(expr[from..].trim());
-    parts
 }
 
 /// `s` split at each `sep` at its top level (outside brackets and strings).
@@ -2345,14 +2340,8 @@ fn code(s: &str, from: usize, lang: Lang) -> impl Iterator<Item = (usize, u8)> +
 /// Where each bracket of `s` closes, by where it opens: `group_close` of every
 /// bracket, in one pass.
 fn closes(s: &str, lang: Lang) -> HashMap<usize, usize> {
-    brackets(s, lang).0
-}
-
-/// [`closes`], and how many brackets deep each comma of `s` is.
-fn brackets(s: &str, lang: Lang) -> (HashMap<usize, usize>, HashSet<usize>) {
     let mut open = Vec::new();
     let mut out = HashMap::new();
-    let mut commas = HashSet::new();
     for (i, c) in code(s, 0, lang) {
         match c {
             b'(' | b'[' | b'{' => open.push(i),
@@ -2361,13 +2350,10 @@ fn brackets(s: &str, lang: Lang) -> (HashMap<usize, usize>, HashSet<usize>) {
                     out.insert(o, i);
                 }
             }
-            b',' => {
-                commas.insert(open.len());
-            }
             _ => {}
         }
     }
-    (out, commas)
+    out
 }
 
 /// Where a string literal opening at `i` ends (past its close), if one opens
@@ -2410,22 +2396,6 @@ pub(super) fn group_close(s: &str, open: usize, lang: Lang) -> Option<usize> {
         }
     }
     None
-}
-
-/// The arguments of the call whose `(` is byte `open` of `s`, split at its top
-/// level, and where it closes.
-fn call_args(s: &str, open: usize, lang: Lang) -> Option<(Vec<&str>, usize)> {
-    let close = group_close(s, open, lang)?;
-    let inner = &s[open + 1..close];
-    let args = if inner.trim().is_empty() {
-        Vec::new()
-    } else {
-        split_top(inner, ",", lang)
-            .into_iter()
-            .filter(|a| !a.is_empty())
-            .collect()
-    };
-    Some((args, close))
 }
 
 #[cfg(test)]
@@ -2851,6 +2821,136 @@ mod tests {
         }
     }
 
+    // Read from the statement's tree: a comparison under `not` or `and`, a word
+    // holding `lambda`, and a string in brackets or a call are no longer split
+    // where a hand scanner saw an operator.
+    #[test]
+    fn python_statements_are_read_from_their_tree() {
+        let exact = |a: &str, b: &str| Some(Check::Exact(a.into(), b.into()));
+        let presence = |a: &str| Some(Check::Presence(a.into()));
+        for (s, want) in [
+            ("assert f(2, 3) == 5", exact("f(2,3)", "5")),
+            ("assert (v := f(3)) == v", exact("f(3)", "f(3)")),
+            ("assert a == a == f('x == y')", exact("a", "f('x == y')")),
+            ("assert 0 < x == 5", exact("0<x", "5")),
+            (
+                "assert x != 5",
+                Some(Check::Differs("x".into(), "5".into())),
+            ),
+            ("assert f(x) is not None", presence("f(x)")),
+            ("assert got > 0", Some(Check::Order("got".into()))),
+            ("assert 'a' in got", Some(Check::Order("got".into()))),
+            (
+                "assert got.startswith('a')",
+                Some(Check::Order("got".into())),
+            ),
+            ("assert isinstance(got, int)", presence("got")),
+            ("self.assertEqual(f(1), 2, msg='x')", exact("f(1)", "2")),
+            ("assertTrue(ok)", presence("ok")),
+            ("assert my_lambda(x)", presence("my_lambda(x)")),
+            ("assert not x == 5", None),
+            ("assert a == b and c", None),
+            ("assert x is None", None),
+            ("assert x ==", None),
+        ] {
+            assert_eq!(check(Lang::Python, s), want, "{s}");
+        }
+    }
+
+    // Read from the statement's tree: JSX and TypeScript in a subject, `await`,
+    // and an optional chain (`?.`, which a hand scanner took for a conditional).
+    #[test]
+    fn javascript_statements_are_read_from_their_tree() {
+        let exact = |a: &str, b: &str| Some(Check::Exact(a.into(), b.into()));
+        let presence = |a: &str| Some(Check::Presence(a.into()));
+        for (s, want) in [
+            ("expect(add(2, 3)).toBe(5)", exact("add(2,3)", "5")),
+            ("await expect(f(1)).resolves.toBe(2)", None),
+            (
+                "await expect(f(1)).toEqual({ a: 1 })",
+                exact("f(1)", "{a:1}"),
+            ),
+            (
+                "expect(render(<App />)).toBeDefined()",
+                presence("render(<App/>)"),
+            ),
+            (
+                "expect(x as number).not.toBe(3)",
+                Some(Check::Differs("x as number".into(), "3".into())),
+            ),
+            ("expect(a === f(1)).toBe(true)", exact("a", "f(1)")),
+            (
+                "expect(got > 0).toBeTruthy()",
+                Some(Check::Order("got".into())),
+            ),
+            ("assert.equal(x, 3)", exact("x", "3")),
+            ("assert(x == 3)", exact("x", "3")),
+            ("assert.ok(res?.body)", presence("res?.body")),
+            ("assert.ok(!x)", None),
+            ("assert.ok(a && b)", None),
+            ("assert.strict.equal(x, 3)", None),
+            ("expect(x).toBe(", None),
+        ] {
+            assert_eq!(check(Lang::Js, s), want, "{s}");
+        }
+    }
+
+    // Read from the statement's tree: a macro's arguments split at its own
+    // commas, Go's `if` header and testify's calls.
+    #[test]
+    fn rust_and_go_statements_are_read_from_their_tree() {
+        let exact = |a: &str, b: &str| Some(Check::Exact(a.into(), b.into()));
+        let presence = |a: &str| Some(Check::Presence(a.into()));
+        let order = |a: &str| Some(Check::Order(a.into()));
+        for (s, want) in [
+            ("assert_eq!(f(2, 3), \"a, b\")", exact("f(2,3)", "\"a, b\"")),
+            (
+                "std::assert_ne!(x, 5,)",
+                Some(Check::Differs("x".into(), "5".into())),
+            ),
+            ("assert!(v.len() == 3)", exact("v.len()", "3")),
+            ("assert!(got >= 1, \"got {}\", got)", order("got")),
+            ("assert!(r.is_ok())", presence("r")),
+            ("assert!(!v.is_empty())", presence("v")),
+            ("assert!(matches!(r, Ok(_)))", presence("r")),
+            ("assert!(matches!(r, Ok(5)))", None),
+            ("assert!(a == b && c)", None),
+            ("assert!(ready)", presence("ready")),
+            ("assert!(!ready)", None),
+            (
+                "assert!(xs.iter().all(|x| x > 0))",
+                presence("xs.iter().all(|x|x>0)"),
+            ),
+        ] {
+            assert_eq!(check(Lang::Rust, s), want, "{s}");
+        }
+        for (s, want) in [
+            ("assert.Equal(t, 5, Add(2, 3))", exact("5", "Add(2,3)")),
+            (
+                "require.Equalf(t, Add(2, 3), 5, \"m %d\", n)",
+                exact("5", "Add(2,3)"),
+            ),
+            ("Equal(t, want, got)", exact("want", "got")),
+            ("assert.True(t, got == 5)", exact("5", "got")),
+            ("assert.True(t, ok)", exact("ok", "true")),
+            ("assert.True(t, a && b)", presence("a&&b")),
+            (
+                "assert.False(t, a == b)",
+                Some(Check::Differs("a".into(), "b".into())),
+            ),
+            ("assert.Greater(t, got, 0)", order("got")),
+            ("assert.NotNil(t, got)", presence("got")),
+            ("s.Require().Equal(5, got)", None),
+            ("if got := Add(2, 3); got != 5", exact("Add(2,3)", "5")),
+            ("if got-got != 0", exact("got-got", "0")),
+            ("if err == nil", presence("err")),
+            ("if a == b", Some(Check::Differs("a".into(), "b".into()))),
+            ("if !ok", None),
+        ] {
+            assert_eq!(check(Lang::Go, s), want, "{s}");
+        }
+    }
+
     #[test]
     fn python_asserts_that_cannot_fail_are_known() {
         for s in [
@@ -2866,6 +2966,7 @@ mod tests {
             "assert {'x': f(1) == 2}",
             "assert [f(1) == 2] and True",
             "assert [*xs, f(1) == 2]",
+            "assert '''text'''",
         ] {
             assert!(python_cannot_fail(s), "{s}");
         }

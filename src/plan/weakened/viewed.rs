@@ -9,19 +9,19 @@ use std::ops::Range;
 
 use super::{Counts, Lang, Read, cannot_fail, checks, syntax};
 
-/// What `text`, a `lang` file, holds, from its `view`: Python's and
+/// What a `lang` file holds, from its `view`: Python's and
 /// JavaScript's tests and skips, or Rust's and Go's [`syntax::Marks`].
-pub(super) fn read(lang: Lang, text: &str, view: &syntax::View) -> Read {
+pub(super) fn read(lang: Lang, view: &syntax::View) -> Read {
     match lang {
-        Lang::Python | Lang::Js => scripted(lang, text, view),
-        Lang::Rust | Lang::Go => marked(lang, text, view),
+        Lang::Python | Lang::Js => scripted(lang, view),
+        Lang::Rust | Lang::Go => marked(lang, view),
     }
 }
 
 /// Rust and Go, from their marks: a statement's test is the innermost test body
 /// it is in; a skip switches off its owner's body, or the whole file's when it
 /// names none.
-fn marked(lang: Lang, text: &str, view: &syntax::View) -> Read {
+fn marked(lang: Lang, view: &syntax::View) -> Read {
     let m = &view.marks;
     let mut bodies: Vec<(&Range<usize>, &str)> = m
         .tests
@@ -118,7 +118,7 @@ fn marked(lang: Lang, text: &str, view: &syntax::View) -> Read {
         skipped,
         helpers,
         harnesses: Vec::new(),
-        bound: checks::bindings(lang, text),
+        bound: checks::bindings(lang, &view.bindings),
     }
 }
 
@@ -129,8 +129,8 @@ fn statement(text: &str) -> String {
     words.join(" ").trim_end_matches([',', ';']).to_string()
 }
 
-/// What `text`, a `lang` file (Python or JavaScript), holds, from its `view`.
-fn scripted(lang: Lang, text: &str, view: &syntax::View) -> Read {
+/// What a `lang` file (Python or JavaScript) holds, from its `view`.
+fn scripted(lang: Lang, view: &syntax::View) -> Read {
     // Each assertion with where it starts and the test it is in ("" for none).
     let mut placed: Vec<(usize, String, &str)> = view
         .tests
@@ -248,7 +248,7 @@ fn scripted(lang: Lang, text: &str, view: &syntax::View) -> Read {
         skipped,
         helpers,
         harnesses,
-        bound: checks::bindings(lang, text),
+        bound: checks::bindings(lang, &view.bindings),
     }
 }
 
