@@ -8,9 +8,11 @@ use std::ops::Range;
 mod bound;
 mod marks;
 mod normal;
+mod spelled;
 mod uses;
 mod view;
 
+pub use spelled::Spelling;
 pub use uses::words;
 pub use view::preorder;
 

@@ -5,18 +5,19 @@
 
 use tree_sitter::Node;
 
-use super::{Grammar, kids, preorder};
+use super::{Grammar, Spelling, kids, preorder};
 
 /// A value longer than this is no subject a check was written with.
 const LONGEST: usize = 4096;
 
-/// Each name a statement opening its line binds, with the text of its value
-/// (brackets around the whole value taken off), in source order: one name, a
+/// Each name a statement opening its line binds, with its value in one spelling
+/// ([`Spelling`]; brackets around the whole value taken off), in source order: one name, a
 /// chain (`v = w = f(3)`), or a tuple of as many values written out (`v, w =
 /// f(3), g(3)`). A value that goes on past its line is left out, as a line
 /// reader saw only its opening; so is one that does not parse.
 pub(super) fn read(g: Grammar, src: &str, root: Node<'_>) -> Vec<(String, String)> {
     let mut out = Vec::new();
+    let spelling = Spelling::of(src, root);
     for node in preorder(root) {
         let (names, value) = match (g, node.kind()) {
             (Grammar::Python, "expression_statement") => match kids(node)[..] {
@@ -68,7 +69,7 @@ pub(super) fn read(g: Grammar, src: &str, root: Node<'_>) -> Vec<(String, String
             continue;
         }
         for name in names {
-            out.extend(pairs(src, name, value));
+            out.extend(pairs((src, &spelling), name, value));
         }
     }
     out
@@ -123,12 +124,20 @@ fn opens_line(src: &str, node: Node<'_>) -> bool {
 
 /// The name (or the names of a tuple) bound to `value` (or to its items, when a
 /// tuple or a list of as many is written out).
-fn pairs(src: &str, name: Node<'_>, value: Node<'_>) -> Vec<(String, String)> {
+fn pairs(
+    (src, spelling): (&str, &Spelling<'_>),
+    name: Node<'_>,
+    value: Node<'_>,
+) -> Vec<(String, String)> {
     let bound = |n: Node<'_>, v: Node<'_>| {
         let v = unparen(one(v));
-        let text = &src[v.byte_range()];
         let name = plain(src, n)?;
-        (text.len() <= LONGEST && !text.is_empty()).then(|| (name.to_string(), text.to_string()))
+        (v.byte_range().len() <= LONGEST && !v.byte_range().is_empty()).then(|| {
+            (
+                name.to_string(),
+                spelling.range(v.start_byte(), v.end_byte()),
+            )
+        })
     };
     match (items(name), items(value)) {
         (None, _) => bound(name, value).into_iter().collect(),

@@ -12,24 +12,38 @@ use tree_sitter::Node;
 
 use super::Lang;
 use super::forms::clip;
-use crate::plan::syntax::{self, Grammar};
+use crate::plan::syntax::{self, Grammar, Spelling};
 
-/// What an assertion checks about its subject.
+/// What an assertion checks about its subject: each side in one spelling
+/// ([`Spelling`]), or as written while the statement's tree is read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Check {
+enum Check<S = String> {
     /// Equal to something: the two sides, in the order written.
-    Exact(String, String),
+    Exact(S, S),
     /// Present, set, truthy or of a type: the subject only.
-    Presence(String),
+    Presence(S),
     /// Not equal to one other value: the two sides, in the order written. Passes
     /// for every value but one.
-    Differs(String, String),
+    Differs(S, S),
     /// On one side of a bound (`got > 0`, `Greater(t, got, 0)`): the subject
     /// only. An exact check of one shape made an order is
     /// [`super::forms::loosened`]'s to find too; this reading finds it where the
     /// shapes differ (`assertEqual(got, 5)` become `assert got > 0`, testify's
     /// `Equal(t, 5, got)` become `Greater(t, got, 0)`).
-    Order(String),
+    Order(S),
+}
+
+impl Check<&str> {
+    /// The check with each side spelled as `spelling` reads it.
+    fn spelled(self, spelling: &Spelling<'_>) -> Check {
+        let one = |side: &str| spelling.part(side);
+        match self {
+            Check::Exact(a, b) => Check::Exact(one(a), one(b)),
+            Check::Presence(x) => Check::Presence(one(x)),
+            Check::Differs(a, b) => Check::Differs(one(a), one(b)),
+            Check::Order(x) => Check::Order(one(x)),
+        }
+    }
 }
 
 /// Statements added in place of removed ones that check less of the same value:
@@ -317,19 +331,18 @@ fn lengths_by_lead<'a>(of_subject: &HashMap<&'a str, Vec<usize>>) -> HashMap<&'a
 pub(super) type Bound = HashMap<String, String>;
 
 /// Of the names a file's syntax view binds on lines of their own
-/// ([`crate::plan::syntax::View::bindings`]), those bound to one value
-/// ([`Bound`]), that value as a side reads: a reference, a copy or the value in
-/// brackets is the value itself, and one too long to be a subject a check was
-/// written with is left out.
-pub(super) fn bindings(lang: Lang, found: &[(String, String)]) -> Bound {
+/// ([`crate::plan::syntax::View::bindings`], each value in the one spelling sides
+/// are compared in), those bound to one value ([`Bound`]), that value as a side
+/// reads: a reference, a copy or the value in brackets is the value itself, and
+/// one too long to be a subject a check was written with is left out.
+pub(super) fn bindings(found: &[(String, String)]) -> Bound {
     let mut seen: HashMap<&str, Option<String>> = HashMap::new();
     for (name, value) in found {
         let value = bare(value);
         if value.is_empty() || value.len() > 1024 {
             continue;
         }
-        // In the one spelling sides are compared in: `f(2,3)` is `f(2, 3)`.
-        let value = canon(value, lang);
+        let value = value.to_string();
         seen.entry(name)
             .and_modify(|was| {
                 if was.as_ref() != Some(&value) {
@@ -349,55 +362,6 @@ fn is_name(name: &str) -> bool {
         .next()
         .is_some_and(|c| c.is_alphabetic() || c == '_')
         && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-}
-
-/// `side` in the one spelling sides are compared in: no spaces but one where two
-/// words meet (`not x`, `x as u32`), string literals as written. `f(2,3)` and
-/// `f( 2, 3 )` are one subject.
-fn canon(side: &str, lang: Lang) -> String {
-    let b = side.as_bytes();
-    let word = |c: char| c.is_alphanumeric() || c == '_';
-    let mut out = String::with_capacity(side.len());
-    let mut gap = false;
-    let mut i = 0;
-    while i < b.len() {
-        if let Some(end) = string_end(b, i, lang) {
-            let lit = &side[i..end];
-            // An f-string's or a template's holes are code: `f"{f(2,3)}"`.
-            let prefix = out.len() - out.trim_end_matches(word).len();
-            let holes = match lang {
-                Lang::Js => b[i] == b'`',
-                Lang::Python => {
-                    matches!(
-                        &out[out.len() - prefix..],
-                        "f" | "F" | "rf" | "fr" | "Rf" | "fR"
-                    )
-                }
-                _ => false,
-            };
-            match holes && lit.len() <= 4096 {
-                true => out.push_str(&in_holes(lit, lang)),
-                false => out.push_str(lit),
-            }
-            gap = false;
-            i = end;
-            continue;
-        }
-        let Some(c) = side[i..].chars().next() else {
-            break;
-        };
-        i += c.len_utf8();
-        if c.is_whitespace() {
-            gap = true;
-            continue;
-        }
-        if gap && word(c) && out.ends_with(word) {
-            out.push(' ');
-        }
-        gap = false;
-        out.push(c);
-    }
-    out
 }
 
 /// What `side` holds: itself, and the value of the name it is, through a few
@@ -1336,20 +1300,12 @@ fn informative(expected: &str) -> bool {
 /// ones of `lang`.
 fn check(lang: Lang, s: &str) -> Option<Check> {
     let s = s.trim().trim_end_matches(';').trim_end();
-    let found = match lang {
+    match lang {
         Lang::Python => python(s),
         Lang::Js => js(s.strip_prefix("await ").unwrap_or(s)),
         Lang::Rust => rust(s),
         Lang::Go => go(s),
-    }?;
-    // Sides are compared as text: each in one spelling, spaces aside.
-    let one = |side: &str| canon(side, lang);
-    Some(match found {
-        Check::Exact(a, b) => Check::Exact(one(&a), one(&b)),
-        Check::Presence(x) => Check::Presence(one(&x)),
-        Check::Differs(a, b) => Check::Differs(one(&a), one(&b)),
-        Check::Order(x) => Check::Order(one(&x)),
-    })
+    }
 }
 
 /// The one statement of `lang` that `s` is, parsed: `None` when it does not
@@ -1374,20 +1330,22 @@ fn python(s: &str) -> Option<Check> {
     let (tree, 1) = parsed(Grammar::Python, s)? else {
         return None;
     };
+    let spelling = Spelling::of(s, tree.root_node());
     let statement = syntax::kids(tree.root_node())[0];
-    match statement.kind() {
-        "assert_statement" => python_expr(s, unparen(*syntax::kids(statement).first()?)),
+    let found = match statement.kind() {
+        "assert_statement" => python_expr(s, unparen(*syntax::kids(statement).first()?), &spelling),
         "expression_statement" => match syntax::kids(statement)[..] {
             [call] if call.kind() == "call" => unittest(s, call),
             _ => None,
         },
         _ => None,
-    }
+    };
+    Some(found?.spelled(&spelling))
 }
 
 /// `self.assertEqual(a, b)` and its kin; `self.assertTrue(x)`, `assertIsNotNone`,
 /// `assertIsInstance`.
-fn unittest(s: &str, call: Node<'_>) -> Option<Check> {
+fn unittest<'s>(s: &'s str, call: Node<'_>) -> Option<Check<&'s str>> {
     let text = |n: Node<'_>| &s[n.byte_range()];
     let function = call.child_by_field_name("function")?;
     let name = match function.kind() {
@@ -1409,10 +1367,10 @@ fn unittest(s: &str, call: Node<'_>) -> Option<Check> {
             | "assertMultiLineEqual"
     );
     if exact && args.len() >= 2 {
-        return Some(Check::Exact(args[0].into(), args[1].into()));
+        return Some(Check::Exact(args[0], args[1]));
     }
     if matches!(name, "assertNotEqual" | "assertNotEquals") && args.len() >= 2 {
-        return Some(Check::Differs(args[0].into(), args[1].into()));
+        return Some(Check::Differs(args[0], args[1]));
     }
     let order = [
         "assertGreater",
@@ -1424,14 +1382,14 @@ fn unittest(s: &str, call: Node<'_>) -> Option<Check> {
         return bounded(args[0], args[1]);
     }
     let present = matches!(name, "assertTrue" | "assertIsNotNone" | "assertIsInstance");
-    (present && !args.is_empty()).then(|| Check::Presence(args[0].into()))
+    (present && !args.is_empty()).then(|| Check::Presence(args[0]))
 }
 
 /// What a Python assertion's condition `e` checks.
-fn python_expr(s: &str, e: Node<'_>) -> Option<Check> {
+fn python_expr<'s>(s: &'s str, e: Node<'_>, spelling: &Spelling<'_>) -> Option<Check<&'s str>> {
     let text = |n: Node<'_>| &s[n.byte_range()];
     match e.kind() {
-        "comparison_operator" => compared(s, e),
+        "comparison_operator" => compared(s, e, spelling),
         "boolean_operator" | "not_operator" | "conditional_expression" | "lambda" => None,
         // A part of the value, not all of it: `got.startswith(x)`.
         "call" => {
@@ -1442,23 +1400,23 @@ fn python_expr(s: &str, e: Node<'_>) -> Option<Check> {
                     let method = text(function.child_by_field_name("attribute")?);
                     let object = function.child_by_field_name("object")?;
                     Some(match method {
-                        "startswith" | "endswith" => Check::Order(text(object).into()),
-                        _ => Check::Presence(text(e).into()),
+                        "startswith" | "endswith" => Check::Order(text(object)),
+                        _ => Check::Presence(text(e)),
                     })
                 }
                 "identifier" if matches!(text(function), "bool" | "isinstance") => {
-                    args?.first().map(|a| Check::Presence(text(*a).into()))
+                    args?.first().map(|a| Check::Presence(text(*a)))
                 }
-                _ => Some(Check::Presence(text(e).into())),
+                _ => Some(Check::Presence(text(e))),
             }
         }
-        _ => Some(Check::Presence(text(e).into())),
+        _ => Some(Check::Presence(text(e))),
     }
 }
 
 /// A Python comparison: equal in a chain (`a == b == c`, read as its first pair
 /// of two different sides), not equal, not `None`, an order, or in a whole.
-fn compared(s: &str, e: Node<'_>) -> Option<Check> {
+fn compared<'s>(s: &'s str, e: Node<'_>, spelling: &Spelling<'_>) -> Option<Check<&'s str>> {
     let text = |n: Node<'_>| &s[n.byte_range()];
     let mut cursor = e.walk();
     let ops: Vec<&str> = e
@@ -1479,9 +1437,7 @@ fn compared(s: &str, e: Node<'_>) -> Option<Check> {
     }
     let part = |(from, to): (usize, usize)| &s[sides[from].start_byte()..sides[to].end_byte()];
     if parts.len() >= 2 {
-        let differ = |w: &&[(usize, usize)]| {
-            canon(part(w[0]), Lang::Python) != canon(part(w[1]), Lang::Python)
-        };
+        let differ = |w: &&[(usize, usize)]| spelling.part(part(w[0])) != spelling.part(part(w[1]));
         let pair = parts.windows(2).find(differ).unwrap_or(&parts[..2]);
         let one = |(from, to): (usize, usize)| (from == to).then(|| sides[from]);
         let (l, r) = walrus(
@@ -1489,14 +1445,14 @@ fn compared(s: &str, e: Node<'_>) -> Option<Check> {
             (part(pair[0]), one(pair[0])),
             (part(pair[1]), one(pair[1])),
         );
-        return Some(Check::Exact(l.into(), r.into()));
+        return Some(Check::Exact(l, r));
     }
     let (l, r) = (sides[0], sides[sides.len() - 1]);
     match ops[..] {
-        ["!="] => Some(Check::Differs(text(l).into(), text(r).into())),
-        ["is not"] if r.kind() == "none" => Some(Check::Presence(text(l).into())),
+        ["!="] => Some(Check::Differs(text(l), text(r))),
+        ["is not"] if r.kind() == "none" => Some(Check::Presence(text(l))),
         [">=" | "<=" | ">" | "<"] => bounded(text(l), text(r)),
-        ["in"] => Some(Check::Order(text(r).into())),
+        ["in"] => Some(Check::Order(text(r))),
         _ => None,
     }
 }
@@ -1531,8 +1487,13 @@ fn rust(s: &str) -> Option<Check> {
     let (tree, 1) = parsed(Grammar::Rust, s)? else {
         return None;
     };
+    Some(rust_macro(s, tree.root_node())?.spelled(&Spelling::of(s, tree.root_node())))
+}
+
+/// What the one macro call in the function at `root` checks.
+fn rust_macro<'s>(s: &'s str, root: Node<'_>) -> Option<Check<&'s str>> {
     let text = |n: Node<'_>| &s[n.byte_range()];
-    let body = syntax::kids(tree.root_node())[0].child_by_field_name("body")?;
+    let body = syntax::kids(root)[0].child_by_field_name("body")?;
     let [statement] = syntax::kids(body)[..] else {
         return None;
     };
@@ -1546,8 +1507,8 @@ fn rust(s: &str) -> Option<Check> {
     let part = |p: &[Node<'_>]| Some(&s[p.first()?.start_byte()..p.last()?.end_byte()]);
     let arg = |k: usize| args.get(k).and_then(|p| part(p));
     match name {
-        "assert_eq" if args.len() >= 2 => Some(Check::Exact(arg(0)?.into(), arg(1)?.into())),
-        "assert_ne" if args.len() >= 2 => Some(Check::Differs(arg(0)?.into(), arg(1)?.into())),
+        "assert_eq" if args.len() >= 2 => Some(Check::Exact(arg(0)?, arg(1)?)),
+        "assert_ne" if args.len() >= 2 => Some(Check::Differs(arg(0)?, arg(1)?)),
         "assert" | "debug_assert" if !args.is_empty() => {
             let tokens = &args[0];
             let x = arg(0)?;
@@ -1564,9 +1525,9 @@ fn rust(s: &str) -> Option<Check> {
             let joined = tokens.iter().any(|t| matches!(text(*t), "&&" | "||" | "?"));
             for (op, equal) in [("==", true), ("!=", false)] {
                 if let Some((l, r)) = split(op) {
-                    return (!joined).then(|| match equal {
-                        true => Check::Exact(l.into(), r.into()),
-                        false => Check::Differs(l.into(), r.into()),
+                    return (!joined).then_some(match equal {
+                        true => Check::Exact(l, r),
+                        false => Check::Differs(l, r),
                     });
                 }
             }
@@ -1579,14 +1540,14 @@ fn rust(s: &str) -> Option<Check> {
             }
             for tail in [".is_ok()", ".is_some()", ".is_err()"] {
                 if let Some(v) = x.strip_suffix(tail) {
-                    return Some(Check::Presence(v.into()));
+                    return Some(Check::Presence(v));
                 }
             }
             if let Some(v) = x
                 .strip_prefix('!')
                 .and_then(|v| v.strip_suffix(".is_empty()"))
             {
-                return Some(Check::Presence(v.into()));
+                return Some(Check::Presence(v));
             }
             if let [m, bang, tree] = tokens[..]
                 && text(m) == "matches"
@@ -1598,7 +1559,7 @@ fn rust(s: &str) -> Option<Check> {
                     .get(1)
                     .and_then(|p| part(p))
                     .is_some_and(|p| p.contains('_') || p.contains(".."));
-                return wild.then(|| part(&margs[0]).map(|m| Check::Presence(m.into())))?;
+                return wild.then(|| part(&margs[0]).map(Check::Presence))?;
             }
             // No comparison or joining operator among its own tokens.
             let operator = tokens.iter().any(|t| {
@@ -1608,7 +1569,7 @@ fn rust(s: &str) -> Option<Check> {
                         .iter()
                         .any(|op| text(*t).contains(op))
             });
-            (!operator && !x.starts_with('!')).then(|| Check::Presence(x.into()))
+            (!operator && !x.starts_with('!')).then_some(Check::Presence(x))
         }
         _ => None,
     }
@@ -1644,6 +1605,7 @@ fn go(s: &str) -> Option<Check> {
     let (tree, 2) = parsed(Grammar::Go, s)? else {
         return None;
     };
+    let spelling = Spelling::of(s, tree.root_node());
     let text = |n: Node<'_>| &s[n.byte_range()];
     let body = syntax::kids(tree.root_node())[1].child_by_field_name("body")?;
     let [list] = syntax::kids(body)[..] else {
@@ -1653,7 +1615,7 @@ fn go(s: &str) -> Option<Check> {
         return None;
     };
     if statement.kind() == "if_statement" {
-        return go_if(s, statement);
+        return go_if(s, statement, &spelling);
     }
     let [call] = syntax::kids(statement)[..] else {
         return None;
@@ -1683,11 +1645,11 @@ fn go(s: &str) -> Option<Check> {
     if !test {
         return None;
     }
-    testify(s, name, &args)
+    Some(testify(s, name, &args)?.spelled(&spelling))
 }
 
 /// What testify's check `name` with `args` (the test first) checks.
-fn testify(s: &str, name: &str, nodes: &[Node<'_>]) -> Option<Check> {
+fn testify<'s>(s: &'s str, name: &str, nodes: &[Node<'_>]) -> Option<Check<&'s str>> {
     let args: Vec<&str> = nodes.iter().map(|n| &s[n.byte_range()]).collect();
     // `Equalf(t, 5, got, "msg %d", n)` is `Equal` with its message formatted.
     let name = match name.strip_suffix('f') {
@@ -1697,25 +1659,21 @@ fn testify(s: &str, name: &str, nodes: &[Node<'_>]) -> Option<Check> {
     // testify names the expected value first; one written the other way round
     // (`Equal(t, got, 5)`, `Len(t, xs, 3)`, `True(t, got == 5)`) is turned
     // round, so the value under test is second ([`expected_changed`]).
-    let expected_first = |c: Check| match c {
-        Check::Exact(l, r) if skeleton(&l).0 != "#" && skeleton(&r).0 == "#" => Check::Exact(r, l),
+    let expected_first = |c: Check<&'s str>| match c {
+        Check::Exact(l, r) if skeleton(l).0 != "#" && skeleton(r).0 == "#" => Check::Exact(r, l),
         c => c,
     };
     match name {
         "Equal" | "EqualValues" | "Exactly" | "Len" if args.len() >= 3 => {
-            Some(expected_first(Check::Exact(args[1].into(), args[2].into())))
+            Some(expected_first(Check::Exact(args[1], args[2])))
         }
-        "NotEqual" | "NotEqualValues" if args.len() >= 3 => {
-            Some(Check::Differs(args[1].into(), args[2].into()))
-        }
+        "NotEqual" | "NotEqualValues" if args.len() >= 3 => Some(Check::Differs(args[1], args[2])),
         // A comparison checked true is the check it spells. Any other value is a
         // bool (Go's types say so), so checking it true or false is exact.
         "True" if args.len() >= 2 => Some(match go_compared(s, nodes[1]) {
             Some(c) => expected_first(c),
-            None if go_operator(s, nodes[1]).is_none() => {
-                Check::Exact(args[1].into(), "true".into())
-            }
-            None => Check::Presence(args[1].into()),
+            None if go_operator(s, nodes[1]).is_none() => Check::Exact(args[1], "true"),
+            None => Check::Presence(args[1]),
         }),
         // A comparison checked false is the opposite check.
         "False" if args.len() >= 2 => match go_compared(s, nodes[1]) {
@@ -1724,31 +1682,29 @@ fn testify(s: &str, name: &str, nodes: &[Node<'_>]) -> Option<Check> {
             Some(order) => Some(order),
             None => go_operator(s, nodes[1])
                 .is_none()
-                .then(|| Check::Exact(args[1].into(), "false".into())),
+                .then_some(Check::Exact(args[1], "false")),
         },
         "Greater" | "GreaterOrEqual" | "Less" | "LessOrEqual" if args.len() >= 3 => {
             bounded(args[1], args[2])
         }
-        "Positive" | "Negative" if args.len() >= 2 => Some(Check::Order(args[1].into())),
+        "Positive" | "Negative" if args.len() >= 2 => Some(Check::Order(args[1])),
         // Near a value, or holding one, not equal to it: the value under test is
         // the second after `t` for a tolerance, the first for a containment.
         "InDelta" | "InEpsilon" | "WithinDuration" | "InDeltaSlice" if args.len() >= 4 => {
-            Some(Check::Order(args[2].into()))
+            Some(Check::Order(args[2]))
         }
         "Contains" | "Subset" | "Regexp" if args.len() >= 3 => {
             let subject = if name == "Regexp" { args[2] } else { args[1] };
-            Some(Check::Order(subject.into()))
+            Some(Check::Order(subject))
         }
-        "NotNil" | "NotEmpty" | "NotZero" if args.len() >= 2 => {
-            Some(Check::Presence(args[1].into()))
-        }
-        "IsType" if args.len() >= 3 => Some(Check::Presence(args[2].into())),
+        "NotNil" | "NotEmpty" | "NotZero" if args.len() >= 2 => Some(Check::Presence(args[1])),
+        "IsType" if args.len() >= 3 => Some(Check::Presence(args[2])),
         _ => None,
     }
 }
 
 /// Go's `if` whose block fails the test: `if got != 9` checks `got` is 9.
-fn go_if(s: &str, statement: Node<'_>) -> Option<Check> {
+fn go_if(s: &str, statement: Node<'_>, spelling: &Spelling<'_>) -> Option<Check> {
     let text = |n: Node<'_>| &s[n.byte_range()];
     let cond = statement.child_by_field_name("condition")?;
     // `if got := f(3); got != 9`: the name the statement binds is its value.
@@ -1764,7 +1720,7 @@ fn go_if(s: &str, statement: Node<'_>) -> Option<Check> {
     // Only a whole side, or the name minus itself (gofmt's `got-got`): a
     // value put in at every mention could grow a line without bound.
     let side = |x: Node<'_>| match init {
-        Some((name, value)) if text(x) == name => value.to_string(),
+        Some((name, value)) if text(x) == name => spelling.part(value),
         Some((name, value))
             if x.kind() == "binary_expression"
                 && x.child_by_field_name("operator")
@@ -1776,9 +1732,10 @@ fn go_if(s: &str, statement: Node<'_>) -> Option<Check> {
                 .iter()
                 .all(|p| p.is_some_and(|p| text(p) == name)) =>
         {
-            format!("{value} - {value}")
+            let value = spelling.part(value);
+            format!("{value}-{value}")
         }
-        _ => text(x).to_string(),
+        _ => spelling.part(text(x)),
     };
     let op = go_operator(s, cond)?;
     let (l, r) = (
@@ -1814,22 +1771,22 @@ fn go_operator<'t>(s: &'t str, x: Node<'_>) -> Option<&'t str> {
 
 /// What checking a Go expression true checks when it is an equality, an
 /// inequality or an order: the two sides.
-fn go_compared(s: &str, x: Node<'_>) -> Option<Check> {
+fn go_compared<'s>(s: &'s str, x: Node<'_>) -> Option<Check<&'s str>> {
     let op = go_operator(s, x)?;
-    let side = |f: &str| Some(s[x.child_by_field_name(f)?.byte_range()].to_string());
+    let side = |f: &str| Some(&s[x.child_by_field_name(f)?.byte_range()]);
     match op {
         "==" => Some(Check::Exact(side("left")?, side("right")?)),
         "!=" => Some(Check::Differs(side("left")?, side("right")?)),
-        ">=" | "<=" | ">" | "<" => bounded(&side("left")?, &side("right")?),
+        ">=" | "<=" | ">" | "<" => bounded(side("left")?, side("right")?),
         _ => None,
     }
 }
 
 /// The order check of two sides: of the one that is not a literal, when one is.
-fn bounded(l: &str, r: &str) -> Option<Check> {
+fn bounded<'s>(l: &'s str, r: &'s str) -> Option<Check<&'s str>> {
     match (skeleton(l).0 == "#", skeleton(r).0 == "#") {
-        (false, true) => Some(Check::Order(l.into())),
-        (true, false) => Some(Check::Order(r.into())),
+        (false, true) => Some(Check::Order(l)),
+        (true, false) => Some(Check::Order(r)),
         _ => None,
     }
 }
@@ -1937,7 +1894,11 @@ fn expect_chain<'t>(
 
 fn js(s: &str) -> Option<Check> {
     let tree = js_parsed(s)?;
-    let e = js_expression(&tree)?;
+    Some(js_check(s, js_expression(&tree)?)?.spelled(&Spelling::of(s, tree.root_node())))
+}
+
+/// What the JavaScript assertion `e` checks.
+fn js_check<'s>(s: &'s str, e: Node<'_>) -> Option<Check<&'s str>> {
     let text = |n: Node<'_>| &s[n.byte_range()];
     if let Some((args, negated, name, margs)) = expect_chain(s, e) {
         let subject = args[0];
@@ -1954,7 +1915,7 @@ fn js(s: &str) -> Option<Check> {
         {
             return Some(c);
         }
-        let subject = text(subject).to_string();
+        let subject = text(subject);
         let order = [
             "toBeGreaterThan",
             "toBeGreaterThanOrEqual",
@@ -1962,7 +1923,7 @@ fn js(s: &str) -> Option<Check> {
             "toBeLessThanOrEqual",
         ];
         if !negated && order.contains(&name) && margs.len() == 1 {
-            return bounded(&subject, margs[0]);
+            return bounded(subject, margs[0]);
         }
         let anything = margs.first().is_some_and(|a| a.starts_with("expect.any"));
         // Called at all, threw at all: what a call's arguments or count, or an
@@ -1979,7 +1940,7 @@ fn js(s: &str) -> Option<Check> {
             return Some(Check::Presence(subject));
         }
         if negated && matches!(name, "toBe" | "toEqual" | "toStrictEqual") && margs.len() == 1 {
-            return Some(Check::Differs(subject, margs[0].into()));
+            return Some(Check::Differs(subject, margs[0]));
         }
         let exact = matches!(
             name,
@@ -2002,18 +1963,17 @@ fn js(s: &str) -> Option<Check> {
                 | "toThrow"
                 | "toThrowError"
         );
-        return (exact && !negated && !margs.is_empty())
-            .then(|| Check::Exact(subject, margs[0].into()));
+        return (exact && !negated && !margs.is_empty()).then(|| Check::Exact(subject, margs[0]));
     }
     let (name, args) = js_assert(s, e)?;
     match name {
         "equal" | "strictEqual" | "deepEqual" | "deepStrictEqual" if args.len() >= 2 => {
-            Some(Check::Exact(text(args[0]).into(), text(args[1]).into()))
+            Some(Check::Exact(text(args[0]), text(args[1])))
         }
         "notEqual" | "notStrictEqual" | "notDeepEqual" | "notDeepStrictEqual"
             if args.len() >= 2 =>
         {
-            Some(Check::Differs(text(args[0]).into(), text(args[1]).into()))
+            Some(Check::Differs(text(args[0]), text(args[1])))
         }
         "ok" if !args.is_empty() => {
             let x = args[0];
@@ -2021,7 +1981,7 @@ fn js(s: &str) -> Option<Check> {
                 Some(c @ Check::Exact(..)) => Some(c),
                 Some(_) => None,
                 None => (js_operator(s, x).is_none() && !text(x).starts_with('!'))
-                    .then(|| Check::Presence(text(x).into())),
+                    .then(|| Check::Presence(text(x))),
             }
         }
         _ => None,
@@ -2079,14 +2039,14 @@ fn js_operator<'t>(s: &'t str, x: Node<'_>) -> Option<&'t str> {
 
 /// What checking `x` true checks when it is an equality, an inequality or an
 /// order (`a === b`, `a !== b`, `got > 0`).
-fn js_compared(s: &str, x: Node<'_>) -> Option<Check> {
+fn js_compared<'s>(s: &'s str, x: Node<'_>) -> Option<Check<&'s str>> {
     let op = js_operator(s, x)?;
-    let side = |f: &str| Some(s[x.child_by_field_name(f)?.byte_range()].to_string());
+    let side = |f: &str| Some(&s[x.child_by_field_name(f)?.byte_range()]);
     let (l, r) = (side("left")?, side("right")?);
     match op {
         "===" | "==" => Some(Check::Exact(l, r)),
         "!==" | "!=" => Some(Check::Differs(l, r)),
-        ">=" | "<=" | ">" | "<" => bounded(&l, &r),
+        ">=" | "<=" | ">" | "<" => bounded(l, r),
         _ => None,
     }
 }
@@ -2287,38 +2247,6 @@ fn top_level(s: &str, lang: Lang) -> Vec<bool> {
     out
 }
 
-/// An f-string or a template literal with the code in its holes (`{…}`,
-/// `${…}`) in [`canon`]'s spelling, the rest as written.
-fn in_holes(lit: &str, lang: Lang) -> String {
-    let b = lit.as_bytes();
-    let mut out = String::with_capacity(lit.len());
-    let (mut from, mut i) = (0, 0);
-    while i < b.len() {
-        let brace = match lang {
-            Lang::Js if b[i] == b'$' && b.get(i + 1) == Some(&b'{') => i + 1,
-            // `{{` is a brace as text.
-            Lang::Python if b[i] == b'{' && b.get(i + 1) == Some(&b'{') => {
-                i += 2;
-                continue;
-            }
-            Lang::Python if b[i] == b'{' => i,
-            _ => {
-                i += 1;
-                continue;
-            }
-        };
-        // A hole that does not close leaves the rest as written.
-        let Some(close) = group_close(lit, brace, lang) else {
-            break;
-        };
-        out.push_str(&lit[from..=brace]);
-        out.push_str(&canon(&lit[brace + 1..close], lang));
-        (from, i) = (close, close + 1);
-    }
-    out.push_str(&lit[from..]);
-    out
-}
-
 /// Each byte of `s` from byte `from` on that is outside its string literals, with
 /// where it is: the one walk the bracket readers share.
 fn code(s: &str, from: usize, lang: Lang) -> impl Iterator<Item = (usize, u8)> + '_ {
@@ -2409,6 +2337,21 @@ mod tests {
             &[new.to_string()],
             (&Bound::new(), &Bound::new()),
         )
+    }
+
+    // The tree finds a side's string literals. A hand scanner took the quotes
+    // inside a Rust raw string for its ends and dropped the spaces between them,
+    // and left the holes of an f-string prefixed `Fr` as written.
+    #[test]
+    fn literals_are_found_by_the_tree_not_by_their_quotes() {
+        assert_eq!(
+            check(Lang::Rust, r##"assert_eq!(got, r#"a" , "b"#)"##),
+            Some(Check::Exact("got".into(), r##"r#"a" , "b"#"##.into()))
+        );
+        assert_eq!(
+            check(Lang::Python, "assert f( 2, 3 ) == Fr'{a  +  b} x  y'"),
+            Some(Check::Exact("f(2,3)".into(), "Fr'{a+b} x  y'".into()))
+        );
     }
 
     // Attack (issue 68): each place a swap word stands in a long statement (`.`,

@@ -118,7 +118,7 @@ fn marked(lang: Lang, view: &syntax::View) -> Read {
         skipped,
         helpers,
         harnesses: Vec::new(),
-        bound: checks::bindings(lang, &view.bindings),
+        bound: checks::bindings(&view.bindings),
     }
 }
 
@@ -248,7 +248,7 @@ fn scripted(lang: Lang, view: &syntax::View) -> Read {
         skipped,
         helpers,
         harnesses,
-        bound: checks::bindings(lang, &view.bindings),
+        bound: checks::bindings(&view.bindings),
     }
 }
 
