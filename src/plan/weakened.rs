@@ -2861,6 +2861,9 @@ mod formatting_only_tests;
 #[cfg(test)]
 mod forms_tests;
 #[cfg(test)]
+#[path = "weakened/go_validate_tests.rs"]
+mod go_validate_tests;
+#[cfg(test)]
 #[path = "weakened/grader_read_tests.rs"]
 mod grader_read_tests;
 #[cfg(test)]
