@@ -99,18 +99,13 @@ pub fn is_test_path(path: &str) -> bool {
                 || name == "conftest.py"
                 || name == "tests.py"
         }
-        Lang::Js => js_test_name(name),
+        Lang::Js => {
+            let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+            stem.ends_with(".test") || stem.ends_with(".spec")
+        }
         Lang::Go => name.ends_with("_test.go"),
         Lang::Rust => false,
     }
-}
-
-/// A JavaScript or TypeScript test by its name: `a.test.ts`, `a.spec.js`, or
-/// `test.ts` and `spec.js` alone, which jest's default `testMatch` collects
-/// (`?(*.)+(spec|test).[jt]s?(x)`) and projects with one folder per function use.
-fn js_test_name(name: &str) -> bool {
-    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
-    stem.ends_with(".test") || stem.ends_with(".spec") || stem == "test" || stem == "spec"
 }
 
 /// What a file holds that makes its tests strong or weak.
@@ -645,7 +640,7 @@ fn named_test(path: &str) -> bool {
         Some(Lang::Python) => {
             name.starts_with("test_") || name.ends_with("_test.py") || name == "tests.py"
         }
-        Some(Lang::Js) => name.contains(".test.") || name.contains(".spec.") || js_test_name(name),
+        Some(Lang::Js) => name.contains(".test.") || name.contains(".spec."),
         Some(Lang::Go) => name.ends_with("_test.go"),
         _ => false,
     }
@@ -2354,31 +2349,6 @@ describe('add', () => {
         assert!(found("src/add.test.ts", JS, &stronger).is_empty());
     }
 
-    // A folder per function with its tests in `test.ts` beside it (jest collects
-    // the name): a test deleted there is one that ran; one renamed, or its
-    // expected value moved into a constant, is no loss.
-    #[test]
-    fn a_test_file_named_test_alone_is_read_as_one() {
-        let before = "describe('clamp', () => {\n  it('keeps a value inside', () => {\n    expect(clamp(2, 1, 3)).toBe(2);\n  });\n\n  it('throws on a reversed range', () => {\n    expect(() => clamp(2, 3, 1)).toThrow(RangeError);\n  });\n});\n";
-        let deleted = before.replace(
-            "\n  it('throws on a reversed range', () => {\n    expect(() => clamp(2, 3, 1)).toThrow(RangeError);\n  });\n",
-            "",
-        );
-        let said = found("src/clamp/test.ts", before, &deleted);
-        assert_eq!(said.len(), 1, "{said:?}");
-        assert!(
-            said[0].starts_with("src/clamp/test.ts: 1 of 2 assertions removed"),
-            "{said:?}"
-        );
-        let renamed = before.replace("throws on a reversed range", "rejects a reversed range");
-        assert!(found("src/clamp/test.ts", before, &renamed).is_empty());
-        let moved = format!(
-            "const LOW = 1;\n\n{}",
-            before.replace("clamp(2, 1, 3)", "clamp(2, LOW, 3)")
-        );
-        assert!(found("src/clamp/spec.js", before, &moved).is_empty());
-    }
-
     const RS: &str = r##"//! assert!(false) in a doc comment
 use super::*;
 
@@ -2559,8 +2529,6 @@ func (s *Suite) TestMethod() {
             "src/a.test.ts",
             "src/a.spec.js",
             "src/__tests__/a.jsx",
-            "src/add/test.ts",
-            "src/add/spec.js",
             "a_test.go",
             "tests/cli/main.rs",
             "test/a.mjs",
@@ -2571,9 +2539,6 @@ func (s *Suite) TestMethod() {
             "src/a.py",
             "testing.py",
             "src/a.ts",
-            "src/latest.ts",
-            "src/test.config.ts",
-            "src/test-utils.js",
             "a.go",
             "src/lib.rs",
             "tests/data.json",
