@@ -329,6 +329,11 @@ pub fn find_given(
             what.extend(unittest_load::found(row.change.before.as_deref(), after));
             what.extend(unittest_attrs::found(row.change.before.as_deref(), after));
         }
+        what.extend(unittest_load::package_dropped(
+            row.change,
+            changes,
+            &given.discovered,
+        ));
         if Lang::of(path) == Some(Lang::Js)
             && let (Some(after), Some(grammar)) = (
                 row.change.after.as_deref(),
