@@ -42,6 +42,7 @@ pub fn since(
     base: Option<&str>,
     verify_files: &[String],
     asked: &[String],
+    discovers: bool,
 ) -> Result<Vec<Finding>> {
     // The tests and verify files as the goal started: their literals and names are
     // what a hard-coded special case or a peek at the grader gives away, and the
@@ -68,6 +69,16 @@ pub fn since(
             .map_or(String::new(), |p| p.0.to_string())
     };
     let tests_at_start = git::paths_at(root, base, &weakened::is_test_path)?;
+    if discovers {
+        given.discovered = tests_at_start
+            .iter()
+            .filter(|path| {
+                let name = path.rsplit('/').next().unwrap_or(path);
+                name.starts_with("test") && name.ends_with(".py")
+            })
+            .cloned()
+            .collect();
+    }
     given.test_parents = Some(tests_at_start.into_iter().map(parent).collect());
     let compiled = |path: &str| weakened::compiled_module(path).is_some();
     let wanted = |path: &str| {
@@ -186,12 +197,29 @@ pub fn asked(goal: &Goal<'_>, files: &[String]) -> Vec<String> {
 /// whatever its status: the check a sign-off runs, run again (in CI, on the
 /// checked-out head, this does not trust the transcript).
 pub fn now(root: &Path, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Vec<Finding>> {
-    let files = match goal.verify().map(crate::verify::parse) {
-        Some(Ok(verify)) => crate::judge::files::verify_runs(root, &verify),
-        _ => Vec::new(),
+    let (files, asked, discovers) = read_by(root, goal);
+    since(
+        root,
+        start_commit(plan, &goal.id),
+        &files,
+        &asked,
+        discovers,
+    )
+}
+
+/// What `goal`'s verify reads: the files it rests on, those of them the goal asks
+/// the agent to write, and whether it runs unittest's discovery.
+fn read_by(root: &Path, goal: &Goal<'_>) -> (Vec<String>, Vec<String>, bool) {
+    let verify = match goal.verify().map(crate::verify::parse) {
+        Some(Ok(verify)) => Some(verify),
+        _ => None,
     };
+    let files = verify
+        .as_ref()
+        .map(|v| crate::judge::files::verify_runs(root, v))
+        .unwrap_or_default();
     let asked = asked(goal, &files);
-    since(root, start_commit(plan, &goal.id), &files, &asked)
+    (files, asked, verify.as_ref().is_some_and(discovers))
 }
 
 /// What weakened the tests of `goal` in a pull request onto commit `base`: from the
@@ -240,12 +268,8 @@ pub fn since_base(
 /// What weakened the tests `goal`'s verify runs from commit `from` to the working
 /// tree: for a goal done on a pull request's base, what the pull request did to them.
 pub fn from_commit(root: &Path, goal: &Goal<'_>, from: &str) -> Result<Vec<Finding>> {
-    let files = match goal.verify().map(crate::verify::parse) {
-        Some(Ok(verify)) => crate::judge::files::verify_runs(root, &verify),
-        _ => Vec::new(),
-    };
-    let asked = asked(goal, &files);
-    let mut found = since(root, Some(from), &files, &asked)?;
+    let (files, asked, discovers) = read_by(root, goal);
+    let mut found = since(root, Some(from), &files, &asked, discovers)?;
     // A verify that names its test files (`python3 -m unittest tests.test_a`) reads
     // those alone: another goal's test file, deleted by a revert or a pull request,
     // weakens nothing of this goal's. One that names none (`pytest`, `cargo test`)
@@ -268,6 +292,34 @@ pub fn from_commit(root: &Path, goal: &Goal<'_>, from: &str) -> Result<Vec<Findi
 /// modules and files after `python -m unittest` or `pytest` (`tests.test_a`,
 /// `tests/test_a.py::T::test_x`). `None` when any run collects tests it does not
 /// name (no operand, a folder, another runner), so that every test may count.
+/// Whether `verify` runs unittest's discovery (`python3 -m unittest`, `python -m
+/// unittest discover -s tests`, options alone), which enters only packages below
+/// where it starts; a verify naming its test modules imports them by name instead.
+pub fn discovers(verify: &crate::verify::Verify) -> bool {
+    verify
+        .chain
+        .iter()
+        .flat_map(|p| &p.commands)
+        .any(|command| {
+            let at = command.iter().position(|w| {
+                let program = w.rsplit('/').next().unwrap_or(w);
+                program.starts_with("python")
+            });
+            let Some(rest) = at.map(|at| &command[at + 1..]) else {
+                return false;
+            };
+            match rest {
+                [m, runner, operands @ ..] if m == "-m" && runner == "unittest" => {
+                    match operands.iter().find(|w| !w.starts_with('-')) {
+                        None => true,
+                        Some(first) => first == "discover",
+                    }
+                }
+                _ => false,
+            }
+        })
+}
+
 fn named_tests(verify: &crate::verify::Verify) -> Option<Vec<String>> {
     let mut named = Vec::new();
     for command in verify.chain.iter().flat_map(|p| &p.commands) {
@@ -381,6 +433,30 @@ pub fn of_goal(root: &Path, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Option<V
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unittest_discovers_unless_the_verify_names_its_modules() {
+        let discovers = |line: &str| discovers(&crate::verify::parse(line).unwrap());
+        for yes in [
+            "python3 -m unittest",
+            "python3 -m unittest -q",
+            "python -m unittest discover -s tests -p 'test*.py'",
+            "/usr/bin/python3.12 -m unittest -v",
+            "cd pkg && python3 -m unittest",
+            "python3 -m unittest tests.test_a && python3 -m unittest",
+        ] {
+            assert!(discovers(yes), "{yes}");
+        }
+        for no in [
+            "python3 -m unittest tests.test_a",
+            "python3 -m pytest -q",
+            "pytest",
+            "cargo test",
+            "python3 scripts/check.py",
+        ] {
+            assert!(!discovers(no), "{no}");
+        }
+    }
 
     #[test]
     fn a_verify_names_its_tests_only_when_every_run_does() {

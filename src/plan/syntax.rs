@@ -260,6 +260,12 @@ pub struct Test {
     /// Rust: the `#[cfg(…)]` conditions on statements inside it, squeezed of
     /// whitespace: part of it already ran only under each.
     pub gates: Vec<String>,
+    /// Rust: each expression statement inside it that a `#[cfg(…)]` on a
+    /// statement gates, in normal form with that condition (squeezed).
+    pub gated: Vec<(String, String)>,
+    /// Rust: each expression statement inside it no such `#[cfg(…)]` gates, in
+    /// normal form: what ran wherever the test did.
+    pub ungated: Vec<String>,
     /// The first `return` among its own statements (not in a branch, loop or
     /// nested function) has assertions after it: no run reaches them.
     pub returns_early: bool,

@@ -19,7 +19,6 @@ pub mod hacks;
 mod harness;
 mod js_assert_patch;
 pub mod kinds;
-mod load_tests;
 mod mock_any;
 mod own_copy;
 mod planted;
@@ -29,6 +28,7 @@ mod rules_tests;
 mod runner;
 mod syntactic;
 mod unittest_attrs;
+mod unittest_load;
 mod viewed;
 mod with_code;
 
@@ -326,9 +326,14 @@ pub fn find_given(
             && let Some(after) = row.change.after.as_deref()
         {
             what.extend(hacks::framework_patch(row.change.before.as_deref(), after));
-            what.extend(load_tests::found(row.change.before.as_deref(), after));
+            what.extend(unittest_load::found(row.change.before.as_deref(), after));
             what.extend(unittest_attrs::found(row.change.before.as_deref(), after));
         }
+        what.extend(unittest_load::package_dropped(
+            row.change,
+            changes,
+            &given.discovered,
+        ));
         if Lang::of(path) == Some(Lang::Js)
             && let (Some(after), Some(grammar)) = (
                 row.change.after.as_deref(),
@@ -2825,6 +2830,9 @@ mod expected_tests;
 mod formatting_only_tests;
 #[cfg(test)]
 mod forms_tests;
+#[cfg(test)]
+#[path = "weakened/go_validate_tests.rs"]
+mod go_validate_tests;
 #[cfg(test)]
 #[path = "weakened/grader_read_tests.rs"]
 mod grader_read_tests;

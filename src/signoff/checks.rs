@@ -207,7 +207,8 @@ pub(super) fn weakened_tests(
         .map(|v| crate::judge::files::verify_runs(&repo.root, v))
         .unwrap_or_default();
     let asked = crate::weakened::asked(goal, &files);
-    let found = weakened::since(&repo.root, start, &files, &asked)?;
+    let discovers = verify.is_some_and(crate::weakened::discovers);
+    let found = weakened::since(&repo.root, start, &files, &asked, discovers)?;
     for finding in &found {
         crate::out::warn(&format!(
             "plan: warning: weakened tests since the goal started: {}",

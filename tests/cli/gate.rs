@@ -3048,3 +3048,58 @@ fn padding_a_base_goals_log_lines_does_not_pass_its_broken_work() {
     }
     assert!(passed.is_empty(), "passed the gate:\n{passed:#?}");
 }
+
+// Attack (red team, helper 45, hole 2): a tests package's `__init__.py` deleted.
+// `python3 -m unittest` discovers tests only in packages below where it starts, so
+// `tests/test_calc.py` stops running while a root smoke test still passes. A goal
+// done on the base, broken through the person's own helper (verified again only,
+// no judge asked), passed the whole gate. pytest collects the folder either way.
+#[test]
+fn a_tests_package_s_init_deleted_under_unittest_fails_the_gate() {
+    let run = |verify: &str| {
+        let t = claude_repo(&PR_PLAN.replace("VERIFY", verify));
+        let plan = t.read("plan.md");
+        std::fs::remove_file(t.root().join("plan.md")).unwrap();
+        t.write("tests/__init__.py", "");
+        t.write(
+            "tests/test_calc.py",
+            TEST_CALC.replace("class T", "class TestCalc"),
+        );
+        t.write(
+            "test_smoke.py",
+            "import unittest\n\nclass TestSmoke(unittest.TestCase):\n    def test_sum(self):\n        self.assertEqual(1 + 1, 2)\n",
+        );
+        t.write("ops.py", "def plus(a, b):\n    return a + b\n");
+        t.write(
+            "calc.py",
+            "from ops import plus\n\ndef add(a, b):\n    return 0\n",
+        );
+        t.commit_all("the person's code");
+        t.write("plan.md", &plan);
+        t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+        t.commit_all("plan");
+        t.ok(&["start", "w"]);
+        t.commit_all("start");
+        t.write(
+            "calc.py",
+            "from ops import plus\n\ndef add(a, b):\n    return plus(a, b)\n",
+        );
+        t.commit_all("work");
+        t.ok(&["complete", "w", "--evidence", "add works"]);
+        t.commit_all("done");
+        let base = rev(&t, "main");
+        t.git(&["checkout", "-q", "-b", "pr"]);
+        t.write("ops.py", "def plus(a, b):\n    return a - b\n");
+        t.git(&["rm", "-q", "tests/__init__.py"]);
+        t.commit_all("tidy");
+        user_judge(&t, "reject");
+        gate(&t, &base)
+    };
+    let unittest = run("python3 -m unittest -q");
+    assert_eq!(unittest.code, 1, "the gate passed\n{}", unittest.stdout);
+    assert!(
+        unittest.stdout.contains("runner-changed") && unittest.stdout.contains("tests/__init__.py"),
+        "no finding on the deleted package\n{}",
+        unittest.stdout
+    );
+}

@@ -24,8 +24,9 @@ const QUOTING: [&str; 4] = [
 const GO_RECEIVERS: [&str; 5] = ["t", "b", "tb", "f", "tt"];
 
 /// What a Go helper's name starts with, any case, when it is named for a check.
-const GO_CHECK_WORDS: [&str; 9] = [
+const GO_CHECK_WORDS: [&str; 10] = [
     "assert", "equal", "notequal", "panic", "notpanic", "check", "expect", "require", "verify",
+    "validate",
 ];
 
 /// Go's calls on a test's `t` that fail it.

@@ -270,6 +270,8 @@ impl<'s> Reader<'s> {
             assertions: assertions.into_iter().map(|a| self.assertion(a)).collect(),
             shadowed: Vec::new(),
             gates: Vec::new(),
+            gated: Vec::new(),
+            ungated: Vec::new(),
             returns_early: false,
             yields: false,
         }
@@ -972,10 +974,45 @@ impl<'s> Reader<'s> {
             .filter(|a| a.starts_with("cfg("))
             .collect();
         if let Some(body) = item.child_by_field_name("body") {
+            (test.gated, test.ungated) = self.rust_statements(body);
             self.guard_returns(body, name);
             test.returns_early = returns_early(body, &test.assertions);
         }
         self.view.tests.push(test);
+    }
+
+    /// A Rust test body's expression statements in normal form, split by
+    /// whether a `#[cfg(…)]` on a statement around them gates them (with its
+    /// condition, squeezed) or not.
+    fn rust_statements(&self, body: Node<'_>) -> (Vec<(String, String)>, Vec<String>) {
+        let mut gates: Vec<(String, std::ops::Range<usize>)> = Vec::new();
+        for a in preorder(body).filter(|n| n.kind() == "attribute_item") {
+            let t = squeezed(self.text(a));
+            let Some(cond) = t.strip_prefix("#[").and_then(|t| t.strip_suffix(']')) else {
+                continue;
+            };
+            if !cond.starts_with("cfg(") {
+                continue;
+            }
+            let mut next = a.next_named_sibling();
+            while let Some(n) =
+                next.filter(|n| n.kind() == "attribute_item" || n.kind().contains("comment"))
+            {
+                next = n.next_named_sibling();
+            }
+            if let Some(gated) = next {
+                gates.push((cond.to_string(), gated.byte_range()));
+            }
+        }
+        let (mut gated, mut ungated) = (Vec::new(), Vec::new());
+        for s in preorder(body).filter(|n| n.kind() == "expression_statement") {
+            let normal = self.normal(s);
+            match gates.iter().find(|(_, r)| r.contains(&s.start_byte())) {
+                Some((cond, _)) => gated.push((cond.clone(), normal)),
+                None => ungated.push(normal),
+            }
+        }
+        (gated, ungated)
     }
 
     /// The skips among a Rust test's attributes: `#[ignore]`, and as conditions

@@ -42,6 +42,10 @@ pub struct Given {
     /// by its path: a `tests/it/main.rs` the change left alone still builds the
     /// `tests/it/foo.rs` it names.
     pub rust_modules: Vec<(String, HashSet<String>)>,
+    /// The Python test files at the start (`test*.py`), when the verify runs
+    /// unittest's discovery (`python3 -m unittest`, `… unittest discover`), which
+    /// enters only packages below where it starts; empty otherwise.
+    pub discovered: Vec<String>,
     /// The literals as a path is matched with them (`./` and spaces off), made
     /// when a path is first asked after: thousands of data files, each matched
     /// with every literal, would be quadratic.

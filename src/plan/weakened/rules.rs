@@ -247,7 +247,7 @@ pub const RULES: [Rule; 26] = [
         severity: Severity::High,
         languages: "pytest, cargo, npm, jest/vitest/mocha, go modules, make",
         fields: &["setting"],
-        doc: "the runner's configuration, a conftest hook, unittest's load_tests or a module shadowing the runner changed what runs: tests stop running without a test changing",
+        doc: "the runner's configuration, a conftest hook, unittest's load_tests, a tests package's __init__.py under unittest's discovery or a module shadowing the runner changed what runs: tests stop running without a test changing",
     },
     Rule {
         id: RuleId::AssertionRewritten,

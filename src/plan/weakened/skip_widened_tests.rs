@@ -364,3 +364,44 @@ fn attack_a_tests_guard_narrowed_by_an_and_is_high() {
     );
     none("test/https.ts", GUARDED, &after);
 }
+
+const LOADS: &str = "#[test]\nfn loads() {\n    check(load_small, 1, Token::Small(1));\n    check(load_wide, 2, Token::Wide(2));\n}\n";
+
+#[test]
+fn statements_of_a_test_that_ran_put_under_a_cfg_block() {
+    let after = LOADS.replace(
+        "    check(load_wide, 2, Token::Wide(2));\n",
+        "\n    #[cfg(target_has_atomic = \"64\")]\n    {\n        check(load_wide, 2, Token::Wide(2));\n    }\n",
+    );
+    insta::assert_snapshot!(high("tests/load.rs", LOADS, &after), @"tests/load.rs: 1 statement of loads put under `#[cfg(target_has_atomic=\"64\")]` where it ran everywhere (switches tests off where the condition fails)");
+    let one = LOADS.replace(
+        "    check(load_wide",
+        "    #[cfg(unix)]\n    check(load_wide",
+    );
+    high("tests/load.rs", LOADS, &one);
+}
+
+#[test]
+fn a_new_statement_under_a_cfg_or_a_variant_for_the_rest_is_no_finding() {
+    let added = LOADS.replace(
+        "    check(load_wide, 2, Token::Wide(2));\n",
+        "    check(load_wide, 2, Token::Wide(2));\n    #[cfg(unix)]\n    check(load_fd, 3, Token::Fd(3));\n",
+    );
+    none("tests/load.rs", LOADS, &added);
+    let split = LOADS.replace(
+        "    check(load_wide, 2, Token::Wide(2));\n",
+        "    #[cfg(unix)]\n    check(load_wide, 2, Token::Wide(2));\n    #[cfg(not(unix))]\n    check(load_wide, 4, Token::Wide(4));\n",
+    );
+    none("tests/load.rs", LOADS, &split);
+    // A gate the test already had, with one more statement moved under it.
+    let gated = LOADS.replace(
+        "    check(load_small, 1, Token::Small(1));\n",
+        "    check(load_small, 1, Token::Small(1));\n    #[cfg(unix)]\n    check(load_fd, 3, Token::Fd(3));\n",
+    );
+    let more = gated.replace(
+        "    check(load_wide, 2",
+        "    #[cfg(unix)]\n    check(load_wide, 2",
+    );
+    let found = found_in("tests/load.rs", &gated, &more);
+    assert!(found.iter().all(|f| !kinds::high(f)), "{found:?}");
+}

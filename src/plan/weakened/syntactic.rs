@@ -102,8 +102,9 @@ impl Pair {
         let skips = self
             .skips_widened()
             .map(|w| Part::new(RuleId::TestsSkipped, w));
+        let gated = self.gated_now().map(|w| Part::new(RuleId::TestsSkipped, w));
         if !self.clean {
-            return skips.into_iter().collect();
+            return skips.into_iter().chain(gated).collect();
         }
         [
             self.in_dead_macro(invoked).map(|w| Part::new(removed, w)),
@@ -112,6 +113,7 @@ impl Pair {
             self.t_shadowed()
                 .map(|w| Part::new(RuleId::AssertionsHollowed, w)),
             skips,
+            gated,
         ]
         .into_iter()
         .flatten()
@@ -367,6 +369,48 @@ impl Pair {
             })
         });
         widened && !gated && !elsewhere
+    }
+
+    /// Rust: statements of a test that was there, which ran wherever it did, now
+    /// under a `#[cfg(…)]` inside it that the test had none of and with no
+    /// statement under its complement beside them: that part of the test is
+    /// switched off where the condition fails. Statements new under a gate,
+    /// or a gate the test already had, are not.
+    fn gated_now(&self) -> Option<String> {
+        let mut moved = 0;
+        let mut names: Vec<&str> = Vec::new();
+        let mut conditions: Vec<&str> = Vec::new();
+        for t in self.new.tests.iter().filter(|t| !t.gated.is_empty()) {
+            let Some(old) = self.old.tests.iter().find(|o| o.name == t.name) else {
+                continue;
+            };
+            for (condition, statement) in &t.gated {
+                let cfg = condition.as_str();
+                let branch = complement(cfg).is_some_and(|c| t.gates.contains(&c));
+                if old.gates.iter().any(|g| g == cfg)
+                    || branch
+                    || !old.ungated.contains(statement)
+                    || t.ungated.contains(statement)
+                {
+                    continue;
+                }
+                moved += 1;
+                if !names.contains(&t.name.as_str()) {
+                    names.push(&t.name);
+                }
+                if !conditions.contains(&cfg) {
+                    conditions.push(cfg);
+                }
+            }
+        }
+        (moved > 0).then(|| {
+            format!(
+                "{} of {} put under `#[{}]` where it ran everywhere (switches tests off where the condition fails)",
+                plural(moved, "statement"),
+                names.join(" "),
+                conditions.join("`, `#[")
+            )
+        })
     }
 
     /// Go: a test's `*testing.T` rebound inside it to another value, so what its

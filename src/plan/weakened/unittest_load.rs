@@ -1,13 +1,59 @@
-//! unittest's `load_tests` protocol: a test module's `load_tests(loader, tests,
-//! pattern)` returns the suite unittest runs in place of the module's own tests, so
-//! one that never reads `tests` drops them (a smoke test run instead) while every
-//! test and assertion stays in the file. Read through tree-sitter's Python grammar.
-//! Pure.
+//! How unittest loads tests, changed so tests stop running while every test and
+//! assertion stays in its file: a test module's `load_tests(loader, tests, pattern)`
+//! returns the suite unittest runs in place of the module's own tests, so one that
+//! never reads `tests` drops them (a smoke test run instead); and discovery enters
+//! only packages, so a tests folder's `__init__.py` deleted hides every test in it.
+//! Read through tree-sitter's Python grammar. Pure.
 
 use tree_sitter::Node;
 
+use super::Change;
 use super::rules::{Part, RuleId};
 use crate::plan::syntax::preorder;
+
+/// The finding, for a package's `__init__.py` that `change` deletes while test
+/// files unittest's discovery found under it at the start (`discovered`) stay:
+/// discovery no longer enters the folder, so they stop running and the run still
+/// passes. Empty `discovered` (the verify runs no discovery: pytest collects the
+/// folder either way) gives none.
+pub(super) fn package_dropped(
+    change: &Change,
+    changes: &[Change],
+    discovered: &[String],
+) -> Option<Part> {
+    // Deleted, or renamed away (`git mv tests/__init__.py tests/conftest.py`).
+    let path = match (&change.was, &change.after) {
+        (Some(was), _) => was,
+        (None, None) if change.before.is_some() => &change.path,
+        _ => return None,
+    };
+    let dir = path.strip_suffix("/__init__.py")?;
+    if change.after.is_some() && change.path == path.as_str() {
+        return None;
+    }
+    let prefix = format!("{dir}/");
+    let gone = |path: &str| {
+        changes
+            .iter()
+            .any(|c| (c.path == path && c.after.is_none()) || c.was.as_deref() == Some(path))
+    };
+    let kept: Vec<&str> = discovered
+        .iter()
+        .filter(|t| t.starts_with(&prefix) && !gone(t))
+        .map(String::as_str)
+        .collect();
+    let first = kept.first()?;
+    let more = match kept.len() {
+        1 => String::new(),
+        n => format!(" and {} more", n - 1),
+    };
+    Some(Part::new(
+        RuleId::RunnerChanged,
+        format!(
+            "the package's `__init__.py` deleted: unittest's discovery no longer enters {dir}/, so {first}{more} stop running"
+        ),
+    ))
+}
 
 /// The finding, for a Python file whose module-level `load_tests` drops the tests
 /// it is handed, where `before` had no such function.
@@ -117,5 +163,48 @@ mod tests {
         ] {
             assert!(found(None, &after).is_none(), "{after}");
         }
+    }
+
+    #[test]
+    fn a_package_deleted_under_discovery_hides_the_tests_that_stay() {
+        let change = |path: &str, before: Option<&str>, after: Option<&str>| Change {
+            path: path.to_string(),
+            was: None,
+            before: before.map(str::to_string),
+            after: after.map(str::to_string),
+        };
+        let init = change("tests/__init__.py", Some(""), None);
+        let discovered = ["tests/test_a.py".to_string(), "tests/test_b.py".to_string()];
+        let part = package_dropped(&init, std::slice::from_ref(&init), &discovered).unwrap();
+        assert_eq!(part.rule, RuleId::RunnerChanged);
+        assert!(
+            part.text.contains("tests/test_a.py and 1 more"),
+            "{}",
+            part.text
+        );
+        // The folder's tests deleted or moved with it: they are read where they went.
+        let gone = [
+            init.clone(),
+            change("tests/test_a.py", Some(TEST), None),
+            Change {
+                was: Some("tests/test_b.py".to_string()),
+                ..change("test_b.py", Some(TEST), Some(TEST))
+            },
+        ];
+        assert!(package_dropped(&init, &gone, &discovered).is_none());
+        // No discovery (pytest collects the folder either way), a package kept,
+        // another folder's tests, a module that is not a package's.
+        assert!(package_dropped(&init, std::slice::from_ref(&init), &[]).is_none());
+        let kept = change("tests/__init__.py", Some(""), Some("# tests\n"));
+        assert!(package_dropped(&kept, std::slice::from_ref(&kept), &discovered).is_none());
+        let other = change("lib/__init__.py", Some(""), None);
+        assert!(package_dropped(&other, std::slice::from_ref(&other), &discovered).is_none());
+        let renamed = Change {
+            was: Some("tests/__init__.py".to_string()),
+            ..change("tests/conftest.py", Some("x = 1\n"), Some("x = 1\n"))
+        };
+        assert!(package_dropped(&renamed, std::slice::from_ref(&renamed), &discovered).is_some());
+        let module = change("tests/helpers.py", Some(""), None);
+        assert!(package_dropped(&module, std::slice::from_ref(&module), &discovered).is_none());
     }
 }
