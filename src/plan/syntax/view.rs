@@ -1004,11 +1004,31 @@ impl<'s> Reader<'s> {
                 gates.push((cond.to_string(), gated.byte_range()));
             }
         }
+        // One sweep in document order: the gates are in order of their starts,
+        // and those still open at a statement are a stack (a gate inside another
+        // closes first), so each is pushed and popped once.
         let (mut gated, mut ungated) = (Vec::new(), Vec::new());
+        let (mut next, mut open): (usize, Vec<usize>) = (0, Vec::new());
         for s in preorder(body).filter(|n| n.kind() == "expression_statement") {
+            let at = s.start_byte();
+            while next < gates.len() && gates[next].1.start <= at {
+                // Tree ranges nest or are apart: what ended before this gate is
+                // no container of it, so the stack stays a chain of nested gates.
+                while open
+                    .last()
+                    .is_some_and(|&g| gates[g].1.end <= gates[next].1.start)
+                {
+                    open.pop();
+                }
+                open.push(next);
+                next += 1;
+            }
+            while open.last().is_some_and(|&g| gates[g].1.end <= at) {
+                open.pop();
+            }
             let normal = self.normal(s);
-            match gates.iter().find(|(_, r)| r.contains(&s.start_byte())) {
-                Some((cond, _)) => gated.push((cond.clone(), normal)),
+            match open.first() {
+                Some(&g) => gated.push((gates[g].0.clone(), normal)),
                 None => ungated.push(normal),
             }
         }

@@ -405,3 +405,19 @@ fn a_new_statement_under_a_cfg_or_a_variant_for_the_rest_is_no_finding() {
     let found = found_in("tests/load.rs", &gated, &more);
     assert!(found.iter().all(|f| !kinds::high(f)), "{found:?}");
 }
+
+#[test]
+fn a_statement_after_a_closed_cfg_block_is_read_under_its_own_gate() {
+    // Two gates apart: the second statement is under `windows` alone, and the
+    // first gate, closed before it, is no gate of it.
+    let after = LOADS
+        .replace(
+            "    check(load_small, 1, Token::Small(1));\n",
+            "    #[cfg(unix)]\n    {\n        check(load_fd, 3, Token::Fd(3));\n    }\n    check(load_small, 1, Token::Small(1));\n",
+        )
+        .replace(
+            "    check(load_wide, 2, Token::Wide(2));\n",
+            "    #[cfg(windows)]\n    {\n        check(load_wide, 2, Token::Wide(2));\n    }\n",
+        );
+    insta::assert_snapshot!(high("tests/load.rs", LOADS, &after), @"tests/load.rs: 1 statement of loads put under `#[cfg(windows)]` where it ran everywhere (switches tests off where the condition fails)");
+}

@@ -380,22 +380,33 @@ impl Pair {
         let mut moved = 0;
         let mut names: Vec<&str> = Vec::new();
         let mut conditions: Vec<&str> = Vec::new();
+        // Sets, so a test of many gated statements is read in linear time.
+        let olds: HashMap<&str, &syntax::Test> = self
+            .old
+            .tests
+            .iter()
+            .map(|o| (o.name.as_str(), o))
+            .collect();
         for t in self.new.tests.iter().filter(|t| !t.gated.is_empty()) {
-            let Some(old) = self.old.tests.iter().find(|o| o.name == t.name) else {
+            let Some(old) = olds.get(t.name.as_str()) else {
                 continue;
             };
+            let old_gates: HashSet<&str> = old.gates.iter().map(String::as_str).collect();
+            let new_gates: HashSet<&str> = t.gates.iter().map(String::as_str).collect();
+            let ran: HashSet<&str> = old.ungated.iter().map(String::as_str).collect();
+            let runs: HashSet<&str> = t.ungated.iter().map(String::as_str).collect();
             for (condition, statement) in &t.gated {
                 let cfg = condition.as_str();
-                let branch = complement(cfg).is_some_and(|c| t.gates.contains(&c));
-                if old.gates.iter().any(|g| g == cfg)
+                let branch = complement(cfg).is_some_and(|c| new_gates.contains(c.as_str()));
+                if old_gates.contains(cfg)
                     || branch
-                    || !old.ungated.contains(statement)
-                    || t.ungated.contains(statement)
+                    || !ran.contains(statement.as_str())
+                    || runs.contains(statement.as_str())
                 {
                     continue;
                 }
                 moved += 1;
-                if !names.contains(&t.name.as_str()) {
+                if names.last() != Some(&t.name.as_str()) {
                     names.push(&t.name);
                 }
                 if !conditions.contains(&cfg) {
