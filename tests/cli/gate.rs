@@ -1885,14 +1885,15 @@ fn a_load_tests_that_drops_the_modules_tests_fails_the_gate() {
 /// judge is not asked); the goal's work writes `code` into the third file; the pull
 /// request writes `broken` into the helper and `test` into the test file, with
 /// CI's judge rejecting.
-fn persons_helper_broken(
+/// A repository whose `files` the person committed before plan came in, with goal
+/// `w` (`verify`) started, its work (`code` at `code_path`) signed off and committed on
+/// `main`, then checked out on a new branch `pr`: the test and the base commit.
+fn persons_goal_done(
     verify: &str,
-    files: [(&str, &str); 3],
+    files: &[(&str, &str)],
+    code_path: &str,
     code: &str,
-    broken: &str,
-    test: &str,
-) -> Run {
-    let [(test_path, _), (helper, _), (code_path, _)] = files;
+) -> (Test, String) {
     let t = claude_repo(&PR_PLAN.replace("VERIFY", verify));
     let plan = t.read("plan.md");
     std::fs::remove_file(t.root().join("plan.md")).unwrap();
@@ -1911,6 +1912,18 @@ fn persons_helper_broken(
     t.commit_all("done");
     let base = rev(&t, "main");
     t.git(&["checkout", "-q", "-b", "pr"]);
+    (t, base)
+}
+
+fn persons_helper_broken(
+    verify: &str,
+    files: [(&str, &str); 3],
+    code: &str,
+    broken: &str,
+    test: &str,
+) -> Run {
+    let [(test_path, _), (helper, _), (code_path, _)] = files;
+    let (t, base) = persons_goal_done(verify, &files, code_path, code);
     t.write(helper, broken);
     t.write(test_path, test);
     t.commit_all("tidy");
@@ -3057,38 +3070,25 @@ fn padding_a_base_goals_log_lines_does_not_pass_its_broken_work() {
 #[test]
 fn a_tests_package_s_init_deleted_under_unittest_fails_the_gate() {
     let run = |verify: &str| {
-        let t = claude_repo(&PR_PLAN.replace("VERIFY", verify));
-        let plan = t.read("plan.md");
-        std::fs::remove_file(t.root().join("plan.md")).unwrap();
-        t.write("tests/__init__.py", "");
-        t.write(
-            "tests/test_calc.py",
-            TEST_CALC.replace("class T", "class TestCalc"),
-        );
-        t.write(
-            "test_smoke.py",
-            "import unittest\n\nclass TestSmoke(unittest.TestCase):\n    def test_sum(self):\n        self.assertEqual(1 + 1, 2)\n",
-        );
-        t.write("ops.py", "def plus(a, b):\n    return a + b\n");
-        t.write(
-            "calc.py",
-            "from ops import plus\n\ndef add(a, b):\n    return 0\n",
-        );
-        t.commit_all("the person's code");
-        t.write("plan.md", &plan);
-        t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
-        t.commit_all("plan");
-        t.ok(&["start", "w"]);
-        t.commit_all("start");
-        t.write(
+        let smoke = "import unittest\n\nclass TestSmoke(unittest.TestCase):\n    def test_sum(self):\n        self.assertEqual(1 + 1, 2)\n";
+        let (t, base) = persons_goal_done(
+            verify,
+            &[
+                ("tests/__init__.py", ""),
+                (
+                    "tests/test_calc.py",
+                    &TEST_CALC.replace("class T", "class TestCalc"),
+                ),
+                ("test_smoke.py", smoke),
+                ("ops.py", "def plus(a, b):\n    return a + b\n"),
+                (
+                    "calc.py",
+                    "from ops import plus\n\ndef add(a, b):\n    return 0\n",
+                ),
+            ],
             "calc.py",
             "from ops import plus\n\ndef add(a, b):\n    return plus(a, b)\n",
         );
-        t.commit_all("work");
-        t.ok(&["complete", "w", "--evidence", "add works"]);
-        t.commit_all("done");
-        let base = rev(&t, "main");
-        t.git(&["checkout", "-q", "-b", "pr"]);
         t.write("ops.py", "def plus(a, b):\n    return a - b\n");
         t.git(&["rm", "-q", "tests/__init__.py"]);
         t.commit_all("tidy");
