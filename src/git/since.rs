@@ -233,8 +233,9 @@ fn blobs_at(
 }
 
 /// A regular file's text, invalid UTF-8 replaced; `None` for anything else. At
-/// most [`MAX_TEXT`] bytes are read: the check reads no further, and an agent's
-/// working tree can hold a file of any size.
+/// most [`MAX_TEXT`] bytes and one more are read: the check reads no further, an
+/// agent's working tree can hold a file of any size, and the byte past the cap
+/// tells the check the file was cut (which it says).
 fn regular_text(path: &Path) -> Option<String> {
     use std::io::Read;
     let regular = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
@@ -244,20 +245,21 @@ fn regular_text(path: &Path) -> Option<String> {
     let mut bytes = Vec::new();
     fs::File::open(path)
         .ok()?
-        .take(MAX_TEXT as u64)
+        .take(MAX_TEXT as u64 + 1)
         .read_to_end(&mut bytes)
         .ok()?;
     Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-/// A blob's text, as [`regular_text`] reads a file: at most [`MAX_TEXT`] bytes.
+/// A blob's text, as [`regular_text`] reads a file: at most [`MAX_TEXT`] bytes
+/// and one more.
 fn bounded_blob(repo: &git2::Repository, id: git2::Oid) -> Result<String> {
     use anyhow::Context;
     let blob = repo
         .find_blob(id)
         .with_context(|| format!("reading the blob {id}"))?;
     let content = blob.content();
-    Ok(String::from_utf8_lossy(&content[..content.len().min(MAX_TEXT)]).into_owned())
+    Ok(String::from_utf8_lossy(&content[..content.len().min(MAX_TEXT + 1)]).into_owned())
 }
 
 #[cfg(test)]

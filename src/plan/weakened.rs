@@ -280,7 +280,9 @@ pub fn find_given(
     for (row, pair) in rows.iter().zip(&pairs) {
         // A reformat (black, prettier, rustfmt, gofmt) changes no test, runner
         // option or code; a rename is still read for where the file went.
+        let cut = not_read(row.change);
         if row.change.was.is_none() && pair.as_ref().is_some_and(syntactic::Pair::same) {
+            out.extend(cut.map(|cut| Finding::new(&row.change.path, vec![cut], None)));
             continue;
         }
         let mut what = row.test_findings(&nets, &code);
@@ -407,6 +409,15 @@ pub fn find_given(
             }
         }
         what = code.settle(row.change, what);
+        if what.is_empty()
+            && let Some(found) = verify_finding(row.change, verify_files, given)
+                .or_else(|| data_finding(row.change, given))
+        {
+            let parts = found.parts.into_iter().chain(cut).collect();
+            out.push(Finding::new(&found.path, parts, None));
+            continue;
+        }
+        what.extend(cut);
         if !what.is_empty() {
             let renamed = (row.change.was.is_some() && row.new.is_some()).then(|| {
                 format!(
@@ -420,10 +431,6 @@ pub fn find_given(
                 row.old_path
             };
             out.push(Finding::new(path, what, renamed));
-        } else if let Some(finding) = verify_finding(row.change, verify_files, given)
-            .or_else(|| data_finding(row.change, given))
-        {
-            out.push(finding);
         }
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
@@ -2040,6 +2047,22 @@ fn plural(n: usize, word: &str) -> String {
     } else {
         format!("{n} {word}s")
     }
+}
+
+/// A low part when a side of `change` is longer than the check reads of it
+/// ([`MAX_TEXT`]; git hands one byte more so a cut file tells): what lies past the
+/// cap was compared with nothing, and a cap must not hide a change silently.
+fn not_read(change: &Change) -> Option<Part> {
+    const _: () = assert!(MAX_TEXT == 2 << 20, "the words say 2 MiB");
+    let long = |text: &Option<String>| text.as_ref().is_some_and(|t| t.len() > MAX_TEXT);
+    let sides = match (long(&change.before), long(&change.after)) {
+        (true, true) => "at the start and now",
+        (true, false) => "at the start",
+        (false, true) => "now",
+        (false, false) => return None,
+    };
+    let said = format!("its text past the 2 MiB the check reads was not compared ({sides})");
+    Some(Part::new(RuleId::NotRead, said))
 }
 
 /// `text` cut to at most [`MAX_TEXT`] bytes, at a character's boundary.

@@ -2080,3 +2080,23 @@ fn honest_counterparts_and_reformats_report_nothing() {
     assert_eq!(weakened_lines(&t), ["- weakened tests: none"]);
     assert_eq!(shown(&t), json!([]));
 }
+
+// Issue 68, "a cap is said, never silently": the check reads 2 MiB of a file. A
+// test file longer than that, whose last assertion went past the cap, passed
+// with no word at all; now the judge is told the rest was not compared (low:
+// honest files grow that long too).
+#[test]
+fn a_test_file_past_the_check_s_cap_is_said_not_read() {
+    let padding = format!("#{}\n", "-".repeat(2 << 20));
+    let before = format!("{padding}{PY}");
+    let t = started(&[("tests/test_calc.py", &before)]);
+    t.write(
+        "tests/test_calc.py",
+        before.replace("    assert add(2, 2) == 4\n", ""),
+    );
+    reported(
+        &t,
+        "tests/test_calc.py",
+        "its text past the 2 MiB the check reads was not compared (at the start and now)",
+    );
+}

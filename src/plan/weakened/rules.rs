@@ -36,6 +36,7 @@ pub enum RuleId {
     RemovedWithCode,
     AssertionsHollowed,
     VerifyFileChanged,
+    NotRead,
     /// A part recorded by an older plan whose words no rule names.
     WeakenedTest,
 }
@@ -104,7 +105,7 @@ pub struct Rule {
 const ALL: &str = "python, js/ts, rust, go";
 
 /// Every rule, in the order a legacy line's words are tried ([`legacy`]).
-pub const RULES: [Rule; 26] = [
+pub const RULES: [Rule; 27] = [
     Rule {
         id: RuleId::ForcedExit,
         name: "forced-exit",
@@ -306,6 +307,14 @@ pub const RULES: [Rule; 26] = [
         doc: "a file the verify command rests on changed since the goal started",
     },
     Rule {
+        id: RuleId::NotRead,
+        name: "not-read",
+        severity: Severity::Low,
+        languages: "any file the check reads",
+        fields: &["side"],
+        doc: "a file longer than the 2 MiB the check reads of one: what lies past that was not compared",
+    },
+    Rule {
         id: RuleId::WeakenedTest,
         name: "weakened-test",
         severity: Severity::High,
@@ -449,6 +458,9 @@ const LEGACY_WORDS: &[(RuleId, &[&str])] = &[
         RuleId::VerifyFileChanged,
         &["the verify command rests on it"],
     ),
+    // Newer than typed rules, so no old line holds it; listed so a line read
+    // back by its words alone keeps its rule and stays low.
+    (RuleId::NotRead, &["past the 2 MiB the check reads"]),
 ];
 
 #[cfg(test)]

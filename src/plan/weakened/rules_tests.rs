@@ -7,13 +7,16 @@ use std::collections::HashSet;
 
 use super::hacks::Given;
 use super::rules::{RULES, RuleId};
-use super::{Change, find_given, kinds};
+use super::{Change, MAX_TEXT, find_given, kinds};
 
 /// A rule's fixture: the files before and after, and the verify's files.
 struct Fixture {
     rule: RuleId,
     files: &'static [(&'static str, Option<&'static str>, Option<&'static str>)],
     verify: &'static [&'static str],
+    /// Both sides of each file come after a comment of [`MAX_TEXT`] bytes: a file
+    /// longer than the check reads.
+    padded: bool,
 }
 
 const STUB: &str = "def add(a, b):\n    return a + b\n";
@@ -28,6 +31,7 @@ const FIXTURES: &[Fixture] = &[
             Some("import sys\n\n\ndef add(a, b):\n    sys.exit(0)\n"),
         )],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::LibrarySkip,
@@ -37,6 +41,7 @@ const FIXTURES: &[Fixture] = &[
             Some("import pytest\n\n\ndef add(a, b):\n    raise pytest.skip.Exception(\"later\")\n"),
         )],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::FrameInspection,
@@ -48,6 +53,7 @@ const FIXTURES: &[Fixture] = &[
             ),
         )],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::CallerRead,
@@ -59,6 +65,7 @@ const FIXTURES: &[Fixture] = &[
             ),
         )],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::ClockPatched,
@@ -70,6 +77,7 @@ const FIXTURES: &[Fixture] = &[
             ),
         )],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::GraderRead,
@@ -81,6 +89,7 @@ const FIXTURES: &[Fixture] = &[
             ),
         )],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::FrameworkPatched,
@@ -92,6 +101,7 @@ const FIXTURES: &[Fixture] = &[
             ),
         )],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::CodeShadowed,
@@ -101,6 +111,7 @@ const FIXTURES: &[Fixture] = &[
             Some("def add(a, b):\n    return 5\n"),
         )],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::Monkeypatch,
@@ -112,6 +123,7 @@ const FIXTURES: &[Fixture] = &[
             ),
         )],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::CallState,
@@ -123,6 +135,7 @@ const FIXTURES: &[Fixture] = &[
             ),
         )],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::CallCount,
@@ -134,6 +147,7 @@ const FIXTURES: &[Fixture] = &[
             ),
         )],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::SpecialCased,
@@ -145,6 +159,7 @@ const FIXTURES: &[Fixture] = &[
             ),
         )],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::AnswersHardCoded,
@@ -156,6 +171,7 @@ const FIXTURES: &[Fixture] = &[
             ),
         )],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::AlwaysEqual,
@@ -167,6 +183,7 @@ const FIXTURES: &[Fixture] = &[
             ),
         )],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::MockAny,
@@ -176,6 +193,7 @@ const FIXTURES: &[Fixture] = &[
             Some("from unittest import mock\n\n\ndef add(a, b):\n    return mock.ANY\n"),
         )],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::ConstantFunction,
@@ -185,11 +203,13 @@ const FIXTURES: &[Fixture] = &[
             Some("def valid(n):\n    return True\n"),
         )],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::TestDataRewritten,
         files: &[("tests/data/expected.txt", Some("5\n2\n"), Some("5\n0\n"))],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::RunnerChanged,
@@ -199,6 +219,7 @@ const FIXTURES: &[Fixture] = &[
             Some("[pytest]\naddopts = -v -k \"not add\"\n"),
         )],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::AssertionRewritten,
@@ -210,6 +231,7 @@ const FIXTURES: &[Fixture] = &[
             ),
         )],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::TestsSkipped,
@@ -221,6 +243,7 @@ const FIXTURES: &[Fixture] = &[
             ),
         )],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::AssertionsRemoved,
@@ -230,6 +253,7 @@ const FIXTURES: &[Fixture] = &[
             Some("from calc import add\n\n\ndef test_add():\n    assert add(1234, 4321) == 5555\n"),
         )],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::RemovedWithCode,
@@ -252,6 +276,7 @@ const FIXTURES: &[Fixture] = &[
             ),
         ],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::ExpectedFollowsCode,
@@ -272,6 +297,7 @@ const FIXTURES: &[Fixture] = &[
             ),
         ],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::AssertionsHollowed,
@@ -283,11 +309,23 @@ const FIXTURES: &[Fixture] = &[
             ),
         )],
         verify: &[],
+        padded: false,
     },
     Fixture {
         rule: RuleId::VerifyFileChanged,
         files: &[("check.sh", Some("python -m pytest -q\n"), Some("true\n"))],
         verify: &["check.sh"],
+        padded: false,
+    },
+    Fixture {
+        rule: RuleId::NotRead,
+        files: &[(
+            "tests/test_calc.py",
+            Some(TEST),
+            Some("from calc import add\n\n\ndef test_add():\n    assert add(1234, 4321) == 5555\n"),
+        )],
+        verify: &[],
+        padded: true,
     },
 ];
 
@@ -295,11 +333,18 @@ fn run(fixture: &Fixture) -> Vec<String> {
     let changes: Vec<Change> = fixture
         .files
         .iter()
-        .map(|(path, before, after)| Change {
-            path: path.to_string(),
-            was: None,
-            before: before.map(str::to_string),
-            after: after.map(str::to_string),
+        .map(|(path, before, after)| {
+            let pad = if fixture.padded {
+                format!("#{}\n", "-".repeat(MAX_TEXT))
+            } else {
+                String::new()
+            };
+            Change {
+                path: path.to_string(),
+                was: None,
+                before: before.map(|b| format!("{pad}{b}")),
+                after: after.map(|a| format!("{pad}{a}")),
+            }
         })
         .collect();
     let mut given = Given::of(&[("tests/test_calc.py".to_string(), TEST.to_string())]);
