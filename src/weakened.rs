@@ -35,15 +35,10 @@ pub fn start_commit<'a>(plan: &Plan<'a>, id: &str) -> Option<&'a str> {
 }
 
 /// What weakened the tests from commit `base` (`None`: HEAD) to the working tree:
-/// test files by their counts, and the `verify_files` (the files the verify
-/// command rests on, repository-relative) that changed.
-pub fn since(
-    root: &Path,
-    base: Option<&str>,
-    verify_files: &[String],
-    asked: &[String],
-    discovers: bool,
-) -> Result<Vec<Finding>> {
+/// test files by their counts, and the files the verify rests on (`reads`,
+/// repository-relative) that changed.
+pub fn since(root: &Path, base: Option<&str>, reads: &Reads) -> Result<Vec<Finding>> {
+    let verify_files = &reads.files[..];
     // The tests and verify files as the goal started: their literals and names are
     // what a hard-coded special case or a peek at the grader gives away, and the
     // data files they name are what they compare with.
@@ -51,7 +46,8 @@ pub fn since(
         |path: &str| weakened::is_test_path(path) || verify_files.iter().any(|v| v == path);
     let tests = git::texts_at(root, base, &given_by, 4 * weakened::MAX_TEXT)?;
     let mut given = weakened::hacks::Given::of(&tests);
-    given.asked.extend(asked.iter().cloned());
+    given.asked.extend(reads.asked.iter().cloned());
+    given.verify_past_cap.clone_from(&reads.past_cap);
     let found = git::paths_at(root, base, &|path| path.ends_with(".py"))?;
     given.modules = found
         .iter()
@@ -69,7 +65,7 @@ pub fn since(
             .map_or(String::new(), |p| p.0.to_string())
     };
     let tests_at_start = git::paths_at(root, base, &weakened::is_test_path)?;
-    if discovers {
+    if reads.discovers {
         given.discovered = tests_at_start
             .iter()
             .filter(|path| {
@@ -197,29 +193,50 @@ pub fn asked(goal: &Goal<'_>, files: &[String]) -> Vec<String> {
 /// whatever its status: the check a sign-off runs, run again (in CI, on the
 /// checked-out head, this does not trust the transcript).
 pub fn now(root: &Path, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Vec<Finding>> {
-    let (files, asked, discovers) = read_by(root, goal);
     since(
         root,
         start_commit(plan, &goal.id),
-        &files,
-        &asked,
-        discovers,
+        &Reads::of_goal(root, goal),
     )
 }
 
-/// What `goal`'s verify reads: the files it rests on, those of them the goal asks
-/// the agent to write, and whether it runs unittest's discovery.
-fn read_by(root: &Path, goal: &Goal<'_>) -> (Vec<String>, Vec<String>, bool) {
-    let verify = match goal.verify().map(crate::verify::parse) {
-        Some(Ok(verify)) => Some(verify),
-        _ => None,
-    };
-    let files = verify
-        .as_ref()
-        .map(|v| crate::judge::files::verify_runs(root, v))
-        .unwrap_or_default();
-    let asked = asked(goal, &files);
-    (files, asked, verify.as_ref().is_some_and(discovers))
+/// What a goal's verify reads, as the check weighs it.
+#[derive(Default)]
+pub struct Reads {
+    /// The files it rests on (`judge::files::verify_runs`).
+    pub files: Vec<String>,
+    /// Of those, the ones the goal asks the agent to write ([`asked`]).
+    pub asked: Vec<String>,
+    /// Whether it runs unittest's discovery ([`discovers`]).
+    pub discovers: bool,
+    /// The first file it rests on past the most the check follows, when there
+    /// are more: said, not passed over.
+    pub past_cap: Option<String>,
+}
+
+impl Reads {
+    /// What `verify` (`goal`'s, parsed; none: nothing) reads.
+    pub fn of(root: &Path, goal: &Goal<'_>, verify: Option<&crate::verify::Verify>) -> Reads {
+        let Some(verify) = verify else {
+            return Reads::default();
+        };
+        let (files, past_cap) = crate::judge::files::verify_runs_capped(root, verify);
+        Reads {
+            asked: asked(goal, &files),
+            discovers: discovers(verify),
+            files,
+            past_cap,
+        }
+    }
+
+    /// What `goal`'s own verify line reads (nothing when it does not parse).
+    fn of_goal(root: &Path, goal: &Goal<'_>) -> Reads {
+        let verify = match goal.verify().map(crate::verify::parse) {
+            Some(Ok(verify)) => Some(verify),
+            _ => None,
+        };
+        Reads::of(root, goal, verify.as_ref())
+    }
 }
 
 /// What weakened the tests of `goal` in a pull request onto commit `base`: from the
@@ -268,8 +285,8 @@ pub fn since_base(
 /// What weakened the tests `goal`'s verify runs from commit `from` to the working
 /// tree: for a goal done on a pull request's base, what the pull request did to them.
 pub fn from_commit(root: &Path, goal: &Goal<'_>, from: &str) -> Result<Vec<Finding>> {
-    let (files, asked, discovers) = read_by(root, goal);
-    let mut found = since(root, Some(from), &files, &asked, discovers)?;
+    let reads = Reads::of_goal(root, goal);
+    let mut found = since(root, Some(from), &reads)?;
     // A verify that names its test files (`python3 -m unittest tests.test_a`) reads
     // those alone: another goal's test file, deleted by a revert or a pull request,
     // weakens nothing of this goal's. One that names none (`pytest`, `cargo test`)
@@ -283,7 +300,9 @@ pub fn from_commit(root: &Path, goal: &Goal<'_>, from: &str) -> Result<Vec<Findi
             let name = path.rsplit('/').next().unwrap_or(path);
             name.starts_with("test_") || name.ends_with("_test.py")
         };
-        found.retain(|f| !module(&f.path) || named.contains(&f.path) || files.contains(&f.path));
+        found.retain(|f| {
+            !module(&f.path) || named.contains(&f.path) || reads.files.contains(&f.path)
+        });
     }
     Ok(found)
 }

@@ -94,6 +94,7 @@ const MAKEFILES: [&str; 3] = ["GNUmakefile", "makefile", "Makefile"];
 
 /// Files followed from one verify command: how many, how deep, and the largest read.
 const CLOSURE_FILES: usize = 256;
+const _: () = assert!(CLOSURE_FILES == 256, "the check's not-read words say 256");
 const CLOSURE_DEPTH: usize = 4;
 const CLOSURE_BYTES: u64 = 1024 * 1024;
 
@@ -104,7 +105,7 @@ const CLOSURE_BYTES: u64 = 1024 * 1024;
 /// sign-off so that gutting any of them later is seen; a file reached only through
 /// a tool's own conventions (the sources `cargo test` compiles) is not.
 pub fn verify_closure(root: &Path, verify: &Verify) -> Vec<String> {
-    closure(root, verify, false)
+    closure(root, verify, false).files
 }
 
 /// The part of [`verify_closure`] the verify runs or checks with, not the files it
@@ -117,7 +118,14 @@ pub fn verify_closure(root: &Path, verify: &Verify) -> Vec<String> {
 /// messages (`sys.exit("write solution.py first")`), and not through a test
 /// file's imports, which reach the code it tests. What weakened tests weighs.
 pub fn verify_runs(root: &Path, verify: &Verify) -> Vec<String> {
-    closure(root, verify, true)
+    closure(root, verify, true).files
+}
+
+/// [`verify_runs`], and the first file it rests on past the [`CLOSURE_FILES`] it
+/// follows, when there are more: what the check compares, and where it stopped.
+pub fn verify_runs_capped(root: &Path, verify: &Verify) -> (Vec<String>, Option<String>) {
+    let taken = closure(root, verify, true);
+    (taken.files, taken.past)
 }
 
 /// Commands that compare the files they name with each other.
@@ -129,38 +137,51 @@ const COMPARES: [&str; 2] = ["cmp", "diff"];
 /// commit's checkout when it runs the verify there: a check the work added reads
 /// as red there only because it was missing, however little it checks.
 pub fn verify_scripts(root: &Path, verify: &Verify) -> Vec<String> {
-    let mut out = Vec::new();
+    let mut out = Taken::default();
     named_by(root, verify, true, &mut out);
-    out.retain(|rel| is_script(&root.join(rel)));
-    out
+    out.files.retain(|rel| is_script(&root.join(rel)));
+    out.files
+}
+
+/// The files a closure took, up to [`CLOSURE_FILES`], and the first one it
+/// left out past them: a cap the check says, not one it hides.
+#[derive(Default)]
+struct Taken {
+    files: Vec<String>,
+    past: Option<String>,
 }
 
 /// Adds `rel` to `out` once, up to [`CLOSURE_FILES`].
-fn add(rel: String, out: &mut Vec<String>) {
-    if out.len() < CLOSURE_FILES && !out.contains(&rel) {
-        out.push(rel);
+fn add(rel: String, out: &mut Taken) {
+    if out.files.contains(&rel) {
+        return;
+    }
+    if out.files.len() < CLOSURE_FILES {
+        out.files.push(rel);
+    } else if out.past.is_none() {
+        out.past = Some(rel);
     }
 }
 
 /// [`verify_closure`], or with `runs` [`verify_runs`].
-fn closure(root: &Path, verify: &Verify, runs: bool) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+fn closure(root: &Path, verify: &Verify, runs: bool) -> Taken {
+    let mut out = Taken::default();
     named_by(root, verify, runs, &mut out);
     let mut from = 0;
     for _ in 0..CLOSURE_DEPTH {
-        let upto = out.len();
+        let upto = out.files.len();
         for i in from..upto {
             // What a test imports is the code it tests, the work: a check is
             // what runs the tests, not what they run.
             // Its own helpers and fixtures, tests' files too, still are.
-            let test = runs && crate::plan::weakened::is_test_path(&out[i]);
-            for rel in named_in(root, &out[i], runs) {
+            let test = runs && crate::plan::weakened::is_test_path(&out.files[i]);
+            for rel in named_in(root, &out.files[i], runs) {
                 if !test || crate::plan::weakened::is_test_path(&rel) {
                     add(rel, &mut out);
                 }
             }
         }
-        if out.len() == upto {
+        if out.files.len() == upto {
             break;
         }
         from = upto;
@@ -170,7 +191,7 @@ fn closure(root: &Path, verify: &Verify, runs: bool) -> Vec<String> {
 
 /// The files the verify line's own words name (see [`closure`]), with the
 /// commands of the package.json script an `npm test` runs read as its own.
-fn named_by(root: &Path, verify: &Verify, runs: bool, out: &mut Vec<String>) {
+fn named_by(root: &Path, verify: &Verify, runs: bool, out: &mut Taken) {
     for program in &verify.chain {
         named_by_commands(root, &program.commands, runs, out);
         for command in &program.commands {
@@ -210,7 +231,7 @@ fn changed_dir(commands: &[Vec<String>]) -> Option<Option<String>> {
 /// which are the work under test; its top files, helpers, mocks and a tests'
 /// folder whole are what the run rests on. The folder, repository-relative,
 /// when it is one.
-fn entered(root: &Path, dir: &str, out: &mut Vec<String>) -> Option<String> {
+fn entered(root: &Path, dir: &str, out: &mut Taken) -> Option<String> {
     let rel = in_repo(root, dir)?;
     let base = root.join(&rel);
     let tests = rel
@@ -223,7 +244,7 @@ fn entered(root: &Path, dir: &str, out: &mut Vec<String>) -> Option<String> {
             && d.file_name()
                 .is_some_and(|n| CODE_DIRS.contains(&&*n.to_string_lossy()))
     };
-    for file in files_under(&base, CLOSURE_FILES, code) {
+    for file in files_under(&base, CLOSURE_FILES + 1, code) {
         if let Ok(sub) = file.strip_prefix(root) {
             add(sub.to_string_lossy().into_owned(), out);
         }
@@ -251,7 +272,7 @@ fn in_dir(root: &Path, dir: &str, commands: Vec<Vec<String>>) -> Vec<Vec<String>
 }
 
 /// The files one pipeline's `commands` name, into `out`.
-fn named_by_commands(root: &Path, commands: &[Vec<String>], runs: bool, out: &mut Vec<String>) {
+fn named_by_commands(root: &Path, commands: &[Vec<String>], runs: bool, out: &mut Taken) {
     let compares = commands
         .iter()
         .any(|c| c.first().is_some_and(|p| COMPARES.contains(&p.as_str())));
@@ -287,7 +308,7 @@ fn named_by_commands(root: &Path, commands: &[Vec<String>], runs: bool, out: &mu
             if path.is_file() {
                 add(rel, out);
             } else if path.is_dir() {
-                for file in files_under(&path, CLOSURE_FILES, |_| false) {
+                for file in files_under(&path, CLOSURE_FILES + 1, |_| false) {
                     if let Ok(sub) = file.strip_prefix(root) {
                         add(sub.to_string_lossy().into_owned(), out);
                     }

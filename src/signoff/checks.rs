@@ -203,12 +203,8 @@ pub(super) fn weakened_tests(
     start: Option<&str>,
     verify: Option<&verify::Verify>,
 ) -> Result<Vec<Finding>> {
-    let files = verify
-        .map(|v| crate::judge::files::verify_runs(&repo.root, v))
-        .unwrap_or_default();
-    let asked = crate::weakened::asked(goal, &files);
-    let discovers = verify.is_some_and(crate::weakened::discovers);
-    let found = weakened::since(&repo.root, start, &files, &asked, discovers)?;
+    let reads = weakened::Reads::of(&repo.root, goal, verify);
+    let found = weakened::since(&repo.root, start, &reads)?;
     for finding in &found {
         crate::out::warn(&format!(
             "plan: warning: weakened tests since the goal started: {}",

@@ -2100,3 +2100,38 @@ fn a_test_file_past_the_check_s_cap_is_said_not_read() {
         "its text past the 2 MiB the check reads was not compared (at the start and now)",
     );
 }
+
+// Issue 68, "a cap is said, never silently": plan follows at most 256 files a
+// verify rests on. Past them a changed file was compared with nothing and the
+// sign-off said nothing; now the first file past the cap is named (low).
+#[test]
+fn a_verify_resting_on_more_files_than_the_check_follows_is_said() {
+    let cases: Vec<(String, String)> = (0..300)
+        .map(|i| (format!("checks/case_{i:03}.txt"), format!("{i}\n")))
+        .collect();
+    let mut files: Vec<(&str, &str)> = cases
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    files.push(("checks/run.sh", "exit 0\n"));
+    let t = started_verifying("sh checks/run.sh checks", &files);
+    sign_off(&t);
+    let said = "the verify rests on more files than the 256 the check follows:\u{a0}this one and those past it were not compared";
+    let shown = shown(&t);
+    let found = shown.as_array().expect("an array");
+    assert!(
+        found.len() == 1
+            && found[0]["path"]
+                .as_str()
+                .is_some_and(|p| p.starts_with("checks/case_"))
+            && found[0]["what"] == said,
+        "{shown}"
+    );
+    let parts = &t.ok(&["show", "ship", "--json"]).json()["findings"];
+    assert!(
+        parts[0]["kind"] == "not-read" && parts[0]["confidence"] == "low",
+        "{parts}"
+    );
+    t.ok(&["audit"])
+        .stdout_has("were not compared [not-read, low]");
+}

@@ -46,6 +46,10 @@ pub struct Given {
     /// unittest's discovery (`python3 -m unittest`, `… unittest discover`), which
     /// enters only packages below where it starts; empty otherwise.
     pub discovered: Vec<String>,
+    /// The first file the verify rests on past the most plan follows of them
+    /// (`judge::files::CLOSURE_FILES`), when there are more: it and those after it
+    /// are compared with nothing, which the check says.
+    pub verify_past_cap: Option<String>,
     /// The literals as a path is matched with them (`./` and spaces off), made
     /// when a path is first asked after: thousands of data files, each matched
     /// with every literal, would be quadratic.

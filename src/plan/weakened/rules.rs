@@ -312,7 +312,7 @@ pub const RULES: [Rule; 27] = [
         severity: Severity::Low,
         languages: "any file the check reads",
         fields: &["side"],
-        doc: "a file longer than the 2 MiB the check reads of one: what lies past that was not compared",
+        doc: "a file longer than the 2 MiB the check reads of one, or a verify resting on more than the 256 files it follows: what lies past the cap was not compared",
     },
     Rule {
         id: RuleId::WeakenedTest,
@@ -460,7 +460,13 @@ const LEGACY_WORDS: &[(RuleId, &[&str])] = &[
     ),
     // Newer than typed rules, so no old line holds it; listed so a line read
     // back by its words alone keeps its rule and stays low.
-    (RuleId::NotRead, &["past the 2 MiB the check reads"]),
+    (
+        RuleId::NotRead,
+        &[
+            "past the 2 MiB the check reads",
+            "than the 256 the check follows",
+        ],
+    ),
 ];
 
 #[cfg(test)]
