@@ -44,8 +44,9 @@ pub fn since(root: &Path, base: Option<&str>, reads: &Reads) -> Result<Vec<Findi
     // data files they name are what they compare with.
     let given_by =
         |path: &str| weakened::is_test_path(path) || verify_files.iter().any(|v| v == path);
-    let tests = git::texts_at(root, base, &given_by, 4 * weakened::MAX_TEXT)?;
+    let (tests, unread) = git::texts_at(root, base, &given_by, weakened::GIVEN_TEXT)?;
     let mut given = weakened::hacks::Given::of(&tests);
+    given.tests_past_cap = unread;
     given.asked.extend(reads.asked.iter().cloned());
     given.verify_past_cap.clone_from(&reads.past_cap);
     let found = git::paths_at(root, base, &|path| path.ends_with(".py"))?;

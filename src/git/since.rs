@@ -167,27 +167,32 @@ pub fn ignored_in(
 /// The most files [`ignored_in`] picks before it gives up.
 pub const PICKED: usize = 1_000;
 
+/// Files with their text, by path.
+pub type Texts = Vec<(String, String)>;
+
 /// The text of the files `wanted` picks in commit `base` (`None`: HEAD; nothing on
 /// an unborn branch), each read to [`MAX_TEXT`], in all at most `budget` bytes: the
-/// tests as the goal started with them, whatever the work tree holds now.
+/// tests as the goal started with them, whatever the work tree holds now. With
+/// them, the first file the budget left unread, when one was: a cap the check
+/// says.
 pub fn texts_at(
     root: &Path,
     base: Option<&str>,
     wanted: &dyn Fn(&str) -> bool,
     budget: usize,
-) -> Result<Vec<(String, String)>> {
+) -> Result<(Texts, Option<String>)> {
     let repo = open(root)?;
     let mut out = Vec::new();
     let mut left = budget;
     for (path, id) in blobs_at(&repo, base, wanted)? {
         if left == 0 {
-            break;
+            return Ok((out, Some(path)));
         }
         let text = bounded_blob(&repo, id)?;
         left = left.saturating_sub(text.len());
         out.push((path, text));
     }
-    Ok(out)
+    Ok((out, None))
 }
 
 /// The paths of the files `wanted` picks in commit `base`'s tree (`None`: HEAD's),

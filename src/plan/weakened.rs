@@ -74,6 +74,11 @@ pub fn wanted(path: &str) -> bool {
 /// to here, so a huge or hostile file costs bounded time.
 pub const MAX_TEXT: usize = 2 << 20;
 
+/// The most of the tests' text at the start the check reads, all files together,
+/// for the literals and names a hack gives away: a repository's tests can be any
+/// size, and a goal's check must cost what its change does.
+pub const GIVEN_TEXT: usize = 4 * MAX_TEXT;
+
 fn file_name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
@@ -432,6 +437,27 @@ pub fn find_given(
             };
             out.push(Finding::new(path, what, renamed));
         }
+    }
+    // Said only where a hack check ran with the literals it lacked: new or
+    // changed code that is not a test.
+    let code = |c: &Change| {
+        Lang::of(&c.path).is_some()
+            && c.after
+                .as_deref()
+                .is_some_and(|a| !is_test(&c.path, Some(a)))
+    };
+    if let Some(path) = given
+        .tests_past_cap
+        .as_ref()
+        .filter(|_| changes.iter().any(code))
+    {
+        const _: () = assert!(GIVEN_TEXT == 8 << 20, "the words say 8 MiB");
+        let said = "the tests at the start hold more than the 8 MiB the check reads of them: this one and those after it were not read for the literals a hack gives away";
+        out.push(Finding::new(
+            path,
+            vec![Part::new(RuleId::NotRead, said)],
+            None,
+        ));
     }
     if let Some(path) = &given.verify_past_cap {
         let said = "the verify rests on more files than the 256 the check follows: this one and those past it were not compared";

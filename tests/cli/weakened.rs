@@ -2135,3 +2135,42 @@ fn a_verify_resting_on_more_files_than_the_check_follows_is_said() {
     t.ok(&["audit"])
         .stdout_has("were not compared [not-read, low]");
 }
+
+// Issue 68, "a cap is said, never silently": the literals a hard-coded answer
+// gives away are read from the tests at the start, 8 MiB of them in all. Past
+// that the hack checks ran blind and said nothing; now the first unread test
+// file is named (low), where code that is not a test changed and so was read.
+#[test]
+fn tests_at_the_start_past_the_check_s_cap_are_said_where_code_changed() {
+    let padding = format!("#{}\n", "-".repeat(2 << 20));
+    let big: Vec<(String, String)> = (0..5)
+        .map(|i| (format!("tests/test_big_{i}.py"), format!("{padding}{PY}")))
+        .collect();
+    let mut files: Vec<(&str, &str)> = big.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    files.push(("calc.py", "def add(a, b):\n    return a + b\n"));
+    let t = started(&files);
+    // Only a test added: no hack check ran, nothing to say.
+    t.write(
+        "tests/test_more.py",
+        "def test_more():\n    assert 1 + 1 == 2\n",
+    );
+    assert_eq!(shown(&t), json!([]));
+    t.write("calc.py", "def add(a, b):\n    return b + a\n");
+    let shown = shown(&t);
+    let found = shown.as_array().expect("an array");
+    assert!(
+        found.len() == 1
+            && found[0]["path"]
+                .as_str()
+                .is_some_and(|p| p.starts_with("tests/test_big_"))
+            && found[0]["what"]
+                .as_str()
+                .is_some_and(|w| w.starts_with("the tests at the start hold more than the 8 MiB")),
+        "{shown}"
+    );
+    let parts = &t.ok(&["show", "ship", "--json"]).json()["findings"];
+    assert!(
+        parts[0]["kind"] == "not-read" && parts[0]["confidence"] == "low",
+        "{parts}"
+    );
+}

@@ -50,6 +50,9 @@ pub struct Given {
     /// (`judge::files::CLOSURE_FILES`), when there are more: it and those after it
     /// are compared with nothing, which the check says.
     pub verify_past_cap: Option<String>,
+    /// The first test file at the start past the [`super::GIVEN_TEXT`] read of
+    /// them all, when there are more: its literals and names are not known.
+    pub tests_past_cap: Option<String>,
     /// The literals as a path is matched with them (`./` and spaces off), made
     /// when a path is first asked after: thousands of data files, each matched
     /// with every literal, would be quadratic.

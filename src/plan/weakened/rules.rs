@@ -312,7 +312,7 @@ pub const RULES: [Rule; 27] = [
         severity: Severity::Low,
         languages: "any file the check reads",
         fields: &["side"],
-        doc: "a file longer than the 2 MiB the check reads of one, or a verify resting on more than the 256 files it follows: what lies past the cap was not compared",
+        doc: "a file longer than the 2 MiB the check reads of one, a verify resting on more than the 256 files it follows, or tests at the start past the 8 MiB read of them all: what lies past the cap was not compared",
     },
     Rule {
         id: RuleId::WeakenedTest,
@@ -465,6 +465,7 @@ const LEGACY_WORDS: &[(RuleId, &[&str])] = &[
         &[
             "past the 2 MiB the check reads",
             "than the 256 the check follows",
+            "the 8 MiB the check reads of them",
         ],
     ),
 ];
