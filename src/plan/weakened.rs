@@ -20,6 +20,7 @@ mod harness;
 mod js_assert_patch;
 pub mod kinds;
 mod mock_any;
+mod not_read;
 mod own_copy;
 mod planted;
 pub mod rules;
@@ -285,7 +286,7 @@ pub fn find_given(
     for (row, pair) in rows.iter().zip(&pairs) {
         // A reformat (black, prettier, rustfmt, gofmt) changes no test, runner
         // option or code; a rename is still read for where the file went.
-        let cut = not_read(row.change);
+        let cut = not_read::part(row.change);
         if row.change.was.is_none() && pair.as_ref().is_some_and(syntactic::Pair::same) {
             out.extend(cut.map(|cut| Finding::new(&row.change.path, vec![cut], None)));
             continue;
@@ -438,35 +439,7 @@ pub fn find_given(
             out.push(Finding::new(path, what, renamed));
         }
     }
-    // Said only where a hack check ran with the literals it lacked: new or
-    // changed code that is not a test.
-    let code = |c: &Change| {
-        Lang::of(&c.path).is_some()
-            && c.after
-                .as_deref()
-                .is_some_and(|a| !is_test(&c.path, Some(a)))
-    };
-    if let Some(path) = given
-        .tests_past_cap
-        .as_ref()
-        .filter(|_| changes.iter().any(code))
-    {
-        const _: () = assert!(GIVEN_TEXT == 8 << 20, "the words say 8 MiB");
-        let said = "the tests at the start hold more than the 8 MiB the check reads of them: this one and those after it were not read for the literals a hack gives away";
-        out.push(Finding::new(
-            path,
-            vec![Part::new(RuleId::NotRead, said)],
-            None,
-        ));
-    }
-    if let Some(path) = &given.verify_past_cap {
-        let said = "the verify rests on more files than the 256 the check follows: this one and those past it were not compared";
-        out.push(Finding::new(
-            path,
-            vec![Part::new(RuleId::NotRead, said)],
-            None,
-        ));
-    }
+    out.extend(not_read::listed(changes, given));
     out.sort_by(|a, b| a.path.cmp(&b.path));
     #[cfg(test)]
     tests::legacy_agrees(&out);
@@ -2081,22 +2054,6 @@ fn plural(n: usize, word: &str) -> String {
     } else {
         format!("{n} {word}s")
     }
-}
-
-/// A low part when a side of `change` is longer than the check reads of it
-/// ([`MAX_TEXT`]; git hands one byte more so a cut file tells): what lies past the
-/// cap was compared with nothing, and a cap must not hide a change silently.
-fn not_read(change: &Change) -> Option<Part> {
-    const _: () = assert!(MAX_TEXT == 2 << 20, "the words say 2 MiB");
-    let long = |text: &Option<String>| text.as_ref().is_some_and(|t| t.len() > MAX_TEXT);
-    let sides = match (long(&change.before), long(&change.after)) {
-        (true, true) => "at the start and now",
-        (true, false) => "at the start",
-        (false, true) => "now",
-        (false, false) => return None,
-    };
-    let said = format!("its text past the 2 MiB the check reads was not compared ({sides})");
-    Some(Part::new(RuleId::NotRead, said))
 }
 
 /// `text` cut to at most [`MAX_TEXT`] bytes, at a character's boundary.
