@@ -112,6 +112,12 @@ impl<'s> Spelling<'s> {
         }
     }
 
+    /// Where the bracket opening at byte `at` of the text closes.
+    pub fn closes(&self, at: usize) -> Option<usize> {
+        let &(mate, opens) = self.brackets.get(&at)?;
+        opens.then_some(mate)
+    }
+
     /// `src[from..to]` spelled.
     pub fn range(&self, from: usize, to: usize) -> String {
         self.spelled(from, to).text

@@ -2356,66 +2356,6 @@ fn constant(s: &str, e: Node<'_>) -> Option<bool> {
     }
 }
 
-/// Each byte of `s` from byte `from` on that is outside its string literals, with
-/// where it is: the one walk the bracket readers share.
-fn code(s: &str, from: usize, lang: Lang) -> impl Iterator<Item = (usize, u8)> + '_ {
-    let b = s.as_bytes();
-    let mut i = from;
-    std::iter::from_fn(move || {
-        while i < b.len() {
-            if let Some(end) = string_end(b, i, lang) {
-                i = end;
-                continue;
-            }
-            i += 1;
-            return Some((i - 1, b[i - 1]));
-        }
-        None
-    })
-}
-
-/// Where a string literal opening at `i` ends (past its close), if one opens
-/// there. A Rust `'` opens one only as a character (`'a'`, `'\n'`), not a
-/// lifetime.
-fn string_end(b: &[u8], i: usize, lang: Lang) -> Option<usize> {
-    let q = b[i];
-    let opens = match q {
-        b'"' => true,
-        b'\'' if matches!(lang, Lang::Rust | Lang::Go) => {
-            b.get(i + 1) == Some(&b'\\') || b.get(i + 2) == Some(&b'\'')
-        }
-        b'\'' => true,
-        b'`' => matches!(lang, Lang::Js | Lang::Go),
-        _ => false,
-    };
-    if !opens {
-        return None;
-    }
-    let mut j = i + 1;
-    while j < b.len() && b[j] != q {
-        j += if b[j] == b'\\' { 2 } else { 1 };
-    }
-    Some((j + 1).min(b.len()))
-}
-
-/// Where the bracket opening at byte `open` of `s` closes.
-pub(super) fn group_close(s: &str, open: usize, lang: Lang) -> Option<usize> {
-    let mut depth = 0usize;
-    for (i, c) in code(s, open, lang) {
-        match c {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
