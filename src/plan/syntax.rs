@@ -12,7 +12,7 @@ mod spelled;
 mod uses;
 mod view;
 
-pub use spelled::Spelling;
+pub use spelled::{Spelled, Spelling};
 pub use uses::words;
 pub use view::preorder;
 
@@ -123,8 +123,9 @@ pub struct View {
     /// What nothing in it calls, what it patches, tabulates and exports.
     pub uses: Uses,
     /// The plain names bound to a value on lines of their own, each with the
-    /// value's text, in source order (a name bound twice is here twice).
-    pub bindings: Vec<(String, String)>,
+    /// value spelled ([`Spelled`]), in source order (a name bound twice is here
+    /// twice).
+    pub bindings: Vec<(String, Spelled)>,
 }
 
 /// What a file defines that nothing in it calls, and the names, tables and

@@ -5,7 +5,7 @@
 
 use tree_sitter::Node;
 
-use super::{Grammar, Spelling, kids, preorder};
+use super::{Grammar, Spelled, Spelling, kids, preorder};
 
 /// A value longer than this is no subject a check was written with.
 const LONGEST: usize = 4096;
@@ -15,7 +15,7 @@ const LONGEST: usize = 4096;
 /// chain (`v = w = f(3)`), or a tuple of as many values written out (`v, w =
 /// f(3), g(3)`). A value that goes on past its line is left out, as a line
 /// reader saw only its opening; so is one that does not parse.
-pub(super) fn read(g: Grammar, src: &str, root: Node<'_>) -> Vec<(String, String)> {
+pub(super) fn read(g: Grammar, src: &str, root: Node<'_>) -> Vec<(String, Spelled)> {
     let mut out = Vec::new();
     let spelling = Spelling::of(src, root);
     for node in preorder(root) {
@@ -128,14 +128,14 @@ fn pairs(
     (src, spelling): (&str, &Spelling<'_>),
     name: Node<'_>,
     value: Node<'_>,
-) -> Vec<(String, String)> {
+) -> Vec<(String, Spelled)> {
     let bound = |n: Node<'_>, v: Node<'_>| {
         let v = unparen(one(v));
         let name = plain(src, n)?;
         (v.byte_range().len() <= LONGEST && !v.byte_range().is_empty()).then(|| {
             (
                 name.to_string(),
-                spelling.range(v.start_byte(), v.end_byte()),
+                spelling.spelled(v.start_byte(), v.end_byte()),
             )
         })
     };
@@ -208,6 +208,9 @@ mod tests {
     fn bound(g: Grammar, text: &str) -> Vec<(String, String)> {
         let tree = super::super::any_tree(g, text).expect("a grammar");
         read(g, text, tree.root_node())
+            .into_iter()
+            .map(|(name, value)| (name, value.text))
+            .collect()
     }
 
     fn pair(name: &str, value: &str) -> (String, String) {

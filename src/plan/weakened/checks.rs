@@ -7,12 +7,13 @@
 //! like the rest of the check.
 
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 
 use tree_sitter::Node;
 
 use super::Lang;
 use super::forms::clip;
-use crate::plan::syntax::{self, Grammar, Spelling};
+use crate::plan::syntax::{self, Grammar, Spelled, Spelling};
 
 /// What an assertion checks about its subject: each side in one spelling
 /// ([`Spelling`]), or as written while the statement's tree is read.
@@ -33,16 +34,74 @@ enum Check<S = String> {
     Order(S),
 }
 
+impl<S> Check<S> {
+    /// The check with `f` of each side.
+    fn map<T>(self, f: impl Fn(S) -> T) -> Check<T> {
+        match self {
+            Check::Exact(a, b) => Check::Exact(f(a), f(b)),
+            Check::Presence(x) => Check::Presence(f(x)),
+            Check::Differs(a, b) => Check::Differs(f(a), f(b)),
+            Check::Order(x) => Check::Order(f(x)),
+        }
+    }
+}
+
 impl Check<&str> {
     /// The check with each side spelled as `spelling` reads it.
-    fn spelled(self, spelling: &Spelling<'_>) -> Check {
-        let one = |side: &str| spelling.part(side);
-        match self {
-            Check::Exact(a, b) => Check::Exact(one(a), one(b)),
-            Check::Presence(x) => Check::Presence(one(x)),
-            Check::Differs(a, b) => Check::Differs(one(a), one(b)),
-            Check::Order(x) => Check::Order(one(x)),
+    fn spelled(self, spelling: &Spelling<'_>) -> Check<Spelled> {
+        self.map(|side| spelling.part(side))
+    }
+}
+
+/// One side of a check in one spelling, with what the statement's tree says of
+/// it read once: its bare form, whether that is some code minus itself, and its
+/// value in one spelling.
+#[derive(Clone, Debug)]
+struct Side {
+    text: String,
+    /// `text` without what leaves its value as it is ([`bare`]).
+    bare: Range<usize>,
+    /// The bare form's code before its one `-` outside brackets and strings, when
+    /// the code after it is the same, spaces aside (`f(3) - f(3)`).
+    minus: Option<Range<usize>>,
+    /// The value it spells ([`valued`]).
+    valued: String,
+}
+
+impl Side {
+    /// The facts of `side`, read while its groups and literals are at hand.
+    fn new(lang: Lang, side: Spelled) -> Side {
+        let bare = bare(&side.text, &side.pairs);
+        let at = bare.as_ptr() as usize - side.text.as_ptr() as usize;
+        let bare = at..at + bare.len();
+        let minus = minus_itself(&side, bare.clone());
+        Side {
+            valued: valued(lang, &side),
+            bare,
+            minus,
+            text: side.text,
         }
+    }
+
+    fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    fn bare(&self) -> &str {
+        &self.text[self.bare.clone()]
+    }
+}
+
+impl std::ops::Deref for Side {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.text
+    }
+}
+
+impl PartialEq for Side {
+    fn eq(&self, other: &Side) -> bool {
+        self.text == other.text
     }
 }
 
@@ -66,21 +125,21 @@ pub(super) fn weakened_in_place(
     added: &[String],
     (was_bound, bound): (&Bound, &Bound),
 ) -> Vec<String> {
-    let old: Vec<Option<Check>> = removed.iter().map(|s| check(lang, s)).collect();
-    let new: Vec<Option<Check>> = added.iter().map(|s| check(lang, s)).collect();
+    let old: Vec<Option<Check<Side>>> = removed.iter().map(|s| read(lang, s)).collect();
+    let new: Vec<Option<Check<Side>>> = added.iter().map(|s| read(lang, s)).collect();
     // The added exact checks of two values: not one value compared with itself,
     // directly or through a name. Each pair of sides asked once.
     let mut one_value: HashMap<(&str, &str), bool> = HashMap::new();
-    let pairs: Vec<(&str, &str)> = new
+    let pairs: Vec<(&Side, &Side)> = new
         .iter()
         .flatten()
         .filter_map(|c| match c {
-            Check::Exact(a, b) => Some((a.as_str(), b.as_str())),
+            Check::Exact(a, b) => Some((a, b)),
             Check::Presence(_) | Check::Differs(..) | Check::Order(_) => None,
         })
         .filter(|&(a, b)| {
             !*one_value
-                .entry((a, b))
+                .entry((a.as_str(), b.as_str()))
                 .or_insert_with(|| !itself(a, b, bound).is_empty())
         })
         .collect();
@@ -93,7 +152,7 @@ pub(super) fn weakened_in_place(
         pairs
             .iter()
             .flat_map(|&(a, b)| [a, b])
-            .flat_map(|side| [side, bare(side)])
+            .flat_map(|side| [side.as_str(), side.bare()])
             .flat_map(|side| values(side, bound)),
     );
     let mut still_exact = |subject: &str| {
@@ -189,7 +248,7 @@ pub(super) fn weakened_in_place(
                 let list = alike.entry((x, "")).or_insert_with(|| {
                     let mut list: Vec<&str> = values(x, bound)
                         .into_iter()
-                        .filter(|v| v == x || of_subject.contains_key(v))
+                        .filter(|v| *v == x.as_str() || of_subject.contains_key(v))
                         .collect();
                     if still_exact(x) {
                         list.clear();
@@ -220,7 +279,7 @@ pub(super) fn weakened_in_place(
                         if whole.is_none() && wrapped.is_none() {
                             continue;
                         }
-                        if x != a && x != b && (named || still_exact(x)) {
+                        if x != a.as_str() && x != b.as_str() && (named || still_exact(x)) {
                             continue;
                         }
                         if let Some(x) = whole
@@ -251,7 +310,7 @@ pub(super) fn weakened_in_place(
                 let Some(Check::Exact(l, r)) = was else {
                     return None;
                 };
-                let before = if l == x { r } else { l };
+                let before = if l.as_str() == x { r } else { l };
                 let callee = callee(x)?;
                 let computed = values(y, bound).iter().any(|y| calls(y, callee));
                 (computed && !calls(before, callee)).then_some((
@@ -290,7 +349,7 @@ pub(super) fn weakened_in_place(
 }
 
 /// The old exact checks of each subject against an informative value, in order.
-fn exact_subjects(old: &[Option<Check>]) -> HashMap<&str, Vec<usize>> {
+fn exact_subjects(old: &[Option<Check<Side>>]) -> HashMap<&str, Vec<usize>> {
     let mut of_subject: HashMap<&str, Vec<usize>> = HashMap::new();
     for (j, was) in old.iter().enumerate() {
         if let Some(Check::Exact(a, b)) = was
@@ -335,10 +394,10 @@ pub(super) type Bound = HashMap<String, String>;
 /// are compared in), those bound to one value ([`Bound`]), that value as a side
 /// reads: a reference, a copy or the value in brackets is the value itself, and
 /// one too long to be a subject a check was written with is left out.
-pub(super) fn bindings(found: &[(String, String)]) -> Bound {
+pub(super) fn bindings(found: &[(String, Spelled)]) -> Bound {
     let mut seen: HashMap<&str, Option<String>> = HashMap::new();
     for (name, value) in found {
-        let value = bare(value);
+        let value = bare(&value.text, &value.pairs);
         if value.is_empty() || value.len() > 1024 {
             continue;
         }
@@ -385,19 +444,17 @@ fn values<'a>(side: &'a str, bound: &'a Bound) -> Vec<&'a str> {
 /// The code both sides of an exact check are, when they are one value: the same
 /// text, a name bound to the other side (or both to one value), or that code
 /// minus itself compared with zero (`f(3) - f(3) == 0`). Each once.
-fn itself<'a>(a: &'a str, b: &'a str, bound: &'a Bound) -> Vec<&'a str> {
+fn itself<'a>(a: &'a Side, b: &'a Side, bound: &'a Bound) -> Vec<&'a str> {
     let spaceless = |s: &str| s.split_whitespace().collect::<String>();
-    let (a, b) = (bare(a), bare(b));
     let mut out = Vec::new();
     for (x, zero) in [(a, b), (b, a)] {
-        if zero.trim() == "0"
-            && let [l, r] = split_top(x, "-", Lang::Rust)[..]
-            && !l.is_empty()
-            && spaceless(l) == spaceless(r)
+        if zero.bare().trim() == "0"
+            && let Some(l) = &x.minus
         {
-            out.extend(values(l, bound));
+            out.extend(values(&x.text[l.clone()], bound));
         }
     }
+    let (a, b) = (a.bare(), b.bare());
     let theirs: std::collections::HashSet<String> =
         values(b, bound).into_iter().map(spaceless).collect();
     out.extend(
@@ -411,13 +468,9 @@ fn itself<'a>(a: &'a str, b: &'a str, bound: &'a Bound) -> Vec<&'a str> {
 }
 
 /// A side without what leaves its value as it is: a reference to it, a copy
-/// (`&v`, `v.clone()`, `copy(v)`).
-fn bare(side: &str) -> &str {
-    let whole = side.trim();
-    // Where each bracket closes, found once: a side nested many copies deep is
-    // peeled in one pass, not one scan of the rest for each copy.
-    let mut closing: Option<HashMap<usize, usize>> = None;
-    let mut s = whole;
+/// (`&v`, `v.clone()`, `copy(v)`). `pairs` are its bracket pairs ([`Spelled`]).
+fn bare<'a>(side: &'a str, pairs: &[(usize, usize)]) -> &'a str {
+    let mut s = side.trim();
     loop {
         let was = s.len();
         s = s.trim_start_matches(['&', '*']).trim_start();
@@ -427,9 +480,11 @@ fn bare(side: &str) -> &str {
         }
         for head in ["copy(", "copy.copy(", "deepcopy(", "copy.deepcopy("] {
             if let Some(inner) = s.strip_prefix(head).and_then(|r| r.strip_suffix(')')) {
-                let at = s.as_ptr() as usize - whole.as_ptr() as usize;
-                let closing = closing.get_or_insert_with(|| closes(whole, Lang::Python));
-                if closing.get(&(at + head.len() - 1)) == Some(&(at + s.len() - 1)) {
+                let at = s.as_ptr() as usize - side.as_ptr() as usize;
+                if pairs
+                    .binary_search(&(at + head.len() - 1, at + s.len() - 1))
+                    .is_ok()
+                {
                     s = inner;
                 }
             }
@@ -450,7 +505,7 @@ pub(super) fn expected_changed<'s>(
     removed: &'s [String],
     added: &'s [String],
 ) -> Vec<(&'s str, &'s str)> {
-    let now: Vec<Option<Check>> = added.iter().map(|s| check(lang, s)).collect();
+    let now: Vec<Option<Check<Side>>> = added.iter().map(|s| read(lang, s)).collect();
     // Each added exact check by the skeleton of one side (its subject, spaces
     // aside) and the shape of the other (its expected value, literals aside):
     // left side first, then right. Within one, by the other side's literals.
@@ -482,16 +537,16 @@ pub(super) fn expected_changed<'s>(
     let mut respelled: HashMap<(String, String), Vec<usize>> = HashMap::new();
     for (k, c) in now.iter().enumerate().rev() {
         if let Some(Check::Exact(l, r)) = c {
-            let key = (valued(lang, l), valued(lang, r));
+            let key = (l.valued.clone(), r.valued.clone());
             respelled.entry(key).or_default().push(k);
         }
     }
     let mut left = Vec::new();
     for old in removed {
-        let Some(Check::Exact(l, r)) = check(lang, old) else {
+        let Some(Check::Exact(l, r)) = read(lang, old) else {
             continue;
         };
-        let key = (valued(lang, &l), valued(lang, &r));
+        let key = (l.valued.clone(), r.valued.clone());
         match respelled.get_mut(&key).and_then(Vec::pop) {
             Some(k) => {
                 for (side, &(b, g)) in places[k].iter().enumerate() {
@@ -533,8 +588,8 @@ pub(super) fn expected_changed<'s>(
             // One string spelled another way is the same value.
             let same = match &now[k] {
                 Some(Check::Exact(l2, r2)) => {
-                    let mut was = [valued(lang, &l), valued(lang, &r)];
-                    let mut is = [valued(lang, l2), valued(lang, r2)];
+                    let mut was = [&l.valued, &r.valued];
+                    let mut is = [&l2.valued, &r2.valued];
                     was.sort();
                     is.sort();
                     was == is
@@ -586,11 +641,25 @@ fn quoted(side: &str) -> Option<&str> {
 /// theirs (a run is one, a raw tab or line break one space), so a character an
 /// escape spells that is no plain space stays itself (`\r\n` is not `\n`); a JS
 /// template with holes is no plain string. Keyed entries are sorted ([`keyed`]).
-fn valued(lang: Lang, side: &str) -> String {
+/// A quote opens a literal only inside one its tree found ([`Spelled`]), whose
+/// brackets are the ones keyed entries are read in.
+fn valued(lang: Lang, spelled: &Spelled) -> String {
+    let side = spelled.text.as_str();
     let mut out = String::with_capacity(side.len());
+    // Where each bracket of `side` is written in `out`, and each literal.
+    let mut placed: HashMap<usize, usize> = HashMap::new();
+    let mut strings = Vec::new();
+    let mut literal = 0;
     let mut chars = side.char_indices().peekable();
     while let Some((at, c)) = chars.next() {
-        if !matches!(c, '"' | '\'' | '`') {
+        while spelled.strings.get(literal).is_some_and(|l| l.1 <= at) {
+            literal += 1;
+        }
+        let quoted = spelled.strings.get(literal).is_some_and(|l| l.0 <= at);
+        if !(quoted && matches!(c, '"' | '\'' | '`')) {
+            if matches!(c, '(' | '[' | '{' | ')' | ']' | '}') {
+                placed.insert(at, out.len());
+            }
             // Not in a word, nor a fraction's digits (`0.05` is not `0.5`).
             let word = side[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.');
             match c.is_whitespace() {
@@ -662,6 +731,7 @@ fn valued(lang: Lang, side: &str) -> String {
             last = d;
         }
         let quote = if holes { '`' } else { '"' };
+        let start = out.len();
         out.push(quote);
         for chunk in value.utf8_chunks() {
             for ch in chunk.valid().chars() {
@@ -682,71 +752,128 @@ fn valued(lang: Lang, side: &str) -> String {
             }
         }
         out.push(quote);
+        strings.push((start, out.len()));
     }
-    let close = closes(&out, lang);
-    let mut opens: Vec<usize> = close.keys().copied().collect();
-    opens.sort_unstable();
-    let mut sorted = String::with_capacity(out.len());
-    keyed(&out, (0, out.len()), (&close, &opens), 0, &mut sorted);
+    let pairs = spelled
+        .pairs
+        .iter()
+        .filter_map(|(o, c)| Some((*placed.get(o)?, *placed.get(c)?)))
+        .collect();
+    let out = Spelled {
+        text: out,
+        pairs,
+        strings,
+    };
+    let mut sorted = String::with_capacity(out.text.len());
+    keyed(&out, (0, out.text.len()), 0, &mut sorted);
     sorted
 }
 
-/// `s[from..to]` onto `out` with the entries of each `{…}` that holds `key:
+/// `s.text[from..to]` onto `out` with the entries of each `{…}` that holds `key:
 /// value` entries alone sorted: a map's, a dict's, an object's or a keyed struct
 /// literal's entries in another order are the same value. Not inside a call's
 /// brackets, and braces deeper than a few are copied as they are (no recursion a
-/// crafted side could run deep).
-fn keyed(
-    s: &str,
-    (from, to): (usize, usize),
-    (close, opens): (&HashMap<usize, usize>, &[usize]),
-    depth: usize,
-    out: &mut String,
-) {
+/// crafted side could run deep). Its groups and literals are `s`'s ([`Spelled`]).
+fn keyed(s: &Spelled, (from, to): (usize, usize), depth: usize, out: &mut String) {
+    let text = s.text.as_str();
     let mut at = from;
-    let mut next = opens.partition_point(|&o| o < from);
-    while let Some(&open) = opens.get(next).filter(|&&o| o < to) {
-        let end = close[&open];
+    let mut next = s.pairs.partition_point(|p| p.0 < from);
+    while let Some(&(open, end)) = s.pairs.get(next).filter(|p| p.0 < to) {
         // Into a list (`[{…}]`); past a call's brackets, whose order may be the
         // value (`json.dumps({…})`, `OrderedDict({…})`), and a brace too deep.
-        if s.as_bytes()[open] == b'[' || end >= to {
+        if text.as_bytes()[open] == b'[' || end >= to {
             next += 1;
             continue;
         }
-        next = opens.partition_point(|&o| o <= end);
-        if s.as_bytes()[open] == b'(' || depth >= 8 {
+        next = s.pairs.partition_point(|p| p.0 <= end);
+        if text.as_bytes()[open] == b'(' || depth >= 8 {
             continue;
         }
-        out.push_str(&s[at..=open]);
-        let mut inner = String::new();
-        keyed(s, (open + 1, end), (close, opens), depth + 1, &mut inner);
-        let mut items: Vec<&str> = split_top(&inner, ",", Lang::Js)
-            .into_iter()
-            .filter(|i| !i.is_empty())
-            .collect();
-        // Each entry `key: value`, each key once (a repeated key's last value
-        // wins, so there the order is the value).
-        let keys: Option<Vec<&str>> = items
+        out.push_str(&text[at..=open]);
+        // Its entries at its own level, each with its key when it has one: the
+        // code before its first `:` there. A repeated key's last value wins, so
+        // there the order is the value.
+        let mut items: Vec<(String, Option<usize>)> = vec![(String::new(), None)];
+        let mut from = open + 1;
+        for (i, b) in outside(s, (open + 1, end)).chain([(end, b',')]) {
+            let item = items.last_mut().expect("one item at least");
+            match b {
+                b':' if item.1.is_none() => {
+                    keyed(s, (from, i), depth + 1, &mut item.0);
+                    item.1 = Some(item.0.len());
+                    item.0.push(':');
+                    from = i + 1;
+                }
+                b',' => {
+                    keyed(s, (from, i), depth + 1, &mut item.0);
+                    items.push((String::new(), None));
+                    from = i + 1;
+                }
+                _ => {}
+            }
+        }
+        items.pop();
+        let inner: Vec<&str> = items.iter().map(|(item, _)| item.as_str()).collect();
+        let mut entries: Vec<(&str, Option<&str>)> = items
             .iter()
-            .map(|i| match split_top(i, ":", Lang::Js)[..] {
-                [key, _, ..] => Some(key),
-                _ => None,
-            })
+            .map(|(item, key)| (item.trim(), key.map(|k| item[..k].trim())))
+            .filter(|(item, _)| !item.is_empty())
             .collect();
-        let once = keys.is_some_and(|mut keys| {
-            keys.sort_unstable();
-            keys.windows(2).all(|w| w[0] != w[1])
-        });
-        if items.len() > 1 && once {
-            items.sort_unstable();
-            out.push_str(&items.join(","));
+        let mut keys: Vec<Option<&str>> = entries.iter().map(|e| e.1).collect();
+        keys.sort_unstable();
+        let once = keys.iter().all(Option::is_some) && keys.windows(2).all(|w| w[0] != w[1]);
+        if entries.len() > 1 && once {
+            entries.sort_unstable();
+            let sorted: Vec<&str> = entries.iter().map(|e| e.0).collect();
+            out.push_str(&sorted.join(","));
         } else {
-            out.push_str(&inner);
+            out.push_str(&inner.join(","));
         }
         out.push('}');
         at = end + 1;
     }
-    out.push_str(&s[at..to]);
+    out.push_str(&text[at..to]);
+}
+
+/// The bytes of `s.text[from..to]` outside the bracket pairs and string literals
+/// that open there, with where each is.
+fn outside(s: &Spelled, (from, to): (usize, usize)) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let mut pair = s.pairs.partition_point(|p| p.0 < from);
+    let mut string = s.strings.partition_point(|l| l.0 < from);
+    let mut i = from;
+    std::iter::from_fn(move || {
+        while i < to {
+            while s.pairs.get(pair).is_some_and(|p| p.0 < i) {
+                pair += 1;
+            }
+            while s.strings.get(string).is_some_and(|l| l.0 < i) {
+                string += 1;
+            }
+            if let Some(&(_, close)) = s.pairs.get(pair).filter(|p| p.0 == i) {
+                i = close + 1;
+            } else if let Some(&(_, end)) = s.strings.get(string).filter(|l| l.0 == i) {
+                i = end;
+            } else {
+                i += 1;
+                return Some((i - 1, s.text.as_bytes()[i - 1]));
+            }
+        }
+        None
+    })
+}
+
+/// The code of `side`'s bare form (`bare`, its place) before its one `-` outside
+/// brackets and literals, when the code after it is the same, spaces aside.
+fn minus_itself(side: &Spelled, bare: Range<usize>) -> Option<Range<usize>> {
+    let text = side.text.as_str();
+    let mut minus = outside(side, (bare.start, bare.end)).filter(|&(_, b)| b == b'-');
+    let (Some((i, _)), None) = (minus.next(), minus.next()) else {
+        return None;
+    };
+    let (l, r) = (text[bare.start..i].trim(), text[i + 1..bare.end].trim());
+    let spaceless = |s: &str| s.split_whitespace().collect::<String>();
+    let at = l.as_ptr() as usize - text.as_ptr() as usize;
+    (!l.is_empty() && spaceless(l) == spaceless(r)).then_some(at..at + l.len())
 }
 
 /// The bytes an escape after a backslash spells, onto `out`: a character as
@@ -1299,6 +1426,16 @@ fn informative(expected: &str) -> bool {
 /// What the assertion statement `s` checks, when its form is one of the common
 /// ones of `lang`.
 fn check(lang: Lang, s: &str) -> Option<Check> {
+    Some(spelled_check(lang, s)?.map(|side| side.text))
+}
+
+/// What `s` checks ([`check`]), each side with what its tree says of it.
+fn read(lang: Lang, s: &str) -> Option<Check<Side>> {
+    Some(spelled_check(lang, s)?.map(|side| Side::new(lang, side)))
+}
+
+/// What `s` checks, each side spelled with its groups and literals.
+fn spelled_check(lang: Lang, s: &str) -> Option<Check<Spelled>> {
     let s = s.trim().trim_end_matches(';').trim_end();
     match lang {
         Lang::Python => python(s),
@@ -1326,7 +1463,7 @@ fn unparen(mut node: Node<'_>) -> Node<'_> {
     node
 }
 
-fn python(s: &str) -> Option<Check> {
+fn python(s: &str) -> Option<Check<Spelled>> {
     let (tree, 1) = parsed(Grammar::Python, s)? else {
         return None;
     };
@@ -1437,7 +1574,9 @@ fn compared<'s>(s: &'s str, e: Node<'_>, spelling: &Spelling<'_>) -> Option<Chec
     }
     let part = |(from, to): (usize, usize)| &s[sides[from].start_byte()..sides[to].end_byte()];
     if parts.len() >= 2 {
-        let differ = |w: &&[(usize, usize)]| spelling.part(part(w[0])) != spelling.part(part(w[1]));
+        let differ = |w: &&[(usize, usize)]| {
+            spelling.part(part(w[0])).text != spelling.part(part(w[1])).text
+        };
         let pair = parts.windows(2).find(differ).unwrap_or(&parts[..2]);
         let one = |(from, to): (usize, usize)| (from == to).then(|| sides[from]);
         let (l, r) = walrus(
@@ -1482,7 +1621,7 @@ fn walrus<'a>(
     }
 }
 
-fn rust(s: &str) -> Option<Check> {
+fn rust(s: &str) -> Option<Check<Spelled>> {
     let s = &format!("fn _f() {{\n{s};\n}}\n");
     let (tree, 1) = parsed(Grammar::Rust, s)? else {
         return None;
@@ -1598,7 +1737,7 @@ fn token_args<'t>(s: &str, tree: Node<'t>) -> Option<Vec<Vec<Node<'t>>>> {
     )
 }
 
-fn go(s: &str) -> Option<Check> {
+fn go(s: &str) -> Option<Check<Spelled>> {
     // The statement inside a function, an `if` header given its block.
     let tail = if s.starts_with("if ") { " {\n}" } else { "" };
     let s = &format!("package p\nfunc _() {{\n{s}{tail}\n}}\n");
@@ -1704,7 +1843,7 @@ fn testify<'s>(s: &'s str, name: &str, nodes: &[Node<'_>]) -> Option<Check<&'s s
 }
 
 /// Go's `if` whose block fails the test: `if got != 9` checks `got` is 9.
-fn go_if(s: &str, statement: Node<'_>, spelling: &Spelling<'_>) -> Option<Check> {
+fn go_if(s: &str, statement: Node<'_>, spelling: &Spelling<'_>) -> Option<Check<Spelled>> {
     let text = |n: Node<'_>| &s[n.byte_range()];
     let cond = statement.child_by_field_name("condition")?;
     // `if got := f(3); got != 9`: the name the statement binds is its value.
@@ -1733,7 +1872,10 @@ fn go_if(s: &str, statement: Node<'_>, spelling: &Spelling<'_>) -> Option<Check>
                 .all(|p| p.is_some_and(|p| text(p) == name)) =>
         {
             let value = spelling.part(value);
-            format!("{value}-{value}")
+            let mut both = value.clone();
+            both.push(&Spelled::code("-"));
+            both.push(&value);
+            both
         }
         _ => spelling.part(text(x)),
     };
@@ -1892,7 +2034,7 @@ fn expect_chain<'t>(
     (!args.is_empty()).then_some((args, negated, name, margs))
 }
 
-fn js(s: &str) -> Option<Check> {
+fn js(s: &str) -> Option<Check<Spelled>> {
     let tree = js_parsed(s)?;
     Some(js_check(s, js_expression(&tree)?)?.spelled(&Spelling::of(s, tree.root_node())))
 }
@@ -2212,118 +2354,6 @@ fn constant(s: &str, e: Node<'_>) -> Option<bool> {
         }
         _ => None,
     }
-}
-
-/// `s` split at each `sep` at its top level (outside brackets and strings).
-fn split_top<'a>(s: &'a str, sep: &str, lang: Lang) -> Vec<&'a str> {
-    let top = top_level(s, lang);
-    let mut parts = Vec::new();
-    let mut from = 0;
-    let mut i = 0;
-    while i < s.len() {
-        if top[i] && s.is_char_boundary(i) && s[i..].starts_with(sep) {
-            parts.push(s[from..i].trim());
-            i += sep.len();
-            from = i;
-        } else {
-            i += 1;
-        }
-    }
-    parts.push(s[from..].trim());
-    parts
-}
-
-/// For each byte of `s`, whether it is outside every bracket and string.
-fn top_level(s: &str, lang: Lang) -> Vec<bool> {
-    let mut out = vec![false; s.len()];
-    let mut depth = 0usize;
-    for (i, c) in code(s, 0, lang) {
-        match c {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => out[i] = depth == 0,
-        }
-    }
-    out
-}
-
-/// Each byte of `s` from byte `from` on that is outside its string literals, with
-/// where it is: the one walk the bracket readers share.
-fn code(s: &str, from: usize, lang: Lang) -> impl Iterator<Item = (usize, u8)> + '_ {
-    let b = s.as_bytes();
-    let mut i = from;
-    std::iter::from_fn(move || {
-        while i < b.len() {
-            if let Some(end) = string_end(b, i, lang) {
-                i = end;
-                continue;
-            }
-            i += 1;
-            return Some((i - 1, b[i - 1]));
-        }
-        None
-    })
-}
-
-/// Where each bracket of `s` closes, by where it opens: `group_close` of every
-/// bracket, in one pass.
-fn closes(s: &str, lang: Lang) -> HashMap<usize, usize> {
-    let mut open = Vec::new();
-    let mut out = HashMap::new();
-    for (i, c) in code(s, 0, lang) {
-        match c {
-            b'(' | b'[' | b'{' => open.push(i),
-            b')' | b']' | b'}' => {
-                if let Some(o) = open.pop() {
-                    out.insert(o, i);
-                }
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-/// Where a string literal opening at `i` ends (past its close), if one opens
-/// there. A Rust `'` opens one only as a character (`'a'`, `'\n'`), not a
-/// lifetime.
-fn string_end(b: &[u8], i: usize, lang: Lang) -> Option<usize> {
-    let q = b[i];
-    let opens = match q {
-        b'"' => true,
-        b'\'' if matches!(lang, Lang::Rust | Lang::Go) => {
-            b.get(i + 1) == Some(&b'\\') || b.get(i + 2) == Some(&b'\'')
-        }
-        b'\'' => true,
-        b'`' => matches!(lang, Lang::Js | Lang::Go),
-        _ => false,
-    };
-    if !opens {
-        return None;
-    }
-    let mut j = i + 1;
-    while j < b.len() && b[j] != q {
-        j += if b[j] == b'\\' { 2 } else { 1 };
-    }
-    Some((j + 1).min(b.len()))
-}
-
-/// Where the bracket opening at byte `open` of `s` closes.
-pub(super) fn group_close(s: &str, open: usize, lang: Lang) -> Option<usize> {
-    let mut depth = 0usize;
-    for (i, c) in code(s, open, lang) {
-        match c {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::Lang;
 use super::rules::{Part, RuleId};
+use crate::plan::syntax::{self, Grammar, Spelling};
 
 /// What the tests at the goal's start give the rules: the literals they hold (inputs
 /// and expected outputs) and the names of the test and verify files.
@@ -152,7 +153,11 @@ pub(super) fn found(
         let code = line.code.trim();
         // `def main` is an entry point only when importing the file does not run it.
         let entry = line.in_main && (line.in_guard || !on_import);
-        if !entry_file && !entry && is_exit(lang, code, &exit_names) && !fails_loudly(lang, code) {
+        if !entry_file
+            && !entry
+            && is_exit(lang, code, &exit_names)
+            && !fails_loudly(Grammar::of(path), code)
+        {
             exits.push((i + 1, code));
         }
         if is_skip(lang, code, &imports) {
@@ -1092,7 +1097,8 @@ fn mentions(code: &str, name: &str) -> bool {
 /// one exit, as a statement of its own (after an `if …:` at most), with a literal
 /// status no operator can turn into 0: `sys.exit(1) if False else sys.exit(0)`,
 /// `exit(1) or exit(0)` and `sys.exit("no" and 0)` can all end green.
-fn fails_loudly(lang: Lang, code: &str) -> bool {
+/// `grammar` is the file's: the line's brackets and literals are its tree's.
+fn fails_loudly(grammar: Option<Grammar>, code: &str) -> bool {
     let lower = code.to_ascii_lowercase();
     let exits = lower.matches("exit(").count() + lower.matches("abort(").count();
     let Some(at) = lower.find("exit(").filter(|_| exits == 1) else {
@@ -1109,7 +1115,8 @@ fn fails_loudly(lang: Lang, code: &str) -> bool {
         return false;
     }
     let open = at + "exit".len();
-    let Some(close) = super::checks::group_close(code, open, lang) else {
+    let tree = grammar.and_then(|g| syntax::any_tree(g, code));
+    let Some(close) = tree.and_then(|t| Spelling::of(code, t.root_node()).closes(open)) else {
         return false;
     };
     let rest = code[close + 1..].trim().trim_start_matches(';').trim();
