@@ -338,6 +338,12 @@ pub fn find_given(
             changes,
             &given.discovered,
         ));
+        what.extend(unittest_load::moved_out(
+            row.change,
+            changes,
+            &given.discovered,
+            &given.sources,
+        ));
         if Lang::of(path) == Some(Lang::Js)
             && let (Some(after), Some(grammar)) = (
                 row.change.after.as_deref(),

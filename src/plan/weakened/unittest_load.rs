@@ -2,8 +2,11 @@
 //! assertion stays in its file: a test module's `load_tests(loader, tests, pattern)`
 //! returns the suite unittest runs in place of the module's own tests, so one that
 //! never reads `tests` drops them (a smoke test run instead); and discovery enters
-//! only packages, so a tests folder's `__init__.py` deleted hides every test in it.
+//! only packages, so a tests folder's `__init__.py` deleted hides every test in it,
+//! as a test module moved below a folder with none does.
 //! Read through tree-sitter's Python grammar. Pure.
+
+use std::collections::HashSet;
 
 use tree_sitter::Node;
 
@@ -51,6 +54,56 @@ pub(super) fn package_dropped(
         RuleId::RunnerChanged,
         format!(
             "the package's `__init__.py` deleted: unittest's discovery no longer enters {dir}/, so {first}{more} stop running"
+        ),
+    ))
+}
+
+/// The finding, for a test file unittest's discovery found at the start
+/// (`discovered`, every folder above it a package in `sources`, the Python files
+/// then) that `change` moves, its name still a test module's, below a folder with
+/// no `__init__.py` at the end: discovery does not enter it, so its tests stop
+/// running, every one still in the file.
+pub(super) fn moved_out(
+    change: &Change,
+    changes: &[Change],
+    discovered: &[String],
+    sources: &HashSet<String>,
+) -> Option<Part> {
+    let was = change.was.as_deref()?;
+    change.after.as_ref()?;
+    let name = change.path.rsplit('/').next()?;
+    let test_module = name.starts_with("test") && name.ends_with(".py");
+    if !test_module || !discovered.iter().any(|d| d == was) {
+        return None;
+    }
+    let package = |dir: &str, end: bool| {
+        let init = format!("{dir}/__init__.py");
+        let mut here = sources.contains(&init);
+        for c in changes.iter().filter(|_| end) {
+            if c.path == init {
+                here = c.after.is_some();
+            } else if c.was.as_deref() == Some(init.as_str()) {
+                here = false;
+            }
+        }
+        here
+    };
+    // `a/b/test_c.py`: `a` and `a/b`.
+    let folders = |path: &str| -> Vec<String> {
+        path.match_indices('/')
+            .map(|(at, _)| path[..at].to_string())
+            .collect()
+    };
+    if !folders(was).iter().all(|d| package(d, false)) {
+        return None;
+    }
+    let outside = folders(&change.path)
+        .into_iter()
+        .find(|d| !package(d, true))?;
+    Some(Part::new(
+        RuleId::RunnerChanged,
+        format!(
+            "moved from {was} into {outside}/, which has no `__init__.py`: unittest's discovery does not enter it, so its tests stop running"
         ),
     ))
 }
@@ -227,6 +280,79 @@ mod tests {
         let after =
             format!("{TEST}\n\ndef load_tests(loader, tests, pattern):\n    return tests\n");
         assert_eq!(in_file("tests/test_a.py", TEST, &after), Vec::new());
+    }
+
+    /// What the whole check finds, the verify running unittest's discovery over
+    /// `at_start` (every Python file then), for `changes`.
+    fn discovering(at_start: &[&str], changes: &[Change]) -> Vec<crate::plan::weakened::Finding> {
+        let given = crate::plan::weakened::hacks::Given {
+            sources: at_start.iter().map(|p| p.to_string()).collect(),
+            discovered: at_start
+                .iter()
+                .filter(|p| p.rsplit('/').next().is_some_and(|n| n.starts_with("test")))
+                .map(|p| p.to_string())
+                .collect(),
+            ..Default::default()
+        };
+        crate::plan::weakened::find_given(changes, &[], &given)
+    }
+
+    fn moved(from: &str, to: &str) -> Change {
+        Change {
+            path: to.to_string(),
+            was: Some(from.to_string()),
+            before: Some(TEST.to_string()),
+            after: Some(TEST.to_string()),
+        }
+    }
+
+    const AT_START: &[&str] = &[
+        "tests/__init__.py",
+        "tests/test_a.py",
+        "tests/unit/__init__.py",
+        "tests/unit/test_b.py",
+        "tests/data/make.py",
+        "calc.py",
+    ];
+
+    // Red team (helper 51): discovery enters only packages, so a test module moved
+    // into a folder with no `__init__.py` (`tests/legacy/`, an existing data
+    // folder) stops running, every test and assertion still in it: passed on main.
+    #[test]
+    fn a_test_module_moved_out_of_the_packages_under_discovery_stops_running() {
+        for to in [
+            "tests/legacy/test_a.py",
+            "tests/data/test_a.py",
+            "old/test_a.py",
+        ] {
+            let found = discovering(AT_START, &[moved("tests/test_a.py", to)]);
+            assert!(
+                found.iter().any(
+                    |f| f.path == to && f.parts.iter().any(|p| p.rule == RuleId::RunnerChanged)
+                ),
+                "{to}: {found:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_test_module_moved_to_another_package_or_with_its_own_still_runs() {
+        for to in ["tests/unit/test_a.py", "test_a.py", "tests/test_calc.py"] {
+            let found = discovering(AT_START, &[moved("tests/test_a.py", to)]);
+            assert_eq!(found, Vec::new(), "{to}");
+        }
+        // The new folder made a package in the same change.
+        let init = Change {
+            path: "tests/legacy/__init__.py".to_string(),
+            was: None,
+            before: None,
+            after: Some(String::new()),
+        };
+        let found = discovering(
+            AT_START,
+            &[moved("tests/test_a.py", "tests/legacy/test_a.py"), init],
+        );
+        assert_eq!(found, Vec::new());
     }
 
     #[test]
