@@ -328,15 +328,23 @@ pub fn discovers(verify: &crate::verify::Verify) -> bool {
             let Some(rest) = at.map(|at| &command[at + 1..]) else {
                 return false;
             };
-            match rest {
-                [m, runner, operands @ ..] if m == "-m" && runner == "unittest" => {
-                    match operands.iter().find(|w| !w.starts_with('-')) {
-                        None => true,
-                        Some(first) => first == "discover",
-                    }
-                }
-                _ => false,
+            let [m, runner, operands @ ..] = rest else {
+                return false;
+            };
+            if m != "-m" || runner != "unittest" {
+                return false;
             }
+            // The value of `-k add` or `--durations 5` names no module: a run with
+            // only options and their values discovers (the red team's `-k`).
+            let mut skip = false;
+            let first = operands.iter().find(|w| {
+                if std::mem::take(&mut skip) {
+                    return false;
+                }
+                skip = matches!(w.as_str(), "-k" | "--durations");
+                !w.starts_with('-')
+            });
+            first.is_none_or(|first| first == "discover")
         })
 }
 
@@ -464,11 +472,14 @@ mod tests {
             "/usr/bin/python3.12 -m unittest -v",
             "cd pkg && python3 -m unittest",
             "python3 -m unittest tests.test_a && python3 -m unittest",
+            "python3 -m unittest -k add",
+            "python3 -m unittest -v -k add -k sub --durations 3",
         ] {
             assert!(discovers(yes), "{yes}");
         }
         for no in [
             "python3 -m unittest tests.test_a",
+            "python3 -m unittest -k add tests.test_a",
             "python3 -m pytest -q",
             "pytest",
             "cargo test",

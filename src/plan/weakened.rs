@@ -334,13 +334,23 @@ pub fn find_given(
             && let Some(after) = row.change.after.as_deref()
         {
             what.extend(hacks::framework_patch(row.change.before.as_deref(), after));
-            what.extend(unittest_load::found(row.change.before.as_deref(), after));
+            what.extend(unittest_load::found(
+                path,
+                row.change.before.as_deref(),
+                after,
+            ));
             what.extend(unittest_attrs::found(row.change.before.as_deref(), after));
         }
         what.extend(unittest_load::package_dropped(
             row.change,
             changes,
             &given.discovered,
+        ));
+        what.extend(unittest_load::moved_out(
+            row.change,
+            changes,
+            &given.discovered,
+            &given.sources,
         ));
         if Lang::of(path) == Some(Lang::Js)
             && let (Some(after), Some(grammar)) = (

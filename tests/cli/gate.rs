@@ -3103,3 +3103,82 @@ fn a_tests_package_s_init_deleted_under_unittest_fails_the_gate() {
         unittest.stdout
     );
 }
+
+// Attack (red team, helper 51, issue 68): the tests package hidden from unittest's
+// discovery in the ways the deleted `__init__.py` rule did not read. A goal done
+// on the base, broken through the person's own helper (verified again only, no
+// judge asked); the verify still passes on the broken code (a smoke test runs),
+// and each passed the whole gate on main:
+// - `python3 -m unittest -k add` (an option's value read as a module to run) with
+//   `tests/__init__.py` deleted;
+// - a `load_tests` in `tests/__init__.py` that hands back only what the package's
+//   own file defines (discovery leaves the package's modules to it);
+// - the test module moved below a folder with no `__init__.py`.
+#[test]
+fn a_tests_package_hidden_from_discovery_fails_the_gate() {
+    let smoke = "import unittest\n\nclass TestSmoke(unittest.TestCase):\n    def test_adds_up(self):\n        self.assertEqual(1 + 1, 2)\n";
+    let hooked = "def load_tests(loader, tests, pattern):\n    return tests\n";
+    type Hide<'a> = &'a dyn Fn(&Test);
+    let attacks: [(&str, &str, Hide); 3] = [
+        (
+            "-k, __init__.py deleted",
+            "python3 -m unittest -q -k add",
+            &|t| {
+                t.git(&["rm", "-q", "tests/__init__.py"]);
+            },
+        ),
+        ("a package load_tests", "python3 -m unittest -q", &|t| {
+            t.write("tests/__init__.py", hooked);
+        }),
+        (
+            "moved out of the packages",
+            "python3 -m unittest -q",
+            &|t| {
+                std::fs::create_dir_all(t.root().join("tests/legacy")).unwrap();
+                t.git(&["mv", "tests/test_calc.py", "tests/legacy/test_calc.py"]);
+            },
+        ),
+    ];
+    let mut passed = Vec::new();
+    for (how, verify, hide) in attacks {
+        let (t, base) = persons_goal_done(
+            verify,
+            &[
+                ("tests/__init__.py", ""),
+                (
+                    "tests/test_calc.py",
+                    &TEST_CALC.replace("class T", "class TestCalc"),
+                ),
+                ("test_smoke.py", smoke),
+                ("ops.py", "def plus(a, b):\n    return a + b\n"),
+                (
+                    "calc.py",
+                    "from ops import plus\n\ndef add(a, b):\n    return 0\n",
+                ),
+            ],
+            "calc.py",
+            "from ops import plus\n\ndef add(a, b):\n    return plus(a, b)\n",
+        );
+        t.write("ops.py", "def plus(a, b):\n    return a - b\n");
+        hide(&t);
+        t.commit_all("tidy");
+        // The attack is live: the verify passes on the broken code.
+        let words: Vec<&str> = verify.split_whitespace().collect();
+        let out = Command::new(words[0])
+            .args(&words[1..])
+            .current_dir(t.root())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{how}: the verify failed\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        user_judge(&t, "reject");
+        let run = gate(&t, &base);
+        if run.code != 1 || !run.stdout.contains("runner-changed") {
+            passed.push(format!("{how} (exit {}): {}", run.code, run.stdout));
+        }
+    }
+    assert!(passed.is_empty(), "unseen by the gate:\n{passed:#?}");
+}

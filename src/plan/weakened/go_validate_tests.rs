@@ -54,3 +54,49 @@ fn the_helpers_check_inlined_into_the_test_is_no_loss() {
     let found = both(&test, Some(&without()));
     assert!(found.iter().all(|f| !kinds::high(f)), "{found:?}");
 }
+
+const SUM_TEST: &str = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tcheckSum(t, Add(2, 2), 4)\n\tcheckSum(t, Add(1, 2), 3)\n}\n";
+const SUM_HELPER: &str = "package calc\n\nimport \"testing\"\n\nfunc checkSum(t *testing.T, got, want int) {\n\tt.Helper()\n\tif got != want {\n\t\tt.Errorf(\"got %d, want %d\", got, want)\n\t}\n}\n";
+
+// Red team (helper 51): a check helper kept by name, its check left in its body
+// behind a bare `return`, checks nothing (Go compiles the dead code, and `go
+// test`'s vet does not look for it), in its own file or in the test's: passed on
+// main.
+#[test]
+fn a_check_helper_that_returns_before_its_check_is_found() {
+    let gutted = SUM_HELPER.replace("\tt.Helper()\n", "\tt.Helper()\n\treturn\n");
+    let found = find(
+        &[
+            change("calc_test.go", Some(SUM_TEST), Some(SUM_TEST)),
+            change("helpers_test.go", Some(SUM_HELPER), Some(&gutted)),
+        ],
+        &[],
+    );
+    assert!(
+        found
+            .iter()
+            .any(|f| f.path == "helpers_test.go" && kinds::high(f)),
+        "{found:?}"
+    );
+    let func = &SUM_HELPER[SUM_HELPER.find("func").unwrap()..];
+    let one = format!("{SUM_TEST}\n{func}");
+    let gutted = one.replace("\tt.Helper()\n", "\tt.Helper()\n\treturn\n");
+    let found = find(&[change("calc_test.go", Some(&one), Some(&gutted))], &[]);
+    assert!(found.iter().any(kinds::high), "{found:?}");
+}
+
+#[test]
+fn a_return_that_ends_its_own_block_leaves_the_checks_after_it() {
+    let two = SUM_HELPER.replace(
+        "\t}\n}\n",
+        "\t}\n\tif got < 0 {\n\t\tt.Errorf(\"negative: %d\", got)\n\t}\n}\n",
+    );
+    // The first failure said, the helper stops: the next check is still reached.
+    let stops = two.replace(
+        "\t\tt.Errorf(\"got %d, want %d\", got, want)\n",
+        "\t\tt.Errorf(\"got %d, want %d\", got, want)\n\t\treturn\n",
+    );
+    assert_ne!(stops, two);
+    let found = find(&[change("helpers_test.go", Some(&two), Some(&stops))], &[]);
+    assert_eq!(found, Vec::new());
+}

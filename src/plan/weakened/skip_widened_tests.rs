@@ -421,3 +421,40 @@ fn a_statement_after_a_closed_cfg_block_is_read_under_its_own_gate() {
         );
     insta::assert_snapshot!(high("tests/load.rs", LOADS, &after), @"tests/load.rs: 1 statement of loads put under `#[cfg(windows)]` where it ran everywhere (switches tests off where the condition fails)");
 }
+
+// Red team (helper 51): `if cfg!(…) { … }` is the `#[cfg(…)]` of a statement
+// read at run time, the test compiled and passing where it does not hold, so a
+// test's statements moved inside one, no `else` beside them, are switched off
+// there: passed on main.
+#[test]
+fn statements_moved_under_an_if_cfg_with_no_else() {
+    for gate in ["if cfg!(windows)", "if !cfg!(unix)", "if cfg!(any())"] {
+        let after = RS.replacen(
+            "    assert_eq!(out, \"a\\nb\\n\");\n",
+            &format!("    {gate} {{\n        assert_eq!(out, \"a\\nb\\n\");\n    }}\n"),
+            1,
+        );
+        let said = high("tests/cli.rs", RS, &after);
+        assert!(
+            said.contains("1 statement of lists_links put under"),
+            "{said}"
+        );
+    }
+}
+
+#[test]
+fn an_if_cfg_split_or_a_new_statement_under_one_is_no_loss() {
+    // The platform's own expectation on each side, as an honest port writes it.
+    let split = RS.replacen(
+        "    assert_eq!(out, \"a\\nb\\n\");\n",
+        "    if cfg!(windows) {\n        assert_eq!(out, \"a\\r\\nb\\r\\n\");\n    } else {\n        assert_eq!(out, \"a\\nb\\n\");\n    }\n",
+        1,
+    );
+    none("tests/cli.rs", RS, &split);
+    let added = RS.replacen(
+        "    assert_eq!(out, \"a\\nb\\n\");\n",
+        "    assert_eq!(out, \"a\\nb\\n\");\n    if cfg!(unix) {\n        assert_eq!(run(&[\"-t\", \"s\"]), \"s\\n\");\n    }\n",
+        1,
+    );
+    none("tests/cli.rs", RS, &added);
+}

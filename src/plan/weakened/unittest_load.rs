@@ -2,8 +2,11 @@
 //! assertion stays in its file: a test module's `load_tests(loader, tests, pattern)`
 //! returns the suite unittest runs in place of the module's own tests, so one that
 //! never reads `tests` drops them (a smoke test run instead); and discovery enters
-//! only packages, so a tests folder's `__init__.py` deleted hides every test in it.
+//! only packages, so a tests folder's `__init__.py` deleted hides every test in it,
+//! as a test module moved below a folder with none does.
 //! Read through tree-sitter's Python grammar. Pure.
+
+use std::collections::HashSet;
 
 use tree_sitter::Node;
 
@@ -55,26 +58,84 @@ pub(super) fn package_dropped(
     ))
 }
 
-/// The finding, for a Python file whose module-level `load_tests` drops the tests
-/// it is handed, where `before` had no such function.
-pub(super) fn found(before: Option<&str>, after: &str) -> Option<Part> {
-    let line = dropping(after)?;
-    if before.and_then(dropping).is_some() {
+/// The finding, for a test file unittest's discovery found at the start
+/// (`discovered`, every folder above it a package in `sources`, the Python files
+/// then) that `change` moves, its name still a test module's, below a folder with
+/// no `__init__.py` at the end: discovery does not enter it, so its tests stop
+/// running, every one still in the file.
+pub(super) fn moved_out(
+    change: &Change,
+    changes: &[Change],
+    discovered: &[String],
+    sources: &HashSet<String>,
+) -> Option<Part> {
+    let was = change.was.as_deref()?;
+    change.after.as_ref()?;
+    let name = change.path.rsplit('/').next()?;
+    let test_module = name.starts_with("test") && name.ends_with(".py");
+    if !test_module || !discovered.iter().any(|d| d == was) {
         return None;
     }
+    let package = |dir: &str, end: bool| {
+        let init = format!("{dir}/__init__.py");
+        let mut here = sources.contains(&init);
+        for c in changes.iter().filter(|_| end) {
+            if c.path == init {
+                here = c.after.is_some();
+            } else if c.was.as_deref() == Some(init.as_str()) {
+                here = false;
+            }
+        }
+        here
+    };
+    // `a/b/test_c.py`: `a` and `a/b`.
+    let folders = |path: &str| -> Vec<String> {
+        path.match_indices('/')
+            .map(|(at, _)| path[..at].to_string())
+            .collect()
+    };
+    if !folders(was).iter().all(|d| package(d, false)) {
+        return None;
+    }
+    let outside = folders(&change.path)
+        .into_iter()
+        .find(|d| !package(d, true))?;
+    Some(Part::new(
+        RuleId::RunnerChanged,
+        format!(
+            "moved from {was} into {outside}/, which has no `__init__.py`: unittest's discovery does not enter it, so its tests stop running"
+        ),
+    ))
+}
+
+/// The finding, for a Python file at `path` whose module-level `load_tests` drops
+/// the tests it is handed, where `before` had no such function.
+pub(super) fn found(path: &str, before: Option<&str>, after: &str) -> Option<Part> {
+    let package = path == "__init__.py" || path.ends_with("/__init__.py");
+    let line = dropping(after, package)?;
+    if before.and_then(|b| dropping(b, package)).is_some() {
+        return None;
+    }
+    let what = if package {
+        "a package's `load_tests` that loads none of its modules"
+    } else {
+        "a `load_tests` that drops the module's own tests"
+    };
     Some(Part::at(
         RuleId::RunnerChanged,
         line,
-        format!(
-            "a `load_tests` that drops the module's own tests (line {line}): unittest runs what it returns in their place"
-        ),
+        format!("{what} (line {line}): unittest runs what it returns in their place"),
     ))
 }
 
 /// The line of a module-level `load_tests` whose second parameter (the module's
 /// tests) its body never names; `None` when there is none or the file does not
-/// parse cleanly.
-fn dropping(text: &str) -> Option<usize> {
+/// parse cleanly. A package's (`package`, its `__init__.py`) is handed only what
+/// that file defines, and discovery leaves the package's modules to it, so
+/// handing those on keeps nothing: it drops them unless it names `discover` (the
+/// documented `loader.discover(this_dir, pattern)`) or both its loader and its
+/// tests (`tests.addTests(loader.loadTestsFromNames([…]))`).
+fn dropping(text: &str, package: bool) -> Option<usize> {
     if !text.contains("load_tests") {
         return None;
     }
@@ -112,9 +173,14 @@ fn dropping(text: &str) -> Option<usize> {
     if names.len() != 3 || params.named_child_count() != 3 {
         return None;
     }
-    let tests = names[1];
     let body = def.child_by_field_name("body")?;
-    let read = preorder(body).any(|n| n.kind() == "identifier" && n.utf8_text(src) == Ok(tests));
+    let named = |name: &str| {
+        preorder(body).any(|n| n.kind() == "identifier" && n.utf8_text(src) == Ok(name))
+    };
+    let read = match package {
+        false => named(names[1]),
+        true => named("discover") || (named(names[0]) && named(names[1])),
+    };
     (!read).then(|| def.start_position().row + 1)
 }
 
@@ -129,14 +195,14 @@ mod tests {
         let after = format!(
             "{TEST}\n\ndef load_tests(loader, tests, pattern):\n    return unittest.TestSuite()\n"
         );
-        let part = found(Some(TEST), &after).expect("a finding");
+        let part = found("tests/test_a.py", Some(TEST), &after).expect("a finding");
         assert!(
             part.text.contains("drops the module's own tests (line 8)"),
             "{}",
             part.text
         );
         // As it was at the start: nothing new.
-        assert!(found(Some(&after), &after).is_none());
+        assert!(found("tests/test_a.py", Some(&after), &after).is_none());
     }
 
     #[test]
@@ -152,7 +218,7 @@ mod tests {
                 "loader, tests, pattern"
             };
             let after = format!("{TEST}\n\ndef load_tests({params}):\n{body}");
-            assert!(found(None, &after).is_none(), "{body}");
+            assert!(found("tests/test_a.py", None, &after).is_none(), "{body}");
         }
         // Other shapes may hand the tests on unnamed; a nested function is no hook.
         for after in [
@@ -161,8 +227,132 @@ mod tests {
                 "{TEST}\ndef helper():\n    def load_tests(loader, tests, pattern):\n        return None\n"
             ),
         ] {
-            assert!(found(None, &after).is_none(), "{after}");
+            assert!(found("tests/test_a.py", None, &after).is_none(), "{after}");
         }
+    }
+
+    fn in_file(path: &str, before: &str, after: &str) -> Vec<crate::plan::weakened::Finding> {
+        let change = Change {
+            path: path.to_string(),
+            was: None,
+            before: Some(before.to_string()),
+            after: Some(after.to_string()),
+        };
+        crate::plan::weakened::find(&[change], &[])
+    }
+
+    // Red team (helper 51): a package's `load_tests` is handed only what its
+    // `__init__.py` defines, and discovery leaves the package's modules to it, so
+    // one that hands those back loads none of them: passed on main.
+    #[test]
+    fn a_package_s_load_tests_that_loads_none_of_its_modules_drops_them() {
+        for body in [
+            "    return tests\n",
+            "    return unittest.TestSuite()\n",
+            "    return loader.loadTestsFromNames([])\n",
+        ] {
+            let after =
+                format!("import unittest\n\n\ndef load_tests(loader, tests, pattern):\n{body}");
+            let found = in_file("tests/__init__.py", "", &after);
+            assert!(
+                found
+                    .iter()
+                    .any(|f| f.parts.iter().any(|p| p.rule == RuleId::RunnerChanged)),
+                "{body}{found:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_package_s_load_tests_that_discovers_its_modules_drops_nothing() {
+        for body in [
+            "    here = os.path.dirname(__file__)\n    tests.addTests(loader.discover(start_dir=here, pattern=pattern))\n    return tests\n",
+            "    return loader.discover(os.path.dirname(__file__), pattern or 'test*.py')\n",
+        ] {
+            let after = format!("import os\n\n\ndef load_tests(loader, tests, pattern):\n{body}");
+            assert_eq!(
+                in_file("tests/__init__.py", "", &after),
+                Vec::new(),
+                "{body}"
+            );
+        }
+        // A test module's own `load_tests` that hands its tests back keeps them.
+        let after =
+            format!("{TEST}\n\ndef load_tests(loader, tests, pattern):\n    return tests\n");
+        assert_eq!(in_file("tests/test_a.py", TEST, &after), Vec::new());
+    }
+
+    /// What the whole check finds, the verify running unittest's discovery over
+    /// `at_start` (every Python file then), for `changes`.
+    fn discovering(at_start: &[&str], changes: &[Change]) -> Vec<crate::plan::weakened::Finding> {
+        let given = crate::plan::weakened::hacks::Given {
+            sources: at_start.iter().map(|p| p.to_string()).collect(),
+            discovered: at_start
+                .iter()
+                .filter(|p| p.rsplit('/').next().is_some_and(|n| n.starts_with("test")))
+                .map(|p| p.to_string())
+                .collect(),
+            ..Default::default()
+        };
+        crate::plan::weakened::find_given(changes, &[], &given)
+    }
+
+    fn moved(from: &str, to: &str) -> Change {
+        Change {
+            path: to.to_string(),
+            was: Some(from.to_string()),
+            before: Some(TEST.to_string()),
+            after: Some(TEST.to_string()),
+        }
+    }
+
+    const AT_START: &[&str] = &[
+        "tests/__init__.py",
+        "tests/test_a.py",
+        "tests/unit/__init__.py",
+        "tests/unit/test_b.py",
+        "tests/data/make.py",
+        "calc.py",
+    ];
+
+    // Red team (helper 51): discovery enters only packages, so a test module moved
+    // into a folder with no `__init__.py` (`tests/legacy/`, an existing data
+    // folder) stops running, every test and assertion still in it: passed on main.
+    #[test]
+    fn a_test_module_moved_out_of_the_packages_under_discovery_stops_running() {
+        for to in [
+            "tests/legacy/test_a.py",
+            "tests/data/test_a.py",
+            "old/test_a.py",
+        ] {
+            let found = discovering(AT_START, &[moved("tests/test_a.py", to)]);
+            assert!(
+                found.iter().any(
+                    |f| f.path == to && f.parts.iter().any(|p| p.rule == RuleId::RunnerChanged)
+                ),
+                "{to}: {found:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_test_module_moved_to_another_package_or_with_its_own_still_runs() {
+        for to in ["tests/unit/test_a.py", "test_a.py", "tests/test_calc.py"] {
+            let found = discovering(AT_START, &[moved("tests/test_a.py", to)]);
+            assert_eq!(found, Vec::new(), "{to}");
+        }
+        // The new folder made a package in the same change.
+        let init = Change {
+            path: "tests/legacy/__init__.py".to_string(),
+            was: None,
+            before: None,
+            after: Some(String::new()),
+        };
+        let found = discovering(
+            AT_START,
+            &[moved("tests/test_a.py", "tests/legacy/test_a.py"), init],
+        );
+        assert_eq!(found, Vec::new());
     }
 
     #[test]
