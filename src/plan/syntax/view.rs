@@ -127,10 +127,13 @@ fn swallowed(g: Grammar, src: &str, t: Node<'_>) -> usize {
         return 0;
     };
     let checks = |n: Node<'_>| js_checks(src, n);
+    // Handing the error to mocha's `done(e)` or a promise's `reject(e)` fails
+    // the test as a throw does.
     let rechecks = checks(handler) > 0
         || preorder(handler).any(|n| {
             n.kind() == "throw_statement"
-                || (n.kind().ends_with("identifier") && matches!(text(n), "fail" | "done"))
+                || (n.kind().ends_with("identifier")
+                    && matches!(text(n), "fail" | "done" | "reject"))
         });
     match rechecks {
         true => 0,

@@ -396,6 +396,18 @@ fn javascript_refactors_are_not_found() {
     assert!(one(p, JS, &polled).is_empty());
     let soft = JS.replace("expect(add(0, 0))", "expect.soft(add(0, 0))");
     assert!(one(p, JS, &soft).is_empty());
+    // A handler that hands the error on fails the test as a throw does: a
+    // promise's `reject(e)`, `Promise.reject(e)`, mocha's `done(e)` (helper 47's
+    // j2_mocha_done drew `swallows its failure`, high).
+    for handed in ["reject(e)", "return Promise.reject(e)", "done(e)"] {
+        let caught = JS.replace(
+            "  expect(add(0, 0)).toBe(0)\n",
+            &format!(
+                "  try {{\n    expect(add(0, 0)).toBe(0)\n  }} catch (e) {{\n    {handed}\n  }}\n"
+            ),
+        );
+        assert!(one(p, JS, &caught).is_empty(), "{handed}");
+    }
     // Tests moved into a module that two specs import for its effect.
     let common = JS.replace("../src/add", "../../src/add");
     let spec = |name: &str| {
