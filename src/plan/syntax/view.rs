@@ -975,7 +975,6 @@ impl<'s> Reader<'s> {
             .map(|a| squeezed(self.text(a)))
             .filter_map(|a| Some(a.strip_prefix("#[")?.strip_suffix(']')?.to_string()))
             .filter(|a| a.starts_with("cfg("))
-            .chain(self.cfg_ifs(item).into_iter().map(|(cond, _)| cond))
             .collect();
         if let Some(body) = item.child_by_field_name("body") {
             (test.gated, test.ungated) = self.rust_statements(body);
@@ -1008,8 +1007,6 @@ impl<'s> Reader<'s> {
                 gates.push((cond.to_string(), gated.byte_range()));
             }
         }
-        gates.extend(self.cfg_ifs(body));
-        gates.sort_by_key(|g| g.1.start);
         // One sweep in document order: the gates are in order of their starts,
         // and those still open at a statement are a stack (a gate inside another
         // closes first), so each is pushed and popped once.
@@ -1039,51 +1036,6 @@ impl<'s> Reader<'s> {
             }
         }
         (gated, ungated)
-    }
-
-    /// The blocks of each `if cfg!(…)` under `node` as the gates they are, a
-    /// `#[cfg(…)]` read at run time: the `then` block under the condition, a
-    /// plain `else` block under its complement (the red team's `if cfg!(windows)`
-    /// around a test's checks).
-    fn cfg_ifs(&self, node: Node<'_>) -> Vec<(String, std::ops::Range<usize>)> {
-        let mut gates = Vec::new();
-        for n in preorder(node).filter(|n| n.kind() == "if_expression") {
-            let Some(cond) = n
-                .child_by_field_name("condition")
-                .and_then(|c| self.cfg_macro(c))
-            else {
-                continue;
-            };
-            let other = n
-                .child_by_field_name("alternative")
-                .and_then(|e| e.named_child(0))
-                .filter(|b| b.kind() == "block");
-            if let Some(other) = other {
-                gates.push((not_cfg(&cond), other.byte_range()));
-            }
-            if let Some(then) = n.child_by_field_name("consequence") {
-                gates.push((cond, then.byte_range()));
-            }
-        }
-        gates
-    }
-
-    /// `cfg!(unix)` as the condition `cfg(unix)`, `!cfg!(unix)` as `cfg(not(unix))`.
-    fn cfg_macro(&self, mut cond: Node<'_>) -> Option<String> {
-        while cond.kind() == "parenthesized_expression" {
-            cond = cond.named_child(0)?;
-        }
-        match cond.kind() {
-            "unary_expression" if self.text(cond).starts_with('!') => {
-                Some(not_cfg(&self.cfg_macro(cond.named_child(0)?)?))
-            }
-            "macro_invocation" => {
-                let name = cond.child_by_field_name("macro")?;
-                let tt = cond.named_child(1).filter(|t| t.kind() == "token_tree")?;
-                (self.text(name) == "cfg").then(|| format!("cfg{}", squeezed(self.text(tt))))
-            }
-            _ => None,
-        }
     }
 
     /// The skips among a Rust test's attributes: `#[ignore]`, and as conditions
@@ -1531,19 +1483,6 @@ fn bare_return(then: Node<'_>) -> bool {
         }
     }
     false
-}
-
-/// The complement of a squeezed `cfg(…)` condition: `cfg(not(…))`, or what a
-/// `cfg(not(…))` negates.
-fn not_cfg(cond: &str) -> String {
-    let inner = cond
-        .strip_prefix("cfg(")
-        .and_then(|c| c.strip_suffix(')'))
-        .unwrap_or(cond);
-    match inner.strip_prefix("not(").and_then(|x| x.strip_suffix(')')) {
-        Some(x) => format!("cfg({x})"),
-        None => format!("cfg(not({inner}))"),
-    }
 }
 
 fn squeezed(text: &str) -> String {
