@@ -421,3 +421,28 @@ fn a_statement_after_a_closed_cfg_block_is_read_under_its_own_gate() {
         );
     insta::assert_snapshot!(high("tests/load.rs", LOADS, &after), @"tests/load.rs: 1 statement of loads put under `#[cfg(windows)]` where it ran everywhere (switches tests off where the condition fails)");
 }
+
+// Helper 54's review: a test that held an `if cfg!(windows)` (a note, or its own
+// early return there) read as gated on `cfg(windows)` under helper 51's if-cfg!
+// gates, so `#[cfg(windows)]` put on the whole test (compiled on Windows alone)
+// passed as the gate it had. Those gates are reverted; this pins the case.
+#[test]
+fn a_cfg_put_on_a_test_that_held_an_if_cfg_is_still_found() {
+    for inside in [
+        "    if cfg!(windows) {\n        eprintln!(\"slow on windows\");\n    }\n",
+        "    if cfg!(windows) {\n        return;\n    }\n",
+    ] {
+        let before = RS.replacen(
+            "fn lists_links() {\n",
+            &format!("fn lists_links() {{\n{inside}"),
+            1,
+        );
+        let after = before.replacen(
+            "#[test]\nfn lists_links",
+            "#[test]\n#[cfg(windows)]\nfn lists_links",
+            1,
+        );
+        let found = found_in("tests/cli.rs", &before, &after);
+        assert!(found.iter().any(kinds::high), "{inside}{found:?}");
+    }
+}
