@@ -212,7 +212,7 @@ pub struct Reads {
     pub discovers: bool,
     /// The first file it rests on past the most the check follows, when there
     /// are more: said, not passed over.
-    pub past_cap: Option<String>,
+    pub past_cap: Option<(String, weakened::not_read::VerifyCap)>,
 }
 
 impl Reads {

@@ -7,6 +7,7 @@ use std::io::Read;
 use std::path::{Component, Path};
 
 use super::prompt::{FileBody, FileFacts, FileRole};
+use crate::plan::weakened::not_read::VerifyCap;
 use crate::verify::Verify;
 
 /// Bytes shown of one file, and of all files together.
@@ -123,7 +124,10 @@ pub fn verify_runs(root: &Path, verify: &Verify) -> Vec<String> {
 
 /// [`verify_runs`], and the first file it rests on past the [`CLOSURE_FILES`] it
 /// follows, when there are more: what the check compares, and where it stopped.
-pub fn verify_runs_capped(root: &Path, verify: &Verify) -> (Vec<String>, Option<String>) {
+pub fn verify_runs_capped(
+    root: &Path,
+    verify: &Verify,
+) -> (Vec<String>, Option<(String, VerifyCap)>) {
     let taken = closure(root, verify, true);
     (taken.files, taken.past)
 }
@@ -143,12 +147,12 @@ pub fn verify_scripts(root: &Path, verify: &Verify) -> Vec<String> {
     out.files
 }
 
-/// The files a closure took, up to [`CLOSURE_FILES`], and the first one it
-/// left out past them: a cap the check says, not one it hides.
+/// The files a closure took, up to [`CLOSURE_FILES`], and the first place a cap
+/// stopped it: a cap the check says, not one it hides.
 #[derive(Default)]
 struct Taken {
     files: Vec<String>,
-    past: Option<String>,
+    past: Option<(String, VerifyCap)>,
 }
 
 /// Adds `rel` to `out` once, up to [`CLOSURE_FILES`].
@@ -159,7 +163,7 @@ fn add(rel: String, out: &mut Taken) {
     if out.files.len() < CLOSURE_FILES {
         out.files.push(rel);
     } else if out.past.is_none() {
-        out.past = Some(rel);
+        out.past = Some((rel, VerifyCap::Files));
     }
 }
 
@@ -175,18 +179,46 @@ fn closure(root: &Path, verify: &Verify, runs: bool) -> Taken {
             // what runs the tests, not what they run.
             // Its own helpers and fixtures, tests' files too, still are.
             let test = runs && crate::plan::weakened::is_test_path(&out.files[i]);
-            for rel in named_in(root, &out.files[i], runs) {
+            for rel in followed(root, &out.files[i], runs, &mut out.past) {
                 if !test || crate::plan::weakened::is_test_path(&rel) {
                     add(rel, &mut out);
                 }
             }
         }
         if out.files.len() == upto {
-            break;
+            return out;
         }
         from = upto;
     }
+    // The last level took files: one level more says whether they name others.
+    if out.past.is_none() {
+        let is_test = crate::plan::weakened::is_test_path;
+        let deeper = (from..out.files.len())
+            .flat_map(|i| {
+                let test = runs && is_test(&out.files[i]);
+                let named = named_in(root, &out.files[i], runs);
+                named.into_iter().filter(move |rel| !test || is_test(rel))
+            })
+            .find(|rel| !out.files.contains(rel));
+        out.past = deeper.map(|rel| (rel, VerifyCap::Depth));
+    }
     out
+}
+
+/// The files `rel` names ([`named_in`]); a script too long to read for them is
+/// noted in `past` (the first place a cap stopped the closure).
+fn followed(
+    root: &Path,
+    rel: &str,
+    runs: bool,
+    past: &mut Option<(String, VerifyCap)>,
+) -> Vec<String> {
+    let path = root.join(rel);
+    let long = fs::metadata(&path).is_ok_and(|m| m.len() > CLOSURE_BYTES);
+    if long && past.is_none() && is_script(&path) {
+        *past = Some((rel.to_string(), VerifyCap::Size));
+    }
+    named_in(root, rel, runs)
 }
 
 /// The files the verify line's own words name (see [`closure`]), with the
@@ -1037,6 +1069,32 @@ mod tests {
 
     fn verify(line: &str) -> Verify {
         crate::verify::parse(line).unwrap()
+    }
+
+    // Helper 54's review: past the closure's depth (scripts sourcing scripts) or
+    // a script's size, the files named further on were dropped unsaid; now the
+    // place the closure stopped comes back with its cap.
+    #[test]
+    fn a_script_past_the_closure_s_depth_or_size_is_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::write(root.join("run.sh"), "#!/bin/sh\n. ./s1.sh\n").unwrap();
+        for i in 1..=5 {
+            let next = format!("#!/bin/sh\n. ./s{}.sh\n", i + 1);
+            fs::write(root.join(format!("s{i}.sh")), next).unwrap();
+        }
+        fs::write(root.join("s6.sh"), "#!/bin/sh\ntest -s out.txt\n").unwrap();
+        let (files, past) = verify_runs_capped(root, &verify("sh run.sh"));
+        assert_eq!(files, ["run.sh", "s1.sh", "s2.sh", "s3.sh", "s4.sh"]);
+        assert_eq!(past, Some(("s5.sh".to_string(), VerifyCap::Depth)));
+        // Three levels fit: nothing past them.
+        let (_, past) = verify_runs_capped(root, &verify("sh s3.sh"));
+        assert_eq!(past, None);
+        let big = format!("#!/bin/sh\n. ./check.sh\n#{}\n", "-".repeat(2 << 20));
+        fs::write(root.join("big.sh"), big).unwrap();
+        fs::write(root.join("check.sh"), "#!/bin/sh\ntest -s out.txt\n").unwrap();
+        let (_, past) = verify_runs_capped(root, &verify("sh big.sh"));
+        assert_eq!(past, Some(("big.sh".to_string(), VerifyCap::Size)));
     }
 
     #[test]

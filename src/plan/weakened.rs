@@ -20,7 +20,7 @@ mod harness;
 mod js_assert_patch;
 pub mod kinds;
 mod mock_any;
-mod not_read;
+pub mod not_read;
 mod own_copy;
 mod planted;
 pub mod rules;

@@ -50,7 +50,7 @@ pub struct Given {
     /// The first file the verify rests on past the most plan follows of them
     /// (`judge::files::CLOSURE_FILES`), when there are more: it and those after it
     /// are compared with nothing, which the check says.
-    pub verify_past_cap: Option<String>,
+    pub verify_past_cap: Option<(String, super::not_read::VerifyCap)>,
     /// The first test file at the start past the [`super::GIVEN_TEXT`] read of
     /// them all, when there are more: its literals and names are not known.
     pub tests_past_cap: Option<String>,

@@ -1,11 +1,25 @@
 //! The `not-read` rule: where a cap stopped the check, it says so (low) rather
-//! than pass over what lies past it. Three caps: a file's text past
-//! [`MAX_TEXT`], the files a verify rests on past the 256 plan follows, and the
+//! than pass over what lies past it. The caps: a file's text past [`MAX_TEXT`];
+//! the files a verify rests on past the 256 plan follows, the 4 levels of
+//! scripts it follows, or a script too long to follow ([`VerifyCap`]); and the
 //! tests at the start past the [`GIVEN_TEXT`] read of them all. Pure.
 
 use super::hacks::Given;
 use super::rules::{Part, RuleId};
 use super::{Change, Finding, GIVEN_TEXT, Lang, MAX_TEXT, is_test};
+
+/// Where plan stopped following the files a verify rests on
+/// (`judge::files`), each cap with the file it stopped at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VerifyCap {
+    /// More files than the 256 it follows: the first one left out.
+    Files,
+    /// Scripts naming scripts deeper than the 4 levels it follows: the first
+    /// file past them.
+    Depth,
+    /// A script longer than the 1 MiB read of one for the files it names.
+    Size,
+}
 
 /// A low part when a side of `change` is longer than the check reads of it
 /// ([`MAX_TEXT`]; git hands one byte more so a cut file tells): what lies past the
@@ -43,8 +57,12 @@ pub(super) fn listed(changes: &[Change], given: &Given) -> Vec<Finding> {
             let said = "the tests at the start hold more than the 8 MiB the check reads of them: this one and those after it were not read for the literals a hack gives away";
             (path, said)
         });
-    let verify = given.verify_past_cap.as_ref().map(|path| {
-        let said = "the verify rests on more files than the 256 the check follows: this one and those past it were not compared";
+    let verify = given.verify_past_cap.as_ref().map(|(path, cap)| {
+        let said = match cap {
+            VerifyCap::Files => "the verify rests on more files than the 256 the check follows: this one and those past it were not compared",
+            VerifyCap::Depth => "the verify's scripts name files deeper than the 4 levels the check follows: this one and those past it were not compared",
+            VerifyCap::Size => "a script the verify runs is longer than the 1 MiB the check reads of one: the files it names were not followed or compared",
+        };
         (path, said)
     });
     tests

@@ -312,7 +312,7 @@ pub const RULES: [Rule; 27] = [
         severity: Severity::Low,
         languages: "any file the check reads",
         fields: &["side"],
-        doc: "a file longer than the 2 MiB the check reads of one, a verify resting on more than the 256 files it follows, or tests at the start past the 8 MiB read of them all: what lies past the cap was not compared",
+        doc: "a file longer than the 2 MiB the check reads of one, a verify resting on more than the 256 files or 4 levels of scripts it follows or on a script past 1 MiB, or tests at the start past the 8 MiB read of them all: what lies past the cap was not compared",
     },
     Rule {
         id: RuleId::WeakenedTest,
@@ -465,6 +465,8 @@ const LEGACY_WORDS: &[(RuleId, &[&str])] = &[
         &[
             "past the 2 MiB the check reads",
             "than the 256 the check follows",
+            "than the 4 levels the check follows",
+            "than the 1 MiB the check reads of one",
             "the 8 MiB the check reads of them",
         ],
     ),
