@@ -449,7 +449,11 @@ pub fn find_given(
             out.push(Finding::new(path, what, renamed));
         }
     }
-    out.extend(not_read::listed(changes, given));
+    out.extend(not_read::listed(
+        changes,
+        given.tests_past_cap.as_ref(),
+        given.verify_past_cap.as_ref(),
+    ));
     out.sort_by(|a, b| a.path.cmp(&b.path));
     #[cfg(test)]
     tests::legacy_agrees(&out);

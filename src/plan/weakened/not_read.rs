@@ -4,7 +4,6 @@
 //! scripts it follows, or a script too long to follow ([`VerifyCap`]); and the
 //! tests at the start past the [`GIVEN_TEXT`] read of them all. Pure.
 
-use super::hacks::Given;
 use super::rules::{Part, RuleId};
 use super::{Change, Finding, GIVEN_TEXT, Lang, MAX_TEXT, is_test};
 
@@ -37,11 +36,16 @@ pub(super) fn part(change: &Change) -> Option<Part> {
     Some(Part::new(RuleId::NotRead, said))
 }
 
-/// The findings of the caps on lists of files, each on the first file a cap
-/// left out: the files the verify rests on, and the tests at the start, said
-/// only where a hack check ran without their literals (new or changed code that
-/// is not a test).
-pub(super) fn listed(changes: &[Change], given: &Given) -> Vec<Finding> {
+/// The findings of the caps on lists of files, each on the file a cap stopped
+/// at: the tests at the start (`tests_past`), said only where a hack check ran
+/// without their literals (new or changed code that is not a test), and the
+/// files the verify rests on (`verify_past`). Handed the two, not `Given`, so
+/// `hacks` can name [`VerifyCap`] with no circle.
+pub(super) fn listed(
+    changes: &[Change],
+    tests_past: Option<&String>,
+    verify_past: Option<&(String, VerifyCap)>,
+) -> Vec<Finding> {
     const _: () = assert!(GIVEN_TEXT == 8 << 20, "the words say 8 MiB");
     let code = |c: &Change| {
         Lang::of(&c.path).is_some()
@@ -49,15 +53,13 @@ pub(super) fn listed(changes: &[Change], given: &Given) -> Vec<Finding> {
                 .as_deref()
                 .is_some_and(|a| !is_test(&c.path, Some(a)))
     };
-    let tests = given
-        .tests_past_cap
-        .as_ref()
+    let tests = tests_past
         .filter(|_| changes.iter().any(code))
         .map(|path| {
             let said = "the tests at the start hold more than the 8 MiB the check reads of them: this one and those after it were not read for the literals a hack gives away";
             (path, said)
         });
-    let verify = given.verify_past_cap.as_ref().map(|(path, cap)| {
+    let verify = verify_past.map(|(path, cap)| {
         let said = match cap {
             VerifyCap::Files => "the verify rests on more files than the 256 the check follows: this one and those past it were not compared",
             VerifyCap::Depth => "the verify's scripts name files deeper than the 4 levels the check follows: this one and those past it were not compared",
