@@ -3062,6 +3062,36 @@ fn padding_a_base_goals_log_lines_does_not_pass_its_broken_work() {
     assert!(passed.is_empty(), "passed the gate:\n{passed:#?}");
 }
 
+/// A goal done on the base with `verify` over a unittest package (`tests/` with
+/// its `__init__.py`, `tests/test_calc.py`) and a root smoke test, then broken
+/// through the person's own helper (`ops.py`) in a commit that `hide` makes too:
+/// the shape of the red team's attacks on unittest's discovery.
+fn discovery_goal_broken(verify: &str, hide: &dyn Fn(&Test)) -> (Test, String) {
+    let smoke = "import unittest\n\nclass TestSmoke(unittest.TestCase):\n    def test_sum(self):\n        self.assertEqual(1 + 1, 2)\n";
+    let (t, base) = persons_goal_done(
+        verify,
+        &[
+            ("tests/__init__.py", ""),
+            (
+                "tests/test_calc.py",
+                &TEST_CALC.replace("class T", "class TestCalc"),
+            ),
+            ("test_smoke.py", smoke),
+            ("ops.py", "def plus(a, b):\n    return a + b\n"),
+            (
+                "calc.py",
+                "from ops import plus\n\ndef add(a, b):\n    return 0\n",
+            ),
+        ],
+        "calc.py",
+        "from ops import plus\n\ndef add(a, b):\n    return plus(a, b)\n",
+    );
+    t.write("ops.py", "def plus(a, b):\n    return a - b\n");
+    hide(&t);
+    t.commit_all("tidy");
+    (t, base)
+}
+
 // Attack (red team, helper 45, hole 2): a tests package's `__init__.py` deleted.
 // `python3 -m unittest` discovers tests only in packages below where it starts, so
 // `tests/test_calc.py` stops running while a root smoke test still passes. A goal
@@ -3070,28 +3100,9 @@ fn padding_a_base_goals_log_lines_does_not_pass_its_broken_work() {
 #[test]
 fn a_tests_package_s_init_deleted_under_unittest_fails_the_gate() {
     let run = |verify: &str| {
-        let smoke = "import unittest\n\nclass TestSmoke(unittest.TestCase):\n    def test_sum(self):\n        self.assertEqual(1 + 1, 2)\n";
-        let (t, base) = persons_goal_done(
-            verify,
-            &[
-                ("tests/__init__.py", ""),
-                (
-                    "tests/test_calc.py",
-                    &TEST_CALC.replace("class T", "class TestCalc"),
-                ),
-                ("test_smoke.py", smoke),
-                ("ops.py", "def plus(a, b):\n    return a + b\n"),
-                (
-                    "calc.py",
-                    "from ops import plus\n\ndef add(a, b):\n    return 0\n",
-                ),
-            ],
-            "calc.py",
-            "from ops import plus\n\ndef add(a, b):\n    return plus(a, b)\n",
-        );
-        t.write("ops.py", "def plus(a, b):\n    return a - b\n");
-        t.git(&["rm", "-q", "tests/__init__.py"]);
-        t.commit_all("tidy");
+        let (t, base) = discovery_goal_broken(verify, &|t| {
+            t.git(&["rm", "-q", "tests/__init__.py"]);
+        });
         user_judge(&t, "reject");
         gate(&t, &base)
     };
@@ -3116,7 +3127,6 @@ fn a_tests_package_s_init_deleted_under_unittest_fails_the_gate() {
 // - the test module moved below a folder with no `__init__.py`.
 #[test]
 fn a_tests_package_hidden_from_discovery_fails_the_gate() {
-    let smoke = "import unittest\n\nclass TestSmoke(unittest.TestCase):\n    def test_adds_up(self):\n        self.assertEqual(1 + 1, 2)\n";
     let hooked = "def load_tests(loader, tests, pattern):\n    return tests\n";
     type Hide<'a> = &'a dyn Fn(&Test);
     let attacks: [(&str, &str, Hide); 3] = [
@@ -3141,27 +3151,7 @@ fn a_tests_package_hidden_from_discovery_fails_the_gate() {
     ];
     let mut passed = Vec::new();
     for (how, verify, hide) in attacks {
-        let (t, base) = persons_goal_done(
-            verify,
-            &[
-                ("tests/__init__.py", ""),
-                (
-                    "tests/test_calc.py",
-                    &TEST_CALC.replace("class T", "class TestCalc"),
-                ),
-                ("test_smoke.py", smoke),
-                ("ops.py", "def plus(a, b):\n    return a + b\n"),
-                (
-                    "calc.py",
-                    "from ops import plus\n\ndef add(a, b):\n    return 0\n",
-                ),
-            ],
-            "calc.py",
-            "from ops import plus\n\ndef add(a, b):\n    return plus(a, b)\n",
-        );
-        t.write("ops.py", "def plus(a, b):\n    return a - b\n");
-        hide(&t);
-        t.commit_all("tidy");
+        let (t, base) = discovery_goal_broken(verify, hide);
         // The attack is live: the verify passes on the broken code.
         let words: Vec<&str> = verify.split_whitespace().collect();
         let out = Command::new(words[0])
