@@ -194,11 +194,8 @@ pub fn asked(goal: &Goal<'_>, files: &[String]) -> Vec<String> {
 /// whatever its status: the check a sign-off runs, run again (in CI, on the
 /// checked-out head, this does not trust the transcript).
 pub fn now(root: &Path, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Vec<Finding>> {
-    since(
-        root,
-        start_commit(plan, &goal.id),
-        &Reads::of_goal(root, goal),
-    )
+    let start = start_commit(plan, &goal.id);
+    since(root, start, &Reads::of_goal(root, goal, start)?)
 }
 
 /// What a goal's verify reads, as the check weighs it.
@@ -216,27 +213,39 @@ pub struct Reads {
 }
 
 impl Reads {
-    /// What `verify` (`goal`'s, parsed; none: nothing) reads.
-    pub fn of(root: &Path, goal: &Goal<'_>, verify: Option<&crate::verify::Verify>) -> Reads {
+    /// What `verify` (`goal`'s, parsed; none: nothing) reads, weighed against
+    /// commit `from` (`None`: HEAD), where the check starts.
+    pub fn of(
+        root: &Path,
+        goal: &Goal<'_>,
+        verify: Option<&crate::verify::Verify>,
+        from: Option<&str>,
+    ) -> Result<Reads> {
         let Some(verify) = verify else {
-            return Reads::default();
+            return Ok(Reads::default());
         };
-        let (files, past_cap) = crate::judge::files::verify_runs_capped(root, verify);
-        Reads {
+        let capped = |kept: &[String]| crate::judge::files::verify_runs_capped(root, verify, kept);
+        let (mut files, mut past_cap) = capped(&[]);
+        if matches!(past_cap, Some((_, weakened::not_read::VerifyCap::Files))) {
+            // Files added to a folder the verify walks must not push one the work
+            // changed past the cap, compared with nothing (helper 55's red team).
+            (files, past_cap) = capped(&git::altered_since(root, from)?);
+        }
+        Ok(Reads {
             asked: asked(goal, &files),
             discovers: discovers(verify),
             files,
             past_cap,
-        }
+        })
     }
 
     /// What `goal`'s own verify line reads (nothing when it does not parse).
-    fn of_goal(root: &Path, goal: &Goal<'_>) -> Reads {
+    fn of_goal(root: &Path, goal: &Goal<'_>, from: Option<&str>) -> Result<Reads> {
         let verify = match goal.verify().map(crate::verify::parse) {
             Some(Ok(verify)) => Some(verify),
             _ => None,
         };
-        Reads::of(root, goal, verify.as_ref())
+        Reads::of(root, goal, verify.as_ref(), from)
     }
 }
 
@@ -286,7 +295,7 @@ pub fn since_base(
 /// What weakened the tests `goal`'s verify runs from commit `from` to the working
 /// tree: for a goal done on a pull request's base, what the pull request did to them.
 pub fn from_commit(root: &Path, goal: &Goal<'_>, from: &str) -> Result<Vec<Finding>> {
-    let reads = Reads::of_goal(root, goal);
+    let reads = Reads::of_goal(root, goal, Some(from))?;
     let mut found = since(root, Some(from), &reads)?;
     // A verify that names its test files (`python3 -m unittest tests.test_a`) reads
     // those alone: another goal's test file, deleted by a revert or a pull request,

@@ -89,6 +89,22 @@ pub fn changed_since_reading(
     Ok(out)
 }
 
+/// The files that were in commit `base` (`None`: HEAD) and differ in the working
+/// tree, by their path now; none read. Those deleted are left out.
+pub fn altered_since(root: &Path, base: Option<&str>) -> Result<Vec<String>> {
+    let repo = open(root)?;
+    let diff = diff_since(&repo, root, base)?;
+    Ok(diff
+        .deltas()
+        .filter(|d| !matches!(d.status(), Delta::Added | Delta::Untracked | Delta::Deleted))
+        .filter_map(|d| {
+            d.new_file()
+                .path_bytes()
+                .map(|p| String::from_utf8_lossy(p).into_owned())
+        })
+        .collect())
+}
+
 /// The diff from commit `base` (`None`: HEAD) to the working tree, untracked
 /// files in and renames found.
 fn diff_since<'r>(

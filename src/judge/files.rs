@@ -106,7 +106,7 @@ const CLOSURE_BYTES: u64 = 1024 * 1024;
 /// sign-off so that gutting any of them later is seen; a file reached only through
 /// a tool's own conventions (the sources `cargo test` compiles) is not.
 pub fn verify_closure(root: &Path, verify: &Verify) -> Vec<String> {
-    closure(root, verify, false).files
+    closure(root, verify, false, &[]).files
 }
 
 /// The part of [`verify_closure`] the verify runs or checks with, not the files it
@@ -119,16 +119,21 @@ pub fn verify_closure(root: &Path, verify: &Verify) -> Vec<String> {
 /// messages (`sys.exit("write solution.py first")`), and not through a test
 /// file's imports, which reach the code it tests. What weakened tests weighs.
 pub fn verify_runs(root: &Path, verify: &Verify) -> Vec<String> {
-    closure(root, verify, true).files
+    closure(root, verify, true, &[]).files
 }
 
 /// [`verify_runs`], and the first file it rests on past the [`CLOSURE_FILES`] it
 /// follows, when there are more: what the check compares, and where it stopped.
+/// No file of `kept` it rests on is left out by that cap: the files the work
+/// changed since the check's start, as many as the diff holds. Junk added to a
+/// folder the verify walks must not push a gutted check past the cap (helper
+/// 55's red team).
 pub fn verify_runs_capped(
     root: &Path,
     verify: &Verify,
+    kept: &[String],
 ) -> (Vec<String>, Option<(String, VerifyCap)>) {
-    let taken = closure(root, verify, true);
+    let taken = closure(root, verify, true, kept);
     (taken.files, taken.past)
 }
 
@@ -153,14 +158,16 @@ pub fn verify_scripts(root: &Path, verify: &Verify) -> Vec<String> {
 struct Taken {
     files: Vec<String>,
     past: Option<(String, VerifyCap)>,
+    /// Files taken past the cap ([`verify_runs_capped`]).
+    kept: std::collections::BTreeSet<String>,
 }
 
-/// Adds `rel` to `out` once, up to [`CLOSURE_FILES`].
+/// Adds `rel` to `out` once, up to [`CLOSURE_FILES`] but for `out.kept`.
 fn add(rel: String, out: &mut Taken) {
     if out.files.contains(&rel) {
         return;
     }
-    if out.files.len() < CLOSURE_FILES {
+    if out.files.len() < CLOSURE_FILES || out.kept.contains(&rel) {
         out.files.push(rel);
     } else if out.past.is_none() {
         out.past = Some((rel, VerifyCap::Files));
@@ -168,8 +175,11 @@ fn add(rel: String, out: &mut Taken) {
 }
 
 /// [`verify_closure`], or with `runs` [`verify_runs`].
-fn closure(root: &Path, verify: &Verify, runs: bool) -> Taken {
-    let mut out = Taken::default();
+fn closure(root: &Path, verify: &Verify, runs: bool, kept: &[String]) -> Taken {
+    let mut out = Taken {
+        kept: kept.iter().cloned().collect(),
+        ..Taken::default()
+    };
     named_by(root, verify, runs, &mut out);
     let mut from = 0;
     for _ in 0..CLOSURE_DEPTH {
@@ -276,12 +286,38 @@ fn entered(root: &Path, dir: &str, out: &mut Taken) -> Option<String> {
             && d.file_name()
                 .is_some_and(|n| CODE_DIRS.contains(&&*n.to_string_lossy()))
     };
-    for file in files_under(&base, CLOSURE_FILES + 1, code) {
+    add_under(root, &rel, code, out);
+    Some(rel)
+}
+
+/// The files under the folder `rel` into `out` ([`files_under`], one past the
+/// cap and those `out.kept` takes past it, so that a cut walk still shows), and
+/// those of `out.kept` under it the walk did not reach.
+fn add_under(root: &Path, rel: &str, skip: impl Fn(&Path) -> bool, out: &mut Taken) {
+    let base = root.join(rel);
+    for file in files_under(&base, CLOSURE_FILES + 1 + out.kept.len(), &skip) {
         if let Ok(sub) = file.strip_prefix(root) {
             add(sub.to_string_lossy().into_owned(), out);
         }
     }
-    Some(rel)
+    let walked = |path: &Path| {
+        path.starts_with(&base)
+            && path.is_file()
+            && path.parent().is_some_and(|dir| {
+                dir.ancestors()
+                    .take_while(|d| *d != base)
+                    .all(|d| !skip(d) && d.file_name() != Some(".git".as_ref()))
+            })
+    };
+    let kept: Vec<String> = out
+        .kept
+        .iter()
+        .filter(|k| walked(&root.join(k)))
+        .cloned()
+        .collect();
+    for rel in kept {
+        add(rel, out);
+    }
 }
 
 /// The folders a package keeps its code in, and what builds from it.
@@ -340,11 +376,7 @@ fn named_by_commands(root: &Path, commands: &[Vec<String>], runs: bool, out: &mu
             if path.is_file() {
                 add(rel, out);
             } else if path.is_dir() {
-                for file in files_under(&path, CLOSURE_FILES + 1, |_| false) {
-                    if let Ok(sub) = file.strip_prefix(root) {
-                        add(sub.to_string_lossy().into_owned(), out);
-                    }
-                }
+                add_under(root, &rel, |_| false, out);
             }
         }
     }
@@ -1084,17 +1116,74 @@ mod tests {
             fs::write(root.join(format!("s{i}.sh")), next).unwrap();
         }
         fs::write(root.join("s6.sh"), "#!/bin/sh\ntest -s out.txt\n").unwrap();
-        let (files, past) = verify_runs_capped(root, &verify("sh run.sh"));
+        let (files, past) = verify_runs_capped(root, &verify("sh run.sh"), &[]);
         assert_eq!(files, ["run.sh", "s1.sh", "s2.sh", "s3.sh", "s4.sh"]);
         assert_eq!(past, Some(("s5.sh".to_string(), VerifyCap::Depth)));
         // Three levels fit: nothing past them.
-        let (_, past) = verify_runs_capped(root, &verify("sh s3.sh"));
+        let (_, past) = verify_runs_capped(root, &verify("sh s3.sh"), &[]);
         assert_eq!(past, None);
         let big = format!("#!/bin/sh\n. ./check.sh\n#{}\n", "-".repeat(2 << 20));
         fs::write(root.join("big.sh"), big).unwrap();
         fs::write(root.join("check.sh"), "#!/bin/sh\ntest -s out.txt\n").unwrap();
-        let (_, past) = verify_runs_capped(root, &verify("sh big.sh"));
+        let (_, past) = verify_runs_capped(root, &verify("sh big.sh"), &[]);
         assert_eq!(past, Some(("big.sh".to_string(), VerifyCap::Size)));
+    }
+
+    // Helper 55's red team: files added to a folder the verify walks fill the
+    // cap before the check the work gutted; a file the work changed is taken
+    // past it, wherever the closure reaches it, and nothing else is.
+    #[test]
+    fn a_changed_file_is_taken_past_the_closure_s_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let sub = |p: &str| {
+            fs::create_dir_all(root.join(p).parent().unwrap()).unwrap();
+            fs::write(root.join(p), "#!/bin/sh\n. helpers/h.sh\n").unwrap();
+        };
+        for i in 0..300 {
+            sub(&format!("checks/a_{i:03}.txt"));
+        }
+        for p in [
+            "checks/lib.sh",
+            "checks/run.sh",
+            "helpers/h.sh",
+            "helpers/g.sh",
+        ] {
+            sub(p);
+        }
+        let line = verify("sh checks/run.sh checks");
+        let (files, past) = verify_runs_capped(root, &line, &[]);
+        assert_eq!(files.len(), CLOSURE_FILES);
+        assert!(
+            !files
+                .iter()
+                .any(|f| f == "checks/lib.sh" || f == "helpers/h.sh")
+        );
+        assert!(matches!(past, Some((_, VerifyCap::Files))), "{past:?}");
+        let kept = [
+            "checks/lib.sh",
+            "helpers/h.sh",
+            "helpers/g.sh",
+            "checks/gone.sh",
+        ]
+        .map(String::from);
+        let (files, past) = verify_runs_capped(root, &line, &kept);
+        assert_eq!(
+            files.len(),
+            CLOSURE_FILES + 2,
+            "{:?}",
+            &files[CLOSURE_FILES..]
+        );
+        assert!(files.iter().any(|f| f == "checks/lib.sh"));
+        // Reached only through a script the walk passed: followed, still taken.
+        assert!(files.iter().any(|f| f == "helpers/h.sh"));
+        // Changed but named by nothing the verify runs, or gone: not taken.
+        assert!(
+            !files
+                .iter()
+                .any(|f| f == "helpers/g.sh" || f == "checks/gone.sh")
+        );
+        assert!(matches!(past, Some((_, VerifyCap::Files))), "{past:?}");
     }
 
     #[test]

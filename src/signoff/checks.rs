@@ -203,7 +203,7 @@ pub(super) fn weakened_tests(
     start: Option<&str>,
     verify: Option<&verify::Verify>,
 ) -> Result<Vec<Finding>> {
-    let reads = weakened::Reads::of(&repo.root, goal, verify);
+    let reads = weakened::Reads::of(&repo.root, goal, verify, start)?;
     let found = weakened::since(&repo.root, start, &reads)?;
     for finding in &found {
         crate::out::warn(&format!(
