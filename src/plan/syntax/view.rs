@@ -1189,6 +1189,18 @@ impl<'s> Reader<'s> {
                             shadowed.push(self.text(*n).to_string());
                         }
                     }
+                    // `t = &testing.T{}`: assigned, not declared, the same loss;
+                    // `t.x = …` sets a field and rebinds nothing.
+                    "assignment_statement" => {
+                        let mut cursor = n.walk();
+                        let binds_t = n.child_by_field_name("left").is_some_and(|l| {
+                            l.named_children(&mut cursor)
+                                .any(|i| i.kind() == "identifier" && names.contains(&self.text(i)))
+                        });
+                        if binds_t {
+                            shadowed.push(self.text(*n).to_string());
+                        }
+                    }
                     _ => {}
                 }
             }
