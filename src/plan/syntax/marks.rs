@@ -216,18 +216,37 @@ fn walk<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>, &[Node<'t>]) -> bool
     }
 }
 
-/// A condition that is one literal: `Some(true)` for `true`, `!false`,
-/// `(true)`; `Some(false)` for their opposites.
+/// A condition that folds to a literal: `Some(true)` for `true`, `!false`,
+/// `(true)`, `true || x`; `Some(false)` for their opposites and `false && x`,
+/// `x && false` (whatever `x` does, the branch never runs). Folded 64 levels
+/// deep at most: a longer chain is read as one that can hold.
 fn literal(src: &str, condition: Option<Node<'_>>) -> Option<bool> {
-    let squeezed: String = src[condition?.byte_range()].split_whitespace().collect();
-    let inner = squeezed
-        .strip_prefix('(')
-        .and_then(|s| s.strip_suffix(')'))
-        .unwrap_or(&squeezed);
-    match inner {
-        "true" | "!false" => Some(true),
-        "false" | "!true" => Some(false),
-        _ => None,
+    fold(src, condition?, 64)
+}
+
+fn fold(src: &str, node: Node<'_>, depth: usize) -> Option<bool> {
+    let depth = depth.checked_sub(1)?;
+    let operand = |field: &str| fold(src, node.child_by_field_name(field)?, depth);
+    match node.kind() {
+        "parenthesized_expression" => fold(src, node.named_child(0)?, depth),
+        "unary_expression" if src[node.byte_range()].starts_with('!') => {
+            fold(src, node.named_child(0)?, depth).map(|held| !held)
+        }
+        "binary_expression" => {
+            let operator = &src[node.child_by_field_name("operator")?.byte_range()];
+            let (left, right) = (operand("left"), operand("right"));
+            match operator {
+                "&&" if left == Some(false) || right == Some(false) => Some(false),
+                "||" if left == Some(true) || right == Some(true) => Some(true),
+                "&&" | "||" => left.filter(|_| left == right),
+                _ => None,
+            }
+        }
+        _ => match &src[node.byte_range()] {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => None,
+        },
     }
 }
 

@@ -2083,6 +2083,40 @@ fn an_assertion_no_run_reaches_is_removed() {
     );
 }
 
+/// A condition that folds to a literal is the literal: `false && got != want`
+/// never holds (h51's Go shape), nor `(x || true) == …`'s opposite, `!(true ||
+/// x)`; a condition that can hold either way is no dead branch.
+#[test]
+fn a_condition_folding_to_false_is_dead() {
+    let go = "calc/add_test.go";
+    let gotest = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Error(\"2+3\")\n\t}\n\tif Add(10, 1) != 11 {\n\t\tt.Error(\"10+1\")\n\t}\n}\n";
+    for folded in [
+        "false && Add(10, 1) != 11",
+        "Add(10, 1) != 11 && (false)",
+        "!(true || Add(10, 1) == 11)",
+    ] {
+        let dead = gotest.replace("if Add(10, 1) != 11 {", &format!("if {folded} {{"));
+        let found = one(go, gotest, &dead);
+        assert!(
+            found
+                .first()
+                .is_some_and(|f| f.contains("1 of 2 assertions removed")),
+            "{folded}: {found:?}"
+        );
+    }
+    for live in ["true && Add(10, 1) != 11", "Add(10, 1) != 11 || false"] {
+        let kept = gotest.replace("if Add(10, 1) != 11 {", &format!("if {live} {{"));
+        assert_eq!(one(go, gotest, &kept), Vec::<String>::new(), "{live}");
+    }
+    let rs = "tests/calc.rs";
+    let cargo = "use calc::add;\n\n#[test]\nfn adds() {\n    assert_eq!(add(2, 3), 5);\n    assert_eq!(add(10, 1), 11);\n}\n";
+    let dead = cargo.replace(
+        "    assert_eq!(add(10, 1), 11);\n",
+        "    if false && add(1, 1) == 2 {\n        assert_eq!(add(10, 1), 11);\n    }\n",
+    );
+    says(&one(rs, cargo, &dead), rs, "1 of 2 assertions removed");
+}
+
 /// What runs is what counts, whatever its shape: an assertion moved into a helper
 /// its test calls, one in `setUp`, a fixture, a mixin a test class takes, or under
 /// a condition that can hold.
