@@ -272,6 +272,19 @@ fn after_return(block: Node<'_>) -> Option<Range<usize>> {
     Some(rest[0].start_byte()..rest[rest.len() - 1].end_byte())
 }
 
+/// Rust: the statements of `block` after a `return` statement in it, which no
+/// run reaches (rustc warns and builds them). Rust has no `goto` to reach them.
+fn rust_after_return(block: Node<'_>) -> Option<Range<usize>> {
+    let list = kids(block);
+    let at = list.iter().position(|s| {
+        s.kind() == "expression_statement"
+            && s.named_child(0)
+                .is_some_and(|e| e.kind() == "return_expression")
+    })?;
+    let rest = list.get(at + 1..).filter(|r| !r.is_empty())?;
+    Some(rest[0].start_byte()..rest[rest.len() - 1].end_byte())
+}
+
 /// `if cond { return }` (Rust's `if true { return; }` too): whether the first
 /// statement of `then` returns.
 fn returns_first(then: Node<'_>) -> Option<Node<'_>> {
@@ -295,6 +308,9 @@ struct Found {
     /// Skip markers: where, and the test they name (`None`: the test before).
     skips: Vec<(usize, Option<String>, bool)>,
     dead: Vec<Range<usize>>,
+    /// Rust: what follows a `return` statement in its block: dead, but in a
+    /// test's own body, where `returns_early` says it in its own words.
+    returned: Vec<Range<usize>>,
     /// Closures bound to a name starting with `_`: the name, the span thrown
     /// away, and where the closure ends.
     discarded: Vec<(String, Range<usize>)>,
@@ -308,6 +324,12 @@ impl Found {
         let used = leaves.last_uses();
         for (name, span) in std::mem::take(&mut self.discarded) {
             if name == "_" || used.get(name.as_str()).is_none_or(|&at| at < span.end) {
+                self.dead.push(span);
+            }
+        }
+        let bodies = Spans::new(self.tests.iter().filter_map(|t| t.body.clone()));
+        for span in std::mem::take(&mut self.returned) {
+            if !bodies.holds(span.start) {
                 self.dead.push(span);
             }
         }
@@ -475,6 +497,7 @@ fn rust_node(src: &str, n: Node<'_>, leaves: &Leaves<'_>, found: &mut Found) {
                 discard(text(left), n.start_byte(), right, found);
             }
         }
+        "block" => found.returned.extend(rust_after_return(n)),
         // A closure handed to `drop` or `forget` is never called.
         "call_expression" => {
             let f = n.child_by_field_name("function");
