@@ -370,6 +370,48 @@ pub fn view(grammar: Grammar, text: &str) -> Option<View> {
     parse(grammar, text).map(|tree| view::read(grammar, text, &tree))
 }
 
+/// A condition that folds to a literal, in any of the grammars: `Some(false)`
+/// for a falsy literal (`false`, Python's `False`/`None`, `0`, JavaScript's
+/// `null`/`undefined`/`''`), `not`/`!` of a truthy one, and an `and`/`&&` with
+/// a falsy operand (`false && x`: whatever `x` does, the branch never runs);
+/// `Some(true)` for their opposites. Folded 64 levels deep at most: a longer
+/// chain is read as one that can hold either way.
+pub fn folded(src: &str, node: tree_sitter::Node<'_>) -> Option<bool> {
+    fold(src, node, 64)
+}
+
+fn fold(src: &str, node: tree_sitter::Node<'_>, depth: usize) -> Option<bool> {
+    let depth = depth.checked_sub(1)?;
+    let text = &src[node.byte_range()];
+    let operand = |field: &str| fold(src, node.child_by_field_name(field)?, depth);
+    match node.kind() {
+        "parenthesized_expression" => fold(src, *kids(node).first()?, depth),
+        "not_operator" => operand("argument").map(|held| !held),
+        "unary_expression" if text.starts_with('!') => {
+            fold(src, *kids(node).first()?, depth).map(|held| !held)
+        }
+        "boolean_operator" | "binary_expression" => {
+            let operator = &src[node.child_by_field_name("operator")?.byte_range()];
+            let (left, right) = (operand("left"), operand("right"));
+            let (and, or) = (
+                matches!(operator, "&&" | "and"),
+                matches!(operator, "||" | "or"),
+            );
+            match () {
+                _ if and && (left == Some(false) || right == Some(false)) => Some(false),
+                _ if or && (left == Some(true) || right == Some(true)) => Some(true),
+                _ if and || or => left.filter(|_| left == right),
+                _ => None,
+            }
+        }
+        _ => match text {
+            "true" | "True" | "1" => Some(true),
+            "false" | "False" | "None" | "0" | "null" | "undefined" | "''" | "\"\"" => Some(false),
+            _ => None,
+        },
+    }
+}
+
 /// The named children of `node` that are not comments.
 pub fn kids(node: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
     let mut cursor = node.walk();

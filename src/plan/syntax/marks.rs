@@ -216,38 +216,9 @@ fn walk<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>, &[Node<'t>]) -> bool
     }
 }
 
-/// A condition that folds to a literal: `Some(true)` for `true`, `!false`,
-/// `(true)`, `true || x`; `Some(false)` for their opposites and `false && x`,
-/// `x && false` (whatever `x` does, the branch never runs). Folded 64 levels
-/// deep at most: a longer chain is read as one that can hold.
+/// A condition that folds to a literal ([`super::folded`]).
 fn literal(src: &str, condition: Option<Node<'_>>) -> Option<bool> {
-    fold(src, condition?, 64)
-}
-
-fn fold(src: &str, node: Node<'_>, depth: usize) -> Option<bool> {
-    let depth = depth.checked_sub(1)?;
-    let operand = |field: &str| fold(src, node.child_by_field_name(field)?, depth);
-    match node.kind() {
-        "parenthesized_expression" => fold(src, node.named_child(0)?, depth),
-        "unary_expression" if src[node.byte_range()].starts_with('!') => {
-            fold(src, node.named_child(0)?, depth).map(|held| !held)
-        }
-        "binary_expression" => {
-            let operator = &src[node.child_by_field_name("operator")?.byte_range()];
-            let (left, right) = (operand("left"), operand("right"));
-            match operator {
-                "&&" if left == Some(false) || right == Some(false) => Some(false),
-                "||" if left == Some(true) || right == Some(true) => Some(true),
-                "&&" | "||" => left.filter(|_| left == right),
-                _ => None,
-            }
-        }
-        _ => match &src[node.byte_range()] {
-            "true" => Some(true),
-            "false" => Some(false),
-            _ => None,
-        },
-    }
+    super::folded(src, condition?)
 }
 
 /// The statements of a block: Go's grammar puts them in a list of their own.

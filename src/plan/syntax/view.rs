@@ -1640,12 +1640,8 @@ fn python_never_runs(src: &str, within: Node<'_>, n: Node<'_>) -> Option<std::op
                 "while_statement" => n.child_by_field_name("body")?,
                 _ => n.child_by_field_name("consequence")?,
             };
-            let words: String = text(n.child_by_field_name("condition")?)
-                .chars()
-                .filter(|c| !c.is_whitespace() && !matches!(c, '(' | ')'))
-                .collect();
-            matches!(words.as_str(), "False" | "None" | "0" | "notTrue" | "not1")
-                .then(|| branch.byte_range())
+            let condition = n.child_by_field_name("condition")?;
+            (super::folded(src, condition) == Some(false)).then(|| branch.byte_range())
         }
         "assignment" => {
             let name = n
@@ -1734,15 +1730,7 @@ fn js_never_runs(src: &str, n: Node<'_>) -> Option<std::ops::Range<usize>> {
         _ => return None,
     };
     let condition = n.child_by_field_name("condition")?;
-    let words: String = src[condition.byte_range()]
-        .chars()
-        .filter(|c| !c.is_whitespace() && !matches!(c, '(' | ')'))
-        .collect();
-    matches!(
-        words.as_str(),
-        "false" | "0" | "null" | "undefined" | "!true" | "!1" | "''" | "\"\""
-    )
-    .then(|| branch.byte_range())
+    (super::folded(src, condition) == Some(false)).then(|| branch.byte_range())
 }
 
 /// Whether the chain whose outermost link is `top` checks (see [`js_assertions`]).

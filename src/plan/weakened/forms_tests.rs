@@ -2115,6 +2115,24 @@ fn a_condition_folding_to_false_is_dead() {
         "    if false && add(1, 1) == 2 {\n        assert_eq!(add(10, 1), 11);\n    }\n",
     );
     says(&one(rs, cargo, &dead), rs, "1 of 2 assertions removed");
+    let py = "tests/test_calc.py";
+    let pytest = "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n    assert add(10, 1) == 11\n";
+    for folded in ["False and add(1, 1)", "not (True or x)", "x and None"] {
+        let dead = pytest.replace(
+            "    assert add(10, 1) == 11\n",
+            &format!("    if {folded}:\n        assert add(10, 1) == 11\n"),
+        );
+        says(&one(py, pytest, &dead), py, "1 of 2 assertions removed");
+    }
+    let js = "tests/calc.test.mjs";
+    let node = "import test from 'node:test';\nimport assert from 'node:assert';\n\ntest('add', () => {\n  assert.strictEqual(add(2, 3), 5);\n  assert.strictEqual(add(10, 1), 11);\n});\n";
+    for folded in ["false && add(1, 1)", "!(1 || x)", "x && null"] {
+        let dead = node.replace(
+            "  assert.strictEqual(add(10, 1), 11);\n",
+            &format!("  if ({folded}) {{\n    assert.strictEqual(add(10, 1), 11);\n  }}\n"),
+        );
+        says(&one(js, node, &dead), js, "1 of 2 assertions removed");
+    }
 }
 
 /// What runs is what counts, whatever its shape: an assertion moved into a helper
