@@ -1623,7 +1623,8 @@ fn python_assertions<'t>(src: &str, node: Node<'t>) -> Vec<Node<'t>> {
             out.push(n);
         }
     }
-    out.retain(|a| !dead.iter().any(|d| d.contains(&a.start_byte())));
+    let dead = super::Spans::new(dead);
+    out.retain(|a| !dead.holds(a.start_byte()));
     out
 }
 
@@ -1715,7 +1716,8 @@ fn js_assertions<'t>(src: &str, node: Node<'t>) -> Vec<Node<'t>> {
                 .any(|c| top.byte_range().contains(&c.start_byte()))
     });
     let mut out: Vec<Node<'t>> = checks.iter().copied().chain(waits).collect();
-    out.retain(|a| !dead.iter().any(|d| d.contains(&a.start_byte())));
+    let dead = super::Spans::new(dead);
+    out.retain(|a| !dead.holds(a.start_byte()));
     out.sort_by_key(|n| n.start_byte());
     out
 }
