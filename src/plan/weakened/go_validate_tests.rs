@@ -100,3 +100,61 @@ fn a_return_that_ends_its_own_block_leaves_the_checks_after_it() {
     let found = find(&[change("helpers_test.go", Some(&two), Some(&stops))], &[]);
     assert_eq!(found, Vec::new());
 }
+
+/// The findings for `SUM_HELPER` changed to `helper`, the tests left as they were.
+fn helper_changed(helper: &str) -> Vec<Finding> {
+    find(
+        &[
+            change("calc_test.go", Some(SUM_TEST), Some(SUM_TEST)),
+            change("helpers_test.go", Some(SUM_HELPER), Some(helper)),
+        ],
+        &[],
+    )
+}
+
+// Helper 54's review: the check behind the `return` put under a label only a
+// `goto` no run reaches names (in an `if false`, after the return, in another
+// function), which main took for one a `goto` may reach.
+#[test]
+fn a_check_helper_that_returns_before_a_labelled_check_is_found() {
+    for (jump, tail) in [
+        ("\tif false {\n\t\tgoto check\n\t}\n", ""),
+        ("", "\tgoto check\n"),
+        ("\tif got < 0 {\n\t\treturn\n\t\tgoto check\n\t}\n", ""),
+    ] {
+        let gutted = SUM_HELPER
+            .replace(
+                "\tt.Helper()\n\tif got",
+                &format!("\tt.Helper()\n{jump}\treturn\ncheck:\n\tif got"),
+            )
+            .replace("\t}\n}\n", &format!("\t}}\n{tail}}}\n"));
+        let found = helper_changed(&gutted);
+        assert!(
+            found
+                .iter()
+                .any(|f| f.path == "helpers_test.go" && kinds::high(f)),
+            "{gutted}{found:?}"
+        );
+    }
+    // A label of the same name in another function is no way in.
+    let other = "\nfunc retry(n int) {\ncheck:\n\tif n > 0 {\n\t\tn--\n\t\tgoto check\n\t}\n}\n";
+    let gutted = format!(
+        "{}{other}",
+        SUM_HELPER.replace(
+            "\tt.Helper()\n\tif got",
+            "\tt.Helper()\n\treturn\ncheck:\n\tif got"
+        )
+    );
+    let found = helper_changed(&gutted);
+    assert!(found.iter().any(kinds::high), "{found:?}");
+}
+
+#[test]
+fn a_check_helper_that_jumps_to_its_labelled_check_still_checks() {
+    let jumps = SUM_HELPER.replace(
+        "\tif got != want {\n\t\tt.Errorf(\"got %d, want %d\", got, want)\n\t}\n",
+        "\tif got != want {\n\t\tgoto fail\n\t}\n\treturn\nfail:\n\tt.Errorf(\"got %d, want %d\", got, want)\n",
+    );
+    assert_ne!(jumps, SUM_HELPER);
+    assert_eq!(helper_changed(&jumps), Vec::new());
+}

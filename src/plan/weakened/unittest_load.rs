@@ -379,14 +379,82 @@ mod tests {
         assert_eq!(found, Vec::new());
     }
 
-    #[test]
-    fn a_package_deleted_under_discovery_hides_the_tests_that_stay() {
-        let change = |path: &str, before: Option<&str>, after: Option<&str>| Change {
+    fn change(path: &str, before: Option<&str>, after: Option<&str>) -> Change {
+        Change {
             path: path.to_string(),
             was: None,
             before: before.map(str::to_string),
             after: after.map(str::to_string),
+        }
+    }
+
+    fn runner_changed_at(found: &[crate::plan::weakened::Finding], path: &str) -> bool {
+        found
+            .iter()
+            .any(|f| f.path == path && f.parts.iter().any(|p| p.rule == RuleId::RunnerChanged))
+    }
+
+    // Helper 54's review: the move below a non-package as git hands it when it
+    // finds no rename (the file reindented, or edited past half its lines): a
+    // deletion and an addition, no `was`.
+    #[test]
+    fn a_test_module_moved_out_with_no_rename_found_stops_running() {
+        let reindented = TEST.replace("    ", "  ");
+        let renamed_too = reindented.replace("class T(", "class Legacy(");
+        for (to, text) in [
+            ("tests/legacy/test_a.py", &reindented),
+            ("tests/data/test_a.py", &reindented),
+            // Its file renamed as well: its tests still say where it came from.
+            ("old/test_old_a.py", &renamed_too),
+        ] {
+            let changes = [
+                change("tests/test_a.py", Some(TEST), None),
+                change(to, None, Some(text)),
+            ];
+            let found = discovering(AT_START, &changes);
+            assert!(runner_changed_at(&found, to), "{to}: {found:?}");
+        }
+        // Into a package, or a new module of other tests beside the deletion.
+        for (to, text) in [
+            ("tests/unit/test_a.py", reindented.clone()),
+            ("tests/test_a2.py", reindented.clone()),
+            (
+                "scripts/test_lint.py",
+                TEST.replace("def test_a(", "def test_lint("),
+            ),
+        ] {
+            let changes = [
+                change("tests/test_a.py", Some(TEST), None),
+                change(to, None, Some(&text)),
+            ];
+            let found = discovering(AT_START, &changes);
+            assert!(!runner_changed_at(&found, to), "{to}: {found:?}");
+        }
+    }
+
+    // Helper 54's review: discovery loads only modules its pattern (`test*.py`)
+    // matches, so a test module renamed in its own package to a name it does not
+    // match is skipped as one below a folder with no `__init__.py` is.
+    #[test]
+    fn a_test_module_renamed_out_of_discovery_s_pattern_stops_running() {
+        for to in ["tests/a_test.py", "tests/check_a.py", "tests/Test_a.py"] {
+            let found = discovering(AT_START, &[moved("tests/test_a.py", to)]);
+            assert!(runner_changed_at(&found, to), "{to}: {found:?}");
+        }
+        // A module of helpers that held no test, renamed out of the pattern.
+        let helpers = "def make(n):\n    return list(range(n))\n";
+        let renamed = Change {
+            path: "tests/helpers.py".to_string(),
+            was: Some("tests/test_a.py".to_string()),
+            before: Some(helpers.to_string()),
+            after: Some(helpers.to_string()),
         };
+        let found = discovering(AT_START, &[renamed]);
+        assert_eq!(found, Vec::new());
+    }
+
+    #[test]
+    fn a_package_deleted_under_discovery_hides_the_tests_that_stay() {
         let init = change("tests/__init__.py", Some(""), None);
         let discovered = ["tests/test_a.py".to_string(), "tests/test_b.py".to_string()];
         let part = package_dropped(&init, std::slice::from_ref(&init), &discovered).unwrap();
