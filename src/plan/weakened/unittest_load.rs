@@ -3,7 +3,9 @@
 //! returns the suite unittest runs in place of the module's own tests, so one that
 //! never reads `tests` drops them (a smoke test run instead); and discovery enters
 //! only packages, so a tests folder's `__init__.py` deleted hides every test in it,
-//! as a test module moved below a folder with none does.
+//! as a test module moved below a folder with none does (renamed, or deleted and
+//! added again where git found no rename), or renamed to a name discovery's
+//! pattern (`test*.py`) does not match.
 //! Read through tree-sitter's Python grammar. Pure.
 
 use std::collections::HashSet;
@@ -58,22 +60,52 @@ pub(super) fn package_dropped(
     ))
 }
 
+/// A test module unittest's discovery found at the start that the change
+/// deletes, with the names of its tests: git hands a move it finds no rename of
+/// (the file reindented, or edited past half its lines) as a deletion and an
+/// addition.
+pub(super) struct Deleted<'a> {
+    pub path: &'a str,
+    pub tests: &'a [String],
+}
+
 /// The finding, for a test file unittest's discovery found at the start
 /// (`discovered`, every folder above it a package in `sources`, the Python files
-/// then) that `change` moves, its name still a test module's, below a folder with
-/// no `__init__.py` at the end: discovery does not enter it, so its tests stop
-/// running, every one still in the file.
+/// then) that `change` moves (renamed, or added with the same file name or a test
+/// of the same name as one of the `deleted`), holding tests (`tests`, their names
+/// at the end) or named as a test module still, where discovery does not load
+/// it: below a folder with no `__init__.py` at the end, which discovery does not
+/// enter, or under a name its pattern (`test*.py`) does not match, which it
+/// skips. Its tests stop running, every one still in the file.
 pub(super) fn moved_out(
     change: &Change,
+    tests: &[String],
+    deleted: &[Deleted<'_>],
     changes: &[Change],
     discovered: &[String],
     sources: &HashSet<String>,
 ) -> Option<Part> {
-    let was = change.was.as_deref()?;
     change.after.as_ref()?;
     let name = change.path.rsplit('/').next()?;
-    let test_module = name.starts_with("test") && name.ends_with(".py");
-    if !test_module || !discovered.iter().any(|d| d == was) {
+    let was = match (&change.was, &change.before) {
+        (Some(was), _) => was.as_str(),
+        (None, None) if !deleted.is_empty() => {
+            let held: HashSet<&str> = tests.iter().map(String::as_str).collect();
+            let same = |d: &&Deleted<'_>| {
+                d.path.rsplit('/').next() == Some(name)
+                    || d.tests.iter().any(|t| held.contains(t.as_str()))
+            };
+            deleted.iter().find(same)?.path
+        }
+        _ => return None,
+    };
+    // Discovery's default pattern, as the caller read `discovered` with it; on
+    // Linux, where the gate runs, its match is case-sensitive.
+    let matched = name.starts_with("test");
+    if !name.ends_with(".py") || (!matched && tests.is_empty()) {
+        return None;
+    }
+    if !discovered.iter().any(|d| d == was) {
         return None;
     }
     let package = |dir: &str, end: bool| {
@@ -97,14 +129,21 @@ pub(super) fn moved_out(
     if !folders(was).iter().all(|d| package(d, false)) {
         return None;
     }
-    let outside = folders(&change.path)
+    let why = match folders(&change.path)
         .into_iter()
-        .find(|d| !package(d, true))?;
+        .find(|d| !package(d, true))
+    {
+        Some(outside) => format!(
+            "moved from {was} into {outside}/, which has no `__init__.py`: unittest's discovery does not enter it"
+        ),
+        None if !matched => format!(
+            "moved from {was} to {name}, a name unittest's discovery pattern (`test*.py`) does not match: discovery skips it"
+        ),
+        None => return None,
+    };
     Some(Part::new(
         RuleId::RunnerChanged,
-        format!(
-            "moved from {was} into {outside}/, which has no `__init__.py`: unittest's discovery does not enter it, so its tests stop running"
-        ),
+        format!("{why}, so its tests stop running"),
     ))
 }
 
