@@ -6,6 +6,7 @@
 use std::ops::Range;
 
 mod bound;
+mod handed;
 mod marks;
 mod normal;
 mod spelled;

@@ -282,6 +282,7 @@ pub fn find_given(
     }
     let nets = Nets::sum(&rows);
     let code = with_code::Code::new(changes);
+    let deleted = deleted_discovered(&rows, &given.discovered);
     let mut out = Vec::new();
     for (row, pair) in rows.iter().zip(&pairs) {
         // A reformat (black, prettier, rustfmt, gofmt) changes no test, runner
@@ -348,6 +349,8 @@ pub fn find_given(
         ));
         what.extend(unittest_load::moved_out(
             row.change,
+            row.new.as_ref().map_or(&[][..], |s| &s.read.names[..]),
+            &deleted,
             changes,
             &given.discovered,
             &given.sources,
@@ -1858,6 +1861,26 @@ fn subjects(lang: Lang, statement: &str) -> Vec<String> {
         );
     }
     out
+}
+
+/// The test modules unittest's discovery found at the start (`discovered`) that
+/// the change deletes, with their tests' names.
+fn deleted_discovered<'r>(
+    rows: &'r [Row<'_>],
+    discovered: &[String],
+) -> Vec<unittest_load::Deleted<'r>> {
+    if discovered.is_empty() {
+        return Vec::new();
+    }
+    let found: HashSet<&str> = discovered.iter().map(String::as_str).collect();
+    rows.iter()
+        .filter(|r| r.change.was.is_none() && r.change.after.is_none())
+        .filter(|r| found.contains(r.change.path.as_str()))
+        .map(|r| unittest_load::Deleted {
+            path: &r.change.path,
+            tests: r.old.as_ref().map_or(&[][..], |s| &s.read.names[..]),
+        })
+        .collect()
 }
 
 /// How often each identifier occurs in the changed files' texts on one side of

@@ -231,16 +231,121 @@ fn statements(block: Node<'_>) -> Vec<Node<'_>> {
 
 /// Go: the statements of `block` after a bare `return` in it, which no run
 /// reaches (Go compiles them, and `go test`'s vet does not look): the red team's
-/// check helper kept by name, its check left behind a `return`. None where a
-/// later statement carries a label, which a `goto` may reach.
-fn after_return(block: Node<'_>) -> Option<Range<usize>> {
+/// check helper kept by name, its check left behind a `return`. Up to a labelled
+/// statement a `goto` before that `return` may jump to (`gotos`, the function
+/// `func` of the block's); a label nothing live names (a `goto` in an `if
+/// false`, or after the `return`) is as dead as the rest.
+fn after_return(block: Node<'_>, gotos: &Gotos<'_>, func: usize) -> Vec<Range<usize>> {
     let list = statements(block);
-    let at = list.iter().position(|s| s.kind() == "return_statement")?;
-    let rest = list.get(at + 1..).filter(|r| !r.is_empty())?;
-    if rest.iter().any(|s| s.kind() == "labeled_statement") {
-        return None;
+    let mut out = Vec::new();
+    // Where the dead run starts, and the `return` that began it.
+    let mut dead: Option<(usize, usize)> = None;
+    for (i, s) in list.iter().enumerate() {
+        match dead {
+            None if s.kind() == "return_statement" => dead = Some((i + 1, s.start_byte())),
+            Some((from, at)) if s.kind() == "labeled_statement" && gotos.reach(*s, func, at) => {
+                if from < i {
+                    out.push(list[from].start_byte()..list[i - 1].end_byte());
+                }
+                dead = None;
+            }
+            _ => {}
+        }
     }
-    Some(rest[0].start_byte()..rest[rest.len() - 1].end_byte())
+    if let Some((from, _)) = dead.filter(|(from, _)| *from < list.len()) {
+        out.push(list[from].start_byte()..list[list.len() - 1].end_byte());
+    }
+    out
+}
+
+/// Go: for each function (by where it starts) and label, the first `goto` naming
+/// it that a run may reach: not in an `if false`, nor after a `return` in its own
+/// block with no label between. Read once per file, and only when it holds one.
+#[derive(Default)]
+struct Gotos<'s> {
+    src: &'s str,
+    first: HashMap<(usize, &'s str), usize>,
+}
+
+impl<'s> Gotos<'s> {
+    fn of(src: &'s str, root: Node<'_>) -> Gotos<'s> {
+        let mut out = Gotos {
+            src,
+            first: HashMap::new(),
+        };
+        if !src.contains("goto") {
+            return out;
+        }
+        let mut dead: Vec<Range<usize>> = Vec::new();
+        let mut found: Vec<(usize, &'s str, usize)> = Vec::new();
+        walk(root, |n, above| {
+            match n.kind() {
+                "block" => {
+                    let list = statements(n);
+                    let mut from: Option<usize> = None;
+                    for (i, s) in list.iter().enumerate() {
+                        if s.kind() == "labeled_statement" {
+                            if let Some(f) = from.take().filter(|f| *f < i) {
+                                dead.push(list[f].start_byte()..list[i - 1].end_byte());
+                            }
+                        } else if s.kind() == "return_statement" && from.is_none() {
+                            from = Some(i + 1);
+                        }
+                    }
+                    if let Some(f) = from.filter(|f| *f < list.len()) {
+                        dead.push(list[f].start_byte()..list[list.len() - 1].end_byte());
+                    }
+                }
+                "if_statement" if n.child_by_field_name("initializer").is_none() => {
+                    let condition = n.child_by_field_name("condition");
+                    if let (Some(false), Some(then)) = (
+                        literal(src, condition),
+                        n.child_by_field_name("consequence"),
+                    ) {
+                        dead.push(then.byte_range());
+                    }
+                }
+                "goto_statement" => {
+                    let label = n.named_child(0).map(|l| &src[l.byte_range()]);
+                    if let (Some(label), Some(func)) = (label, func_of(above)) {
+                        found.push((func, label, n.start_byte()));
+                    }
+                }
+                _ => {}
+            }
+            !n.kind().contains("comment")
+        });
+        let dead = Spans::new(dead);
+        for (func, label, at) in found.into_iter().filter(|g| !dead.holds(g.2)) {
+            let first = out.first.entry((func, label)).or_insert(at);
+            *first = (*first).min(at);
+        }
+        out
+    }
+
+    /// Whether a `goto` of the function starting at `func`, before `at`, names
+    /// the label of `labelled`.
+    fn reach(&self, labelled: Node<'_>, func: usize, at: usize) -> bool {
+        let label = labelled
+            .child_by_field_name("label")
+            .map(|l| &self.src[l.byte_range()]);
+        label.is_some_and(|l| self.first.get(&(func, l)).is_some_and(|&g| g < at))
+    }
+}
+
+/// Where the function a node is in starts, by its ancestors `above`: a label's
+/// scope is its function's body, a nested function's left out.
+fn func_of(above: &[Node<'_>]) -> Option<usize> {
+    above
+        .iter()
+        .rev()
+        .find(|a| {
+            matches!(
+                a.kind(),
+                "function_declaration" | "method_declaration" | "func_literal"
+            )
+        })
+        .map(Node::start_byte)
 }
 
 /// Rust: the statements of `block` after a `return` statement in it, which no
@@ -742,7 +847,8 @@ pub(super) fn go(src: &str, root: Node<'_>) -> Marks {
         "rune_literal",
     ];
     let leaves = Leaves::of(src, root, &strings);
-    let hollow = go_hollow(src, root);
+    let gotos = Gotos::of(src, root);
+    let hollow = go_hollow(src, root, &gotos);
     let mut found = Found::default();
     let mut ifs: Vec<(usize, Range<usize>, String)> = Vec::new();
     let mut builds = Vec::new();
@@ -785,8 +891,8 @@ pub(super) fn go(src: &str, root: Node<'_>) -> Marks {
                     .find(|a| matches!(a.kind(), "function_declaration" | "method_declaration"))
                     .and_then(|f| f.child_by_field_name("name"))
                     .is_some_and(|name| text(name).starts_with("Test"));
-                if !test {
-                    found.dead.extend(after_return(n));
+                if let (false, Some(func)) = (test, func_of(above)) {
+                    found.dead.extend(after_return(n, &gotos, func));
                 }
             }
             "keyed_element" => {
@@ -1033,7 +1139,7 @@ fn first_in_test(src: &str, n: Node<'_>, above: &[Node<'_>]) -> bool {
 /// `Error`/`Fatal`/`Fail` of a `t`, no `Expect`, no call of a helper or library
 /// named for one, but those checking nothing. A call of one given `t` is no
 /// check, whatever its name (`checkRun(t, got, want)` defined as `{ t.Helper() }`).
-fn go_hollow<'s>(src: &'s str, root: Node<'_>) -> HashSet<&'s str> {
+fn go_hollow<'s>(src: &'s str, root: Node<'_>, gotos: &Gotos<'_>) -> HashSet<&'s str> {
     let mut defined: HashMap<&'s str, (bool, Vec<&'s str>)> = HashMap::new();
     for f in kids(root) {
         if f.kind() != "function_declaration" {
@@ -1047,18 +1153,25 @@ fn go_hollow<'s>(src: &'s str, root: Node<'_>) -> HashSet<&'s str> {
         let mut own = false;
         let mut calls = Vec::new();
         let mut dead: Vec<Range<usize>> = Vec::new();
-        walk(body, |n, _| {
+        walk(body, |n, above| {
             let t = &src[n.byte_range()];
             // Nodes come in the order they start: a range that ended before this
-            // one is behind the walk for good, and dropping it keeps the list to
-            // the blocks still open (a file of thousands of dead blocks was
-            // quadratic: helper 54's review).
-            dead.retain(|d| d.end > n.start_byte());
-            if dead.iter().any(|d| d.contains(&n.start_byte())) {
+            // one is behind the walk for good (a file of thousands of dead blocks
+            // was quadratic: helper 54's review). The ranges ahead never overlap
+            // (a block's are its own statements, and a live block nested in it
+            // comes before those still ahead), so kept nearest last they are a
+            // stack, and a node asks only its top.
+            while dead.last().is_some_and(|d| d.end <= n.start_byte()) {
+                dead.pop();
+            }
+            if dead.last().is_some_and(|d| d.contains(&n.start_byte())) {
                 return false;
             }
             match n.kind() {
-                "block" => dead.extend(after_return(n)),
+                "block" => {
+                    let func = func_of(above).unwrap_or(f.start_byte());
+                    dead.extend(after_return(n, gotos, func).into_iter().rev());
+                }
                 "selector_expression" => {
                     let on_t = n.child_by_field_name("operand").is_some_and(|o| {
                         o.kind() == "identifier" && GO_RECEIVERS.contains(&&src[o.byte_range()])

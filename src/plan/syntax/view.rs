@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, Tree};
 
+use super::handed::Handers;
 use super::normal::{self, callee_root, string_value};
 use super::{Assertion, Grammar, MAX_DEPTH, Macro, Redefinition, Skip, Test, View, kids, kids_all};
 
@@ -77,15 +78,22 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
     r.view.uses = super::uses::read(g, src, root, &r.view.marks.generated);
     r.view.bindings = super::bound::read(g, src, root);
     if g == Grammar::Python || g.is_js() {
-        let tries = preorder(root).filter(|n| n.kind() == "try_statement");
-        r.view.swallowed = tries.map(|t| swallowed(g, src, t)).sum();
+        let tries: Vec<Node<'_>> = preorder(root)
+            .filter(|n| n.kind() == "try_statement")
+            .collect();
+        let handers = (g.is_js() && !tries.is_empty()).then(|| Handers::of(src, root));
+        r.view.swallowed = tries
+            .into_iter()
+            .map(|t| swallowed(g, src, t, handers.as_ref()))
+            .sum();
     }
     r.view
 }
 
-/// How many assertions the `try` statement `t` swallows ([`View::swallowed`]).
-fn swallowed(g: Grammar, src: &str, t: Node<'_>) -> usize {
-    let text = |n: Node<'_>| &src[n.byte_range()];
+/// How many assertions the `try` statement `t` swallows ([`View::swallowed`]);
+/// `handers`, JavaScript's, the file's bindings of the names a `catch` hands the
+/// error on through.
+fn swallowed(g: Grammar, src: &str, t: Node<'_>, handers: Option<&Handers<'_, '_>>) -> usize {
     let Some(body) = t.child_by_field_name("body") else {
         return 0;
     };
@@ -129,12 +137,7 @@ fn swallowed(g: Grammar, src: &str, t: Node<'_>) -> usize {
     let checks = |n: Node<'_>| js_checks(src, n);
     // Handing the error to mocha's `done(e)` or a promise's `reject(e)` fails
     // the test as a throw does.
-    let rechecks = checks(handler) > 0
-        || preorder(handler).any(|n| {
-            n.kind() == "throw_statement"
-                || (n.kind().ends_with("identifier")
-                    && matches!(text(n), "fail" | "done" | "reject"))
-        });
+    let rechecks = handers.is_none_or(|h| h.hands_on(handler, &checks));
     match rechecks {
         true => 0,
         false => checks(body),

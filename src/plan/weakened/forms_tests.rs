@@ -444,6 +444,46 @@ fn javascript_refactors_are_not_found() {
     );
 }
 
+// Helper 54's review: a `reject` that rejects nothing the test waits on hands
+// nothing on: a function of the test's own under that name, or a rejected
+// promise built and dropped (jest fails no test on an unhandled rejection).
+#[test]
+fn javascript_catch_with_a_reject_that_fails_nothing_swallows_its_failure() {
+    let p = "src/add.test.ts";
+    let caught = |handler: &str| {
+        JS.replace(
+            "  expect(add(0, 0)).toBe(0)\n",
+            &format!("  try {{\n    expect(add(0, 0)).toBe(0)\n  }} catch (e) {{\n{handler}  }}\n"),
+        )
+    };
+    for handler in [
+        "    const reject = () => {}\n    reject(e)\n",
+        "    function reject(err) {\n      console.log(err)\n    }\n    reject(e)\n",
+        "    Promise.reject(e)\n",
+    ] {
+        says(&one(p, JS, &caught(handler)), p, "swallows its failure");
+    }
+    // Its honest twins: a promise's own `reject`, one of the test's that throws,
+    // a rejected promise handed back.
+    let settled = JS.replace(
+        "test('counts', () => {\n  expect(add(0, 0)).toBe(0)\n})\n",
+        "test('counts', () => new Promise((resolve, reject) => {\n  try {\n    expect(add(0, 0)).toBe(0)\n    resolve()\n  } catch (e) {\n    reject(e)\n  }\n}))\n",
+    );
+    assert_ne!(settled, JS);
+    assert_eq!(one(p, JS, &settled), Vec::<String>::new());
+    for handler in [
+        "    const reject = (err) => {\n      throw err\n    }\n    reject(e)\n",
+        "    return Promise.reject(e)\n",
+        "    return Promise.resolve().then(() => Promise.reject(e))\n",
+    ] {
+        assert_eq!(
+            one(p, JS, &caught(handler)),
+            Vec::<String>::new(),
+            "{handler}"
+        );
+    }
+}
+
 #[test]
 fn javascript_runner_configuration_is_found() {
     let pkg = r#"{"name": "calc", "scripts": {"test": "vitest run", "build": "tsc"}}"#;

@@ -100,3 +100,106 @@ fn a_return_that_ends_its_own_block_leaves_the_checks_after_it() {
     let found = find(&[change("helpers_test.go", Some(&two), Some(&stops))], &[]);
     assert_eq!(found, Vec::new());
 }
+
+/// The findings for `SUM_HELPER` changed to `helper`, the tests left as they were.
+fn helper_changed(helper: &str) -> Vec<Finding> {
+    find(
+        &[
+            change("calc_test.go", Some(SUM_TEST), Some(SUM_TEST)),
+            change("helpers_test.go", Some(SUM_HELPER), Some(helper)),
+        ],
+        &[],
+    )
+}
+
+// Helper 54's review: the check behind the `return` put under a label only a
+// `goto` no run reaches names (in an `if false`, after the return, in another
+// function), which main took for one a `goto` may reach.
+#[test]
+fn a_check_helper_that_returns_before_a_labelled_check_is_found() {
+    for (jump, tail) in [
+        ("\tif false {\n\t\tgoto check\n\t}\n", ""),
+        ("", "\tgoto check\n"),
+        ("\tif got < 0 {\n\t\treturn\n\t\tgoto check\n\t}\n", ""),
+    ] {
+        let gutted = SUM_HELPER
+            .replace(
+                "\tt.Helper()\n\tif got",
+                &format!("\tt.Helper()\n{jump}\treturn\ncheck:\n\tif got"),
+            )
+            .replace("\t}\n}\n", &format!("\t}}\n{tail}}}\n"));
+        let found = helper_changed(&gutted);
+        assert!(
+            found
+                .iter()
+                .any(|f| f.path == "helpers_test.go" && kinds::high(f)),
+            "{gutted}{found:?}"
+        );
+    }
+    // A label of the same name in another function is no way in.
+    let other = "\nfunc retry(n int) {\ncheck:\n\tif n > 0 {\n\t\tn--\n\t\tgoto check\n\t}\n}\n";
+    let gutted = format!(
+        "{}{other}",
+        SUM_HELPER.replace(
+            "\tt.Helper()\n\tif got",
+            "\tt.Helper()\n\treturn\ncheck:\n\tif got"
+        )
+    );
+    let found = helper_changed(&gutted);
+    assert!(found.iter().any(kinds::high), "{found:?}");
+}
+
+#[test]
+fn a_check_helper_that_jumps_to_its_labelled_check_still_checks() {
+    let jumps = SUM_HELPER.replace(
+        "\tif got != want {\n\t\tt.Errorf(\"got %d, want %d\", got, want)\n\t}\n",
+        "\tif got != want {\n\t\tgoto fail\n\t}\n\treturn\nfail:\n\tt.Errorf(\"got %d, want %d\", got, want)\n",
+    );
+    assert_ne!(jumps, SUM_HELPER);
+    assert_eq!(helper_changed(&jumps), Vec::new());
+}
+
+/// A Go test file whose helper holds `blocks` blocks, each returning with `after`
+/// behind its `return`, then `tail`'s segments; each `{i}` in them numbered.
+fn go_blocks(blocks: usize, after: &str, tail: &str) -> String {
+    let mut s = String::from(
+        "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tcheckSum(t, Add(2, 2), 4)\n}\n\nfunc checkSum(t *testing.T, got, want int) {\n",
+    );
+    for i in 0..blocks {
+        let after = after.replace("{i}", &i.to_string());
+        s.push_str(&format!("\tif got < 0 {{\n\t\treturn\n{after}\t}}\n"));
+    }
+    for i in 0..blocks {
+        s.push_str(&tail.replace("{i}", &i.to_string()));
+    }
+    s.push_str("\tif got != want {\n\t\tt.Errorf(\"got %d, want %d\", got, want)\n\t}\n}\n");
+    s
+}
+
+// Cost: dead blocks, and a helper cut into segments a `goto` jumps between, are
+// read in time linear in their number: four times the blocks cost about four
+// times the time, not sixteen (helper 54's review found dead blocks quadratic).
+#[test]
+fn cost_of_dead_blocks_and_labelled_segments_is_linear() {
+    for (after, tail) in [
+        ("\t\tgot = 1\n", ""),
+        ("\t\tgoto l{i}\n", ""),
+        ("", "\tif got == {i} {\n\t\tgoto l{i}\n\t}\n"),
+    ] {
+        let tail = match tail {
+            "" => String::new(),
+            t => format!("{t}\treturn\n\tgot--\nl{{i}}:\n\tgot++\n"),
+        };
+        let time = |blocks: usize| {
+            let text = go_blocks(blocks, after, &tail);
+            let started = std::time::Instant::now();
+            let _ = find(&[change("calc_test.go", Some(&text), Some(&text))], &[]);
+            started.elapsed()
+        };
+        let (small, large) = (time(1_000), time(4_000));
+        assert!(
+            large < small * 8,
+            "{after}{tail}: 1000 blocks {small:?}; 4000 blocks {large:?}"
+        );
+    }
+}

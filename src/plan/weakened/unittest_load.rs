@@ -3,7 +3,9 @@
 //! returns the suite unittest runs in place of the module's own tests, so one that
 //! never reads `tests` drops them (a smoke test run instead); and discovery enters
 //! only packages, so a tests folder's `__init__.py` deleted hides every test in it,
-//! as a test module moved below a folder with none does.
+//! as a test module moved below a folder with none does (renamed, or deleted and
+//! added again where git found no rename), or renamed to a name discovery's
+//! pattern (`test*.py`) does not match.
 //! Read through tree-sitter's Python grammar. Pure.
 
 use std::collections::HashSet;
@@ -58,22 +60,52 @@ pub(super) fn package_dropped(
     ))
 }
 
+/// A test module unittest's discovery found at the start that the change
+/// deletes, with the names of its tests: git hands a move it finds no rename of
+/// (the file reindented, or edited past half its lines) as a deletion and an
+/// addition.
+pub(super) struct Deleted<'a> {
+    pub path: &'a str,
+    pub tests: &'a [String],
+}
+
 /// The finding, for a test file unittest's discovery found at the start
 /// (`discovered`, every folder above it a package in `sources`, the Python files
-/// then) that `change` moves, its name still a test module's, below a folder with
-/// no `__init__.py` at the end: discovery does not enter it, so its tests stop
-/// running, every one still in the file.
+/// then) that `change` moves (renamed, or added with the same file name or a test
+/// of the same name as one of the `deleted`), holding tests (`tests`, their names
+/// at the end) or named as a test module still, where discovery does not load
+/// it: below a folder with no `__init__.py` at the end, which discovery does not
+/// enter, or under a name its pattern (`test*.py`) does not match, which it
+/// skips. Its tests stop running, every one still in the file.
 pub(super) fn moved_out(
     change: &Change,
+    tests: &[String],
+    deleted: &[Deleted<'_>],
     changes: &[Change],
     discovered: &[String],
     sources: &HashSet<String>,
 ) -> Option<Part> {
-    let was = change.was.as_deref()?;
     change.after.as_ref()?;
     let name = change.path.rsplit('/').next()?;
-    let test_module = name.starts_with("test") && name.ends_with(".py");
-    if !test_module || !discovered.iter().any(|d| d == was) {
+    let was = match (&change.was, &change.before) {
+        (Some(was), _) => was.as_str(),
+        (None, None) if !deleted.is_empty() => {
+            let held: HashSet<&str> = tests.iter().map(String::as_str).collect();
+            let same = |d: &&Deleted<'_>| {
+                d.path.rsplit('/').next() == Some(name)
+                    || d.tests.iter().any(|t| held.contains(t.as_str()))
+            };
+            deleted.iter().find(same)?.path
+        }
+        _ => return None,
+    };
+    // Discovery's default pattern, as the caller read `discovered` with it; on
+    // Linux, where the gate runs, its match is case-sensitive.
+    let matched = name.starts_with("test");
+    if !name.ends_with(".py") || (!matched && tests.is_empty()) {
+        return None;
+    }
+    if !discovered.iter().any(|d| d == was) {
         return None;
     }
     let package = |dir: &str, end: bool| {
@@ -97,14 +129,21 @@ pub(super) fn moved_out(
     if !folders(was).iter().all(|d| package(d, false)) {
         return None;
     }
-    let outside = folders(&change.path)
+    let why = match folders(&change.path)
         .into_iter()
-        .find(|d| !package(d, true))?;
+        .find(|d| !package(d, true))
+    {
+        Some(outside) => format!(
+            "moved from {was} into {outside}/, which has no `__init__.py`: unittest's discovery does not enter it"
+        ),
+        None if !matched => format!(
+            "moved from {was} to {name}, a name unittest's discovery pattern (`test*.py`) does not match: discovery skips it"
+        ),
+        None => return None,
+    };
     Some(Part::new(
         RuleId::RunnerChanged,
-        format!(
-            "moved from {was} into {outside}/, which has no `__init__.py`: unittest's discovery does not enter it, so its tests stop running"
-        ),
+        format!("{why}, so its tests stop running"),
     ))
 }
 
@@ -379,14 +418,82 @@ mod tests {
         assert_eq!(found, Vec::new());
     }
 
-    #[test]
-    fn a_package_deleted_under_discovery_hides_the_tests_that_stay() {
-        let change = |path: &str, before: Option<&str>, after: Option<&str>| Change {
+    fn change(path: &str, before: Option<&str>, after: Option<&str>) -> Change {
+        Change {
             path: path.to_string(),
             was: None,
             before: before.map(str::to_string),
             after: after.map(str::to_string),
+        }
+    }
+
+    fn runner_changed_at(found: &[crate::plan::weakened::Finding], path: &str) -> bool {
+        found
+            .iter()
+            .any(|f| f.path == path && f.parts.iter().any(|p| p.rule == RuleId::RunnerChanged))
+    }
+
+    // Helper 54's review: the move below a non-package as git hands it when it
+    // finds no rename (the file reindented, or edited past half its lines): a
+    // deletion and an addition, no `was`.
+    #[test]
+    fn a_test_module_moved_out_with_no_rename_found_stops_running() {
+        let reindented = TEST.replace("    ", "  ");
+        let renamed_too = reindented.replace("class T(", "class Legacy(");
+        for (to, text) in [
+            ("tests/legacy/test_a.py", &reindented),
+            ("tests/data/test_a.py", &reindented),
+            // Its file renamed as well: its tests still say where it came from.
+            ("old/test_old_a.py", &renamed_too),
+        ] {
+            let changes = [
+                change("tests/test_a.py", Some(TEST), None),
+                change(to, None, Some(text)),
+            ];
+            let found = discovering(AT_START, &changes);
+            assert!(runner_changed_at(&found, to), "{to}: {found:?}");
+        }
+        // Into a package, or a new module of other tests beside the deletion.
+        for (to, text) in [
+            ("tests/unit/test_a.py", reindented.clone()),
+            ("tests/test_a2.py", reindented.clone()),
+            (
+                "scripts/test_lint.py",
+                TEST.replace("def test_a(", "def test_lint("),
+            ),
+        ] {
+            let changes = [
+                change("tests/test_a.py", Some(TEST), None),
+                change(to, None, Some(&text)),
+            ];
+            let found = discovering(AT_START, &changes);
+            assert!(!runner_changed_at(&found, to), "{to}: {found:?}");
+        }
+    }
+
+    // Helper 54's review: discovery loads only modules its pattern (`test*.py`)
+    // matches, so a test module renamed in its own package to a name it does not
+    // match is skipped as one below a folder with no `__init__.py` is.
+    #[test]
+    fn a_test_module_renamed_out_of_discovery_s_pattern_stops_running() {
+        for to in ["tests/a_test.py", "tests/check_a.py", "tests/Test_a.py"] {
+            let found = discovering(AT_START, &[moved("tests/test_a.py", to)]);
+            assert!(runner_changed_at(&found, to), "{to}: {found:?}");
+        }
+        // A module of helpers that held no test, renamed out of the pattern.
+        let helpers = "def make(n):\n    return list(range(n))\n";
+        let renamed = Change {
+            path: "tests/helpers.py".to_string(),
+            was: Some("tests/test_a.py".to_string()),
+            before: Some(helpers.to_string()),
+            after: Some(helpers.to_string()),
         };
+        let found = discovering(AT_START, &[renamed]);
+        assert_eq!(found, Vec::new());
+    }
+
+    #[test]
+    fn a_package_deleted_under_discovery_hides_the_tests_that_stay() {
         let init = change("tests/__init__.py", Some(""), None);
         let discovered = ["tests/test_a.py".to_string(), "tests/test_b.py".to_string()];
         let part = package_dropped(&init, std::slice::from_ref(&init), &discovered).unwrap();

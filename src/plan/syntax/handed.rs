@@ -1,0 +1,191 @@
+//! Whether a JavaScript `catch` hands the error it caught on, failing the test as
+//! a throw does: mocha's `done(e)`, jasmine's `fail(e)`, a promise's `reject(e)`,
+//! `return Promise.reject(e)`. Not when the name is a function of the file's own
+//! that fails nothing (`const reject = () => {}`), nor a rejected promise built
+//! and dropped (jest fails no test on an unhandled rejection). Read from the tree.
+
+use std::collections::HashSet;
+use std::ops::Range;
+
+use tree_sitter::Node;
+
+use super::view::preorder;
+
+/// The names a handler hands the error on through.
+const HANDERS: [&str; 3] = ["fail", "done", "reject"];
+
+/// How deep a function of the file's own is followed into those it calls.
+const DEPTH: usize = 4;
+
+/// One of [`HANDERS`] bound in the file: where the binding holds, and for a
+/// function of the file's own, its body.
+struct Bound<'t> {
+    scope: Range<usize>,
+    /// `None`: a parameter (a promise's executor's `reject`, mocha's `done`), or a
+    /// name bound to no function written here (`let reject;` set later).
+    body: Option<Node<'t>>,
+}
+
+/// The file's bindings of [`HANDERS`], read once.
+pub(super) struct Handers<'s, 't> {
+    src: &'s str,
+    bound: Vec<(&'s str, Bound<'t>)>,
+    /// The identifiers that bind a name, not use it.
+    binding: HashSet<usize>,
+}
+
+impl<'s, 't> Handers<'s, 't> {
+    pub(super) fn of(src: &'s str, root: Node<'t>) -> Handers<'s, 't> {
+        let mut out = Handers {
+            src,
+            bound: Vec::new(),
+            binding: HashSet::new(),
+        };
+        for n in preorder(root) {
+            let name = &src[n.byte_range()];
+            if !n.kind().ends_with("identifier") || !HANDERS.contains(&name) {
+                continue;
+            }
+            if let Some(bound) = binds(n) {
+                out.binding.insert(n.id());
+                out.bound.push((name, bound));
+            }
+        }
+        out
+    }
+
+    /// Whether `handler` (a `catch` body) hands the error on: it throws, checks
+    /// (`checks`, for a node), or names a hander that does.
+    pub(super) fn hands_on(&self, handler: Node<'_>, checks: &dyn Fn(Node<'_>) -> usize) -> bool {
+        self.hands_on_within(handler, checks, 0)
+    }
+
+    fn hands_on_within(
+        &self,
+        node: Node<'_>,
+        checks: &dyn Fn(Node<'_>) -> usize,
+        depth: usize,
+    ) -> bool {
+        checks(node) > 0
+            || preorder(node).any(|n| {
+                n.kind() == "throw_statement"
+                    || (n.kind().ends_with("identifier") && self.hands(n, checks, depth))
+            })
+    }
+
+    /// Whether the identifier `n` names a hander that fails the test.
+    fn hands(&self, n: Node<'_>, checks: &dyn Fn(Node<'_>) -> usize, depth: usize) -> bool {
+        let name = &self.src[n.byte_range()];
+        if !HANDERS.contains(&name) || self.binding.contains(&n.id()) {
+            return false;
+        }
+        if n.kind() == "property_identifier" {
+            return !dropped_rejection(self.src, n);
+        }
+        // The innermost binding: scopes nest, so the one starting last.
+        let at = n.start_byte();
+        let bound = self
+            .bound
+            .iter()
+            .filter(|(b, s)| *b == name && s.scope.contains(&at))
+            .max_by_key(|(_, s)| s.scope.start);
+        match bound.and_then(|(_, b)| b.body) {
+            // Unbound (a global `fail`, or a `ReferenceError` that fails the test
+            // anyway), a parameter, or a promise's `reject` kept for later.
+            None => true,
+            Some(body) => depth < DEPTH && self.hands_on_within(body, checks, depth + 1),
+        }
+    }
+}
+
+/// What the identifier `n` binds, when it is a declaration's name: a function's
+/// parameter, a variable's name (its value's body when a function), a function
+/// declaration's name.
+fn binds<'t>(n: Node<'t>) -> Option<Bound<'t>> {
+    let parent = n.parent()?;
+    let named = |p: Node<'_>| {
+        p.child_by_field_name("name")
+            .is_some_and(|m| m.id() == n.id())
+    };
+    match parent.kind() {
+        "variable_declarator" if named(parent) => {
+            let scope = parent.parent()?.parent()?.byte_range();
+            let body = parent
+                .child_by_field_name("value")
+                .filter(|v| is_function(*v))
+                .and_then(|v| v.child_by_field_name("body"));
+            Some(Bound { scope, body })
+        }
+        "function_declaration" | "generator_function_declaration" if named(parent) => Some(Bound {
+            scope: parent.parent()?.byte_range(),
+            body: parent.child_by_field_name("body"),
+        }),
+        // `reject => …`, `(resolve, reject) => …`, `function (done) {…}`, and
+        // TypeScript's `(reject: (e: Error) => void) => …`.
+        _ if is_function(parent)
+            && parent
+                .child_by_field_name("parameter")
+                .is_some_and(|p| p.id() == n.id()) =>
+        {
+            Some(Bound {
+                scope: parent.byte_range(),
+                body: None,
+            })
+        }
+        "formal_parameters" => parameter_of(parent),
+        "required_parameter" | "optional_parameter" | "assignment_pattern"
+            if parent
+                .child_by_field_name("pattern")
+                .or_else(|| parent.child_by_field_name("left"))
+                .is_some_and(|p| p.id() == n.id()) =>
+        {
+            parameter_of(parent.parent()?)
+        }
+        _ => None,
+    }
+}
+
+/// The binding of a parameter listed in `params`, when they are a function's.
+fn parameter_of(params: Node<'_>) -> Option<Bound<'_>> {
+    let function = params.parent().filter(|f| is_function(*f))?;
+    Some(Bound {
+        scope: function.byte_range(),
+        body: None,
+    })
+}
+
+fn is_function(n: Node<'_>) -> bool {
+    matches!(
+        n.kind(),
+        "arrow_function"
+            | "function"
+            | "function_expression"
+            | "function_declaration"
+            | "generator_function"
+            | "generator_function_declaration"
+            | "method_definition"
+    )
+}
+
+/// Whether the property `reject` at `n` is `Promise.reject(…)` as a statement of
+/// its own: a rejected promise built and dropped, which fails no test. Returned,
+/// awaited or passed on, it does.
+fn dropped_rejection(src: &str, n: Node<'_>) -> bool {
+    let Some(member) = n.parent().filter(|m| m.kind() == "member_expression") else {
+        return false;
+    };
+    let on_promise = member
+        .child_by_field_name("object")
+        .is_some_and(|o| &src[o.byte_range()] == "Promise");
+    let call = member
+        .parent()
+        .filter(|c| c.kind() == "call_expression")
+        .filter(|c| c.child_by_field_name("function").map(|f| f.id()) == Some(member.id()));
+    let mut up = call.and_then(|c| c.parent());
+    while let Some(p) = up.filter(|p| p.kind() == "parenthesized_expression") {
+        up = p.parent();
+    }
+    on_promise
+        && &src[n.byte_range()] == "reject"
+        && up.is_some_and(|p| p.kind() == "expression_statement")
+}
