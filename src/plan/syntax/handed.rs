@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::view::preorder;
+use super::preorder;
 
 /// The names a handler hands the error on through.
 const HANDERS: [&str; 3] = ["fail", "done", "reject"];
