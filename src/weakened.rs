@@ -67,14 +67,21 @@ pub fn since(root: &Path, base: Option<&str>, reads: &Reads) -> Result<Vec<Findi
     };
     let tests_at_start = git::paths_at(root, base, &weakened::is_test_path)?;
     if reads.discovers {
+        let below = |path: &str| {
+            reads.discovery_top.as_ref().is_none_or(|top| {
+                path.strip_prefix(top.as_str())
+                    .is_some_and(|p| p.starts_with('/'))
+            })
+        };
         given.discovered = tests_at_start
             .iter()
             .filter(|path| {
                 let name = path.rsplit('/').next().unwrap_or(path);
-                name.starts_with("test") && name.ends_with(".py")
+                name.starts_with("test") && name.ends_with(".py") && below(path)
             })
             .cloned()
             .collect();
+        given.discovery_top.clone_from(&reads.discovery_top);
     }
     given.test_parents = Some(tests_at_start.into_iter().map(parent).collect());
     let compiled = |path: &str| weakened::compiled_module(path).is_some();
@@ -207,6 +214,8 @@ pub struct Reads {
     pub asked: Vec<String>,
     /// Whether it runs unittest's discovery ([`discovers`]).
     pub discovers: bool,
+    /// The folder that discovery imports from ([`discovery_top`]).
+    pub discovery_top: Option<String>,
     /// The first file it rests on past the most the check follows, when there
     /// are more: said, not passed over.
     pub past_cap: Option<(String, weakened::not_read::VerifyCap)>,
@@ -234,6 +243,7 @@ impl Reads {
         Ok(Reads {
             asked: asked(goal, &files),
             discovers: discovers(verify),
+            discovery_top: discovery_top(verify),
             files,
             past_cap,
         })
@@ -329,32 +339,99 @@ pub fn discovers(verify: &crate::verify::Verify) -> bool {
         .chain
         .iter()
         .flat_map(|p| &p.commands)
-        .any(|command| {
-            let at = command.iter().position(|w| {
-                let program = w.rsplit('/').next().unwrap_or(w);
-                program.starts_with("python")
-            });
-            let Some(rest) = at.map(|at| &command[at + 1..]) else {
-                return false;
-            };
-            let [m, runner, operands @ ..] = rest else {
-                return false;
-            };
-            if m != "-m" || runner != "unittest" {
-                return false;
-            }
-            // The value of `-k add` or `--durations 5` names no module: a run with
-            // only options and their values discovers (the red team's `-k`).
-            let mut skip = false;
-            let first = operands.iter().find(|w| {
-                if std::mem::take(&mut skip) {
-                    return false;
+        .any(|command| discovers_in(command))
+}
+
+/// Whether one command runs unittest's discovery (see [`discovers`]).
+fn discovers_in(command: &[String]) -> bool {
+    let at = command.iter().position(|w| {
+        let program = w.rsplit('/').next().unwrap_or(w);
+        program.starts_with("python")
+    });
+    let Some(rest) = at.map(|at| &command[at + 1..]) else {
+        return false;
+    };
+    let [m, runner, operands @ ..] = rest else {
+        return false;
+    };
+    if m != "-m" || runner != "unittest" {
+        return false;
+    }
+    // Another pattern finds other files than the `test*.py` the discovery
+    // rules read: none of them is read for it (helper 56's false alarm).
+    if discover_args(operands)
+        .and_then(|[_, pattern, _]| pattern)
+        .is_some_and(|p| p != "test*.py")
+    {
+        return false;
+    }
+    // The value of `-k add` or `--durations 5` names no module: a run with
+    // only options and their values discovers (the red team's `-k`).
+    let mut skip = false;
+    let first = operands.iter().find(|w| {
+        if std::mem::take(&mut skip) {
+            return false;
+        }
+        skip = matches!(w.as_str(), "-k" | "--durations");
+        !w.starts_with('-')
+    });
+    first.is_none_or(|first| first == "discover")
+}
+
+/// The folder unittest's discovery imports the tests' modules from, when the
+/// verify names one (`discover -s tests`, `-t tests`): its own `__init__.py` is
+/// never needed. `None`: the repository's root, or a run plan cannot place.
+pub fn discovery_top(verify: &crate::verify::Verify) -> Option<String> {
+    let command = verify
+        .chain
+        .iter()
+        .flat_map(|p| &p.commands)
+        .find(|c| discovers_in(c))?;
+    let at = command.iter().position(|w| w == "unittest")?;
+    let [start, _, top] = discover_args(&command[at + 1..])?;
+    let top = top.or(start)?;
+    let top = top.trim_start_matches("./").trim_end_matches('/');
+    (!top.is_empty() && top != ".").then(|| top.to_string())
+}
+
+/// `unittest discover`'s start folder, pattern and top folder as `operands`
+/// (the words after `-m unittest`) give them, by option or by place; `None`
+/// when they run no `discover`.
+fn discover_args(operands: &[String]) -> Option<[Option<String>; 3]> {
+    let (first, rest) = operands.split_first()?;
+    if first != "discover" {
+        return None;
+    }
+    let mut named: [Option<String>; 3] = [None, None, None];
+    let mut placed = Vec::new();
+    let mut words = rest.iter();
+    while let Some(word) = words.next() {
+        let (flag, inline) = match word.split_once('=') {
+            Some((flag, value)) if word.starts_with("--") => (flag, Some(value.to_string())),
+            _ => (word.as_str(), None),
+        };
+        let slot = match flag {
+            "-s" | "--start-directory" => 0,
+            "-p" | "--pattern" => 1,
+            "-t" | "--top-level-directory" => 2,
+            "-k" | "--durations" => {
+                if inline.is_none() {
+                    words.next();
                 }
-                skip = matches!(w.as_str(), "-k" | "--durations");
-                !w.starts_with('-')
-            });
-            first.is_none_or(|first| first == "discover")
-        })
+                continue;
+            }
+            _ if flag.starts_with('-') => continue,
+            _ => {
+                placed.push(word.clone());
+                continue;
+            }
+        };
+        named[slot] = inline.or_else(|| words.next().cloned());
+    }
+    for (slot, word) in placed.into_iter().take(3).enumerate() {
+        named[slot].get_or_insert(word);
+    }
+    Some(named)
 }
 
 fn named_tests(verify: &crate::verify::Verify) -> Option<Vec<String>> {
@@ -470,6 +547,43 @@ pub fn of_goal(root: &Path, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Option<V
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // Helper 56 and helper 51: a pattern of its own (`-p '*_test.py'`) finds other
+    // files than `test*.py`, which the discovery rules read; a start folder is the
+    // top (`-s tests`), whose own `__init__.py` discovery never needs.
+    #[test]
+    fn discovery_s_pattern_and_top_are_read() {
+        let parse = |line: &str| crate::verify::parse(line).unwrap();
+        for custom in [
+            "python3 -m unittest discover -p '*_test.py'",
+            "python3 -m unittest discover --pattern=check_*.py",
+            "python3 -m unittest discover tests '*_test.py'",
+        ] {
+            assert!(!discovers(&parse(custom)), "{custom}");
+        }
+        for (line, top) in [
+            ("python3 -m unittest discover -s tests", Some("tests")),
+            (
+                "python3 -m unittest discover -s ./tests/ -p 'test*.py'",
+                Some("tests"),
+            ),
+            ("python3 -m unittest discover tests", Some("tests")),
+            ("python3 -m unittest discover -s tests/unit -t .", None),
+            (
+                "python3 -m unittest discover -s tests/unit -t tests",
+                Some("tests"),
+            ),
+            (
+                "python3 -m unittest discover --start-directory=src",
+                Some("src"),
+            ),
+            ("python3 -m unittest discover -v", None),
+            ("python3 -m unittest", None),
+        ] {
+            assert!(discovers(&parse(line)), "{line}");
+            assert_eq!(discovery_top(&parse(line)).as_deref(), top, "{line}");
+        }
+    }
 
     #[test]
     fn unittest_discovers_unless_the_verify_names_its_modules() {

@@ -342,11 +342,16 @@ pub fn find_given(
             ));
             what.extend(unittest_attrs::found(row.change.before.as_deref(), after));
         }
-        what.extend(unittest_load::package_dropped(
-            row.change,
-            changes,
-            &given.discovered,
-        ));
+        let top_init = given.discovery_top.as_ref().is_some_and(|top| {
+            row.change.was.as_deref().unwrap_or(&row.change.path) == format!("{top}/__init__.py")
+        });
+        if !top_init {
+            what.extend(unittest_load::package_dropped(
+                row.change,
+                changes,
+                &given.discovered,
+            ));
+        }
         what.extend(unittest_load::moved_out(
             row.change,
             row.new.as_ref().map_or(&[][..], |s| &s.read.names[..]),

@@ -47,6 +47,9 @@ pub struct Given {
     /// unittest's discovery (`python3 -m unittest`, `… unittest discover`), which
     /// enters only packages below where it starts; empty otherwise.
     pub discovered: Vec<String>,
+    /// The folder that discovery imports the tests from, when not the root
+    /// (`discover -s tests`): its own `__init__.py` is never needed.
+    pub discovery_top: Option<String>,
     /// The first file the verify rests on past the most plan follows of them
     /// (`judge::files::CLOSURE_FILES`), when there are more: it and those after it
     /// are compared with nothing, which the check says.

@@ -360,6 +360,40 @@ mod tests {
         crate::plan::weakened::find_given(changes, &[], &given)
     }
 
+    // Helper 51's possible false alarm: under `discover -s tests` discovery
+    // imports from tests/ itself, so its own `__init__.py` deleted hides nothing;
+    // a package below it still needs its own.
+    #[test]
+    fn the_discovery_top_s_own_init_deleted_hides_nothing() {
+        let at_start = [
+            "tests/__init__.py",
+            "tests/test_a.py",
+            "tests/unit/__init__.py",
+            "tests/unit/test_b.py",
+        ];
+        let gone = |path: &str| Change {
+            path: path.to_string(),
+            was: None,
+            before: Some(String::new()),
+            after: None,
+        };
+        let given = |top: Option<&str>| crate::plan::weakened::hacks::Given {
+            sources: at_start.iter().map(|p| p.to_string()).collect(),
+            discovered: vec![
+                "tests/test_a.py".to_string(),
+                "tests/unit/test_b.py".to_string(),
+            ],
+            discovery_top: top.map(str::to_string),
+            ..Default::default()
+        };
+        let find = |path: &str, top: Option<&str>| {
+            crate::plan::weakened::find_given(&[gone(path)], &[], &given(top))
+        };
+        assert_ne!(find("tests/__init__.py", None), Vec::new());
+        assert_eq!(find("tests/__init__.py", Some("tests")), Vec::new());
+        assert_ne!(find("tests/unit/__init__.py", Some("tests")), Vec::new());
+    }
+
     fn moved(from: &str, to: &str) -> Change {
         Change {
             path: to.to_string(),
