@@ -233,12 +233,17 @@ impl Reads {
         let Some(verify) = verify else {
             return Ok(Reads::default());
         };
-        let capped = |kept: &[String]| crate::judge::files::verify_runs_capped(root, verify, kept);
+        // A check deleted or moved out of the verify's reach since the start is
+        // one it rested on (helper 59's red team).
+        let altered = git::altered_since(root, from)?;
+        let capped = |kept: &[String]| {
+            crate::judge::files::verify_runs_capped(root, verify, kept, &altered.gone)
+        };
         let (mut files, mut past_cap) = capped(&[]);
         if matches!(past_cap, Some((_, weakened::not_read::VerifyCap::Files))) {
             // Files added to a folder the verify walks must not push one the work
             // changed past the cap, compared with nothing (helper 55's red team).
-            (files, past_cap) = capped(&git::altered_since(root, from)?);
+            (files, past_cap) = capped(&altered.changed);
         }
         Ok(Reads {
             asked: asked(goal, &files),

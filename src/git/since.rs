@@ -89,20 +89,40 @@ pub fn changed_since_reading(
     Ok(out)
 }
 
+/// What became of the files that were in commit `base` (`None`: HEAD), none
+/// read ([`altered_since`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Altered {
+    /// Those that differ in the working tree, by their path now.
+    pub changed: Vec<String>,
+    /// Those no longer at their path: deleted, or moved (git found the rename).
+    pub gone: Vec<String>,
+}
+
 /// The files that were in commit `base` (`None`: HEAD) and differ in the working
-/// tree, by their path now; none read. Those deleted are left out.
-pub fn altered_since(root: &Path, base: Option<&str>) -> Result<Vec<String>> {
+/// tree or are gone from their path, none read.
+pub fn altered_since(root: &Path, base: Option<&str>) -> Result<Altered> {
     let repo = open(root)?;
     let diff = diff_since(&repo, root, base)?;
-    Ok(diff
-        .deltas()
-        .filter(|d| !matches!(d.status(), Delta::Added | Delta::Untracked | Delta::Deleted))
-        .filter_map(|d| {
-            d.new_file()
-                .path_bytes()
-                .map(|p| String::from_utf8_lossy(p).into_owned())
-        })
-        .collect())
+    let path = |file: git2::DiffFile<'_>| {
+        file.path_bytes()
+            .map(|p| String::from_utf8_lossy(p).into_owned())
+    };
+    let mut out = Altered::default();
+    for delta in diff.deltas() {
+        match delta.status() {
+            Delta::Added | Delta::Untracked => {}
+            Delta::Deleted => out.gone.extend(path(delta.old_file())),
+            _ => {
+                let (old, new) = (path(delta.old_file()), path(delta.new_file()));
+                if old != new {
+                    out.gone.extend(old);
+                }
+                out.changed.extend(new);
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The diff from commit `base` (`None`: HEAD) to the working tree, untracked

@@ -106,7 +106,9 @@ const CLOSURE_BYTES: u64 = 1024 * 1024;
 /// sign-off so that gutting any of them later is seen; a file reached only through
 /// a tool's own conventions (the sources `cargo test` compiles) is not.
 pub fn verify_closure(root: &Path, verify: &Verify) -> Vec<String> {
-    closure(root, verify, false, &[]).files
+    let mut out = Taken::default();
+    closure(root, verify, false, &mut out);
+    out.files
 }
 
 /// The part of [`verify_closure`] the verify runs or checks with, not the files it
@@ -119,7 +121,9 @@ pub fn verify_closure(root: &Path, verify: &Verify) -> Vec<String> {
 /// messages (`sys.exit("write solution.py first")`), and not through a test
 /// file's imports, which reach the code it tests. What weakened tests weighs.
 pub fn verify_runs(root: &Path, verify: &Verify) -> Vec<String> {
-    closure(root, verify, true, &[]).files
+    let mut out = Taken::default();
+    closure(root, verify, true, &mut out);
+    out.files
 }
 
 /// [`verify_runs`], and the first file it rests on past the [`CLOSURE_FILES`] it
@@ -127,14 +131,28 @@ pub fn verify_runs(root: &Path, verify: &Verify) -> Vec<String> {
 /// No file of `kept` it rests on is left out by that cap: the files the work
 /// changed since the check's start, as many as the diff holds. Junk added to a
 /// folder the verify walks must not push a gutted check past the cap (helper
-/// 55's red team).
+/// 55's red team). Of `gone` (the files there at the check's start and no longer
+/// at their path), those named like code it would have walked to or whose names
+/// its files say are taken as well: a check deleted or moved out of a globbing
+/// runner's reach, a gutted one added beside it, is compared with what it was
+/// (helper 59's red team).
 pub fn verify_runs_capped(
     root: &Path,
     verify: &Verify,
     kept: &[String],
+    gone: &[String],
 ) -> (Vec<String>, Option<(String, VerifyCap)>) {
-    let taken = closure(root, verify, true, kept);
-    (taken.files, taken.past)
+    let mut out = Taken {
+        kept: kept.iter().cloned().collect(),
+        gone: gone
+            .iter()
+            .filter(|g| named_like_code(g))
+            .cloned()
+            .collect(),
+        ..Taken::default()
+    };
+    closure(root, verify, true, &mut out);
+    (out.files, out.past)
 }
 
 /// Commands that compare the files they name with each other.
@@ -160,6 +178,8 @@ struct Taken {
     past: Option<(String, VerifyCap)>,
     /// Files taken past the cap ([`verify_runs_capped`]).
     kept: std::collections::BTreeSet<String>,
+    /// Files gone since the check's start, taken where they were reached.
+    gone: std::collections::BTreeSet<String>,
 }
 
 /// Adds `rel` to `out` once, up to [`CLOSURE_FILES`] but for `out.kept`.
@@ -174,13 +194,9 @@ fn add(rel: String, out: &mut Taken) {
     }
 }
 
-/// [`verify_closure`], or with `runs` [`verify_runs`].
-fn closure(root: &Path, verify: &Verify, runs: bool, kept: &[String]) -> Taken {
-    let mut out = Taken {
-        kept: kept.iter().cloned().collect(),
-        ..Taken::default()
-    };
-    named_by(root, verify, runs, &mut out);
+/// [`verify_closure`], or with `runs` [`verify_runs`], into `out`.
+fn closure(root: &Path, verify: &Verify, runs: bool, out: &mut Taken) {
+    named_by(root, verify, runs, out);
     let mut from = 0;
     for _ in 0..CLOSURE_DEPTH {
         let upto = out.files.len();
@@ -189,14 +205,15 @@ fn closure(root: &Path, verify: &Verify, runs: bool, kept: &[String]) -> Taken {
             // what runs the tests, not what they run.
             // Its own helpers and fixtures, tests' files too, still are.
             let test = runs && crate::plan::weakened::is_test_path(&out.files[i]);
-            for rel in followed(root, &out.files[i], runs, &mut out.past) {
+            let named = followed(root, &out.files[i], runs, &out.gone, &mut out.past);
+            for rel in named {
                 if !test || crate::plan::weakened::is_test_path(&rel) {
-                    add(rel, &mut out);
+                    add(rel, out);
                 }
             }
         }
         if out.files.len() == upto {
-            return out;
+            return;
         }
         from = upto;
     }
@@ -206,13 +223,12 @@ fn closure(root: &Path, verify: &Verify, runs: bool, kept: &[String]) -> Taken {
         let deeper = (from..out.files.len())
             .flat_map(|i| {
                 let test = runs && is_test(&out.files[i]);
-                let named = named_in(root, &out.files[i], runs);
+                let named = named_in(root, &out.files[i], runs, &out.gone);
                 named.into_iter().filter(move |rel| !test || is_test(rel))
             })
             .find(|rel| !out.files.contains(rel));
         out.past = deeper.map(|rel| (rel, VerifyCap::Depth));
     }
-    out
 }
 
 /// The files `rel` names ([`named_in`]); a script too long to read for them is
@@ -221,6 +237,7 @@ fn followed(
     root: &Path,
     rel: &str,
     runs: bool,
+    gone: &std::collections::BTreeSet<String>,
     past: &mut Option<(String, VerifyCap)>,
 ) -> Vec<String> {
     let path = root.join(rel);
@@ -228,7 +245,7 @@ fn followed(
     if long && past.is_none() && is_script(&path) {
         *past = Some((rel.to_string(), VerifyCap::Size));
     }
-    named_in(root, rel, runs)
+    named_in(root, rel, runs, gone)
 }
 
 /// The files the verify line's own words name (see [`closure`]), with the
@@ -292,7 +309,8 @@ fn entered(root: &Path, dir: &str, out: &mut Taken) -> Option<String> {
 
 /// The files under the folder `rel` into `out` ([`files_under`], one past the
 /// cap and those `out.kept` takes past it, so that a cut walk still shows), and
-/// those of `out.kept` under it the walk did not reach.
+/// those of `out.kept` under it the walk did not reach, and of `out.gone` those
+/// it would have.
 fn add_under(root: &Path, rel: &str, skip: impl Fn(&Path) -> bool, out: &mut Taken) {
     let base = root.join(rel);
     for file in files_under(&base, CLOSURE_FILES + 1 + out.kept.len(), &skip) {
@@ -300,22 +318,21 @@ fn add_under(root: &Path, rel: &str, skip: impl Fn(&Path) -> bool, out: &mut Tak
             add(sub.to_string_lossy().into_owned(), out);
         }
     }
-    let walked = |path: &Path| {
+    let below = |path: &Path| {
         path.starts_with(&base)
-            && path.is_file()
             && path.parent().is_some_and(|dir| {
                 dir.ancestors()
                     .take_while(|d| *d != base)
                     .all(|d| !skip(d) && d.file_name() != Some(".git".as_ref()))
             })
     };
-    let kept: Vec<String> = out
-        .kept
-        .iter()
-        .filter(|k| walked(&root.join(k)))
-        .cloned()
-        .collect();
-    for rel in kept {
+    let kept = out.kept.iter().filter(|k| {
+        let path = root.join(k);
+        below(&path) && path.is_file()
+    });
+    let gone = out.gone.iter().filter(|g| below(&root.join(g)));
+    let taken: Vec<String> = kept.chain(gone).cloned().collect();
+    for rel in taken {
         add(rel, out);
     }
 }
@@ -369,11 +386,11 @@ fn named_by_commands(root: &Path, commands: &[Vec<String>], runs: bool, out: &mu
             command.iter().map(|w| value(w)).collect()
         };
         for word in words {
-            let Some(rel) = in_repo(root, word) else {
+            let Some(rel) = in_repo_or_gone(root, word, &out.gone) else {
                 continue;
             };
             let path = root.join(&rel);
-            if path.is_file() {
+            if path.is_file() || out.gone.contains(&rel) {
                 add(rel, out);
             } else if path.is_dir() {
                 add_under(root, &rel, |_| false, out);
@@ -720,9 +737,14 @@ fn checked_words(command: &[String]) -> Vec<&str> {
 }
 
 /// Repository scripts that words of the text file `rel` name, relative to the root
-/// (where verify runs) or to the file's own directory; with `runs`, only words
-/// outside comments and messages ([`program_text`]).
-fn named_in(root: &Path, rel: &str, runs: bool) -> Vec<String> {
+/// (where verify runs) or to the file's own directory, and those of `gone` it
+/// names; with `runs`, only words outside comments and messages ([`program_text`]).
+fn named_in(
+    root: &Path,
+    rel: &str,
+    runs: bool,
+    gone: &std::collections::BTreeSet<String>,
+) -> Vec<String> {
     let path = root.join(rel);
     let small = fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= CLOSURE_BYTES);
     let Some(text) = small
@@ -748,8 +770,8 @@ fn named_in(root: &Path, rel: &str, runs: bool) -> Vec<String> {
         let beside = dir.join(word);
         let candidates = [Some(word.to_string()), beside.to_str().map(str::to_string)];
         for candidate in candidates.into_iter().flatten() {
-            if let Some(found) = in_repo(root, &candidate)
-                && is_script(&root.join(&found))
+            if let Some(found) = in_repo_or_gone(root, &candidate, gone)
+                && (is_script(&root.join(&found)) || gone.contains(&found))
                 && found != rel
                 && !out.contains(&found)
             {
@@ -978,15 +1000,17 @@ fn is_script(path: &Path) -> bool {
     let Ok(meta) = fs::metadata(path) else {
         return false;
     };
-    let named = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| CODE.contains(&e))
-        || path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| MAKEFILES.contains(&n));
-    meta.is_file() && (named || meta.permissions().mode() & 0o111 != 0)
+    meta.is_file()
+        && (named_like_code(&path.to_string_lossy()) || meta.permissions().mode() & 0o111 != 0)
+}
+
+/// Whether the file at `path` is named like code a check could run or load
+/// ([`CODE`]'s extensions, a Makefile).
+fn named_like_code(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.rsplit_once('.')
+        .is_some_and(|(stem, ext)| !stem.is_empty() && CODE.contains(&ext))
+        || MAKEFILES.contains(&name)
 }
 
 /// Regular files below `dir`, the first `cap` of a stable walk (which stops there),
@@ -1018,12 +1042,20 @@ fn files_under(dir: &Path, cap: usize, skip: impl Fn(&Path) -> bool) -> Vec<std:
 /// `word` as a relative path inside the repository, or `None` when it is absolute,
 /// climbs out with `..`, points into `.git`, or (through a symlink) leads outside.
 pub fn in_repo(root: &Path, word: &str) -> Option<String> {
+    let rel = relative(word)?;
+    let real = fs::canonicalize(root.join(&rel)).ok()?;
+    let root = fs::canonicalize(root).ok()?;
+    real.starts_with(&root).then_some(rel)
+}
+
+/// `word` as a relative path that stays inside the repository by its words alone
+/// (see [`in_repo`]), whether or not a file is there.
+fn relative(word: &str) -> Option<String> {
     if word.is_empty() || word.starts_with('-') {
         return None;
     }
-    let path = Path::new(word);
     let mut parts = Vec::new();
-    for part in path.components() {
+    for part in Path::new(word).components() {
         match part {
             Component::Normal(p) => parts.push(p.to_str()?),
             Component::CurDir => {}
@@ -1033,10 +1065,16 @@ pub fn in_repo(root: &Path, word: &str) -> Option<String> {
     if parts.is_empty() || parts[0] == ".git" {
         return None;
     }
-    let rel = parts.join("/");
-    let real = fs::canonicalize(root.join(&rel)).ok()?;
-    let root = fs::canonicalize(root).ok()?;
-    real.starts_with(&root).then_some(rel)
+    Some(parts.join("/"))
+}
+
+/// `word` as [`in_repo`] reads it, or as a file of `gone` it names.
+fn in_repo_or_gone(
+    root: &Path,
+    word: &str,
+    gone: &std::collections::BTreeSet<String>,
+) -> Option<String> {
+    in_repo(root, word).or_else(|| relative(word).filter(|rel| gone.contains(rel)))
 }
 
 fn read(path: &Path, budget: &mut usize) -> FileBody {
@@ -1116,16 +1154,16 @@ mod tests {
             fs::write(root.join(format!("s{i}.sh")), next).unwrap();
         }
         fs::write(root.join("s6.sh"), "#!/bin/sh\ntest -s out.txt\n").unwrap();
-        let (files, past) = verify_runs_capped(root, &verify("sh run.sh"), &[]);
+        let (files, past) = verify_runs_capped(root, &verify("sh run.sh"), &[], &[]);
         assert_eq!(files, ["run.sh", "s1.sh", "s2.sh", "s3.sh", "s4.sh"]);
         assert_eq!(past, Some(("s5.sh".to_string(), VerifyCap::Depth)));
         // Three levels fit: nothing past them.
-        let (_, past) = verify_runs_capped(root, &verify("sh s3.sh"), &[]);
+        let (_, past) = verify_runs_capped(root, &verify("sh s3.sh"), &[], &[]);
         assert_eq!(past, None);
         let big = format!("#!/bin/sh\n. ./check.sh\n#{}\n", "-".repeat(2 << 20));
         fs::write(root.join("big.sh"), big).unwrap();
         fs::write(root.join("check.sh"), "#!/bin/sh\ntest -s out.txt\n").unwrap();
-        let (_, past) = verify_runs_capped(root, &verify("sh big.sh"), &[]);
+        let (_, past) = verify_runs_capped(root, &verify("sh big.sh"), &[], &[]);
         assert_eq!(past, Some(("big.sh".to_string(), VerifyCap::Size)));
     }
 
@@ -1152,7 +1190,7 @@ mod tests {
             sub(p);
         }
         let line = verify("sh checks/run.sh checks");
-        let (files, past) = verify_runs_capped(root, &line, &[]);
+        let (files, past) = verify_runs_capped(root, &line, &[], &[]);
         assert_eq!(files.len(), CLOSURE_FILES);
         assert!(
             !files
@@ -1167,7 +1205,7 @@ mod tests {
             "checks/gone.sh",
         ]
         .map(String::from);
-        let (files, past) = verify_runs_capped(root, &line, &kept);
+        let (files, past) = verify_runs_capped(root, &line, &kept, &[]);
         assert_eq!(
             files.len(),
             CLOSURE_FILES + 2,
@@ -1184,6 +1222,47 @@ mod tests {
                 .any(|f| f == "helpers/g.sh" || f == "checks/gone.sh")
         );
         assert!(matches!(past, Some((_, VerifyCap::Files))), "{past:?}");
+    }
+
+    #[test]
+    fn a_gone_check_is_taken_where_the_verify_reached_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("checks")).unwrap();
+        fs::write(
+            root.join("checks/run.sh"),
+            "[ -f lib/h.sh ] && . lib/h.sh\n",
+        )
+        .unwrap();
+        fs::write(root.join("checks/t_new.sh"), "true\n").unwrap();
+        let gone = [
+            "checks/t_add.sh",
+            "checks/deep/t_mul.sh",
+            "checks/cases.txt",
+            "lib/h.sh",
+            "other/t_x.sh",
+        ]
+        .map(String::from);
+        let line = verify("sh checks/run.sh checks");
+        let (files, _) = verify_runs_capped(root, &line, &[], &gone);
+        for taken in [
+            "checks/run.sh",
+            "checks/t_new.sh",
+            // Below the folder the verify walks.
+            "checks/t_add.sh",
+            "checks/deep/t_mul.sh",
+            // Named by a script it runs.
+            "lib/h.sh",
+        ] {
+            assert!(files.iter().any(|f| f == taken), "{taken} not in {files:?}");
+        }
+        // Data, and a script nothing the verify runs reaches: not taken.
+        for left in ["checks/cases.txt", "other/t_x.sh"] {
+            assert!(!files.iter().any(|f| f == left), "{left} in {files:?}");
+        }
+        // Named by the verify's own words.
+        let (files, _) = verify_runs_capped(root, &verify("sh other/t_x.sh"), &[], &gone);
+        assert_eq!(files, ["other/t_x.sh"]);
     }
 
     #[test]

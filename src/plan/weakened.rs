@@ -2041,11 +2041,26 @@ fn verify_finding(
     verify_files: &[String],
     given: &hacks::Given,
 ) -> Option<Finding> {
-    if !verify_files.contains(&change.path) {
+    let here = verify_files.contains(&change.path);
+    // Moved where the verify does not reach it: gone from its reach, as deleted.
+    let moved_out = !here
+        && change
+            .was
+            .as_ref()
+            .is_some_and(|w| verify_files.contains(w));
+    if !here && !moved_out {
         return None;
     }
-    let (before, after) = (change.before.as_deref()?, change.after.as_deref()?);
-    if is_test(&change.path, Some(after)) || same_text(before, after) {
+    let before = change.before.as_deref()?;
+    let after = change.after.as_deref().filter(|_| !moved_out);
+    let was = change.was.as_deref().filter(|_| moved_out);
+    let tested = is_test(was.unwrap_or(&change.path), Some(after.unwrap_or(before)));
+    let kept = match after {
+        Some(after) => same_text(before, after),
+        // Nothing lost with a file that held nothing.
+        None => before.trim().is_empty(),
+    };
+    if tested || kept {
         return None;
     }
     // A stub at the start is the file the goal asks for (a test runs it as its
@@ -2062,7 +2077,17 @@ fn verify_finding(
     if given.asked.contains(&change.path) && Lang::of(&change.path).is_some_and(|l| !checks(l)) {
         return None;
     }
-    let said = "the verify command rests on it, and it changed since the goal started";
+    let said = match (after, was) {
+        (Some(_), _) => {
+            "the verify command rests on it, and it changed since the goal started".to_string()
+        }
+        (None, Some(was)) => format!(
+            "the verify command rested on it at the start as {was}; it was moved where the verify does not reach it"
+        ),
+        (None, None) => {
+            "the verify command rested on it at the start, and it was deleted since".to_string()
+        }
+    };
     Some(Finding::new(
         &change.path,
         vec![Part::new(RuleId::VerifyFileChanged, said)],
@@ -2659,6 +2684,27 @@ func (s *Suite) TestMethod() {
         assert!(find(&[crlf], &verify).is_empty());
         assert!(find(&[new], &verify).is_empty());
         assert!(find(&[script], &[]).is_empty());
+
+        // A check the verify rested on at the start, deleted or moved out of its
+        // reach; not one that held nothing, nor a move it still reaches.
+        let deleted = change("scripts/check.sh", Some("pytest -q\n"), None);
+        assert_eq!(
+            find(&[deleted], &verify)[0].to_string(),
+            "scripts/check.sh: the verify command rested on it at the start, and it was deleted since"
+        );
+        assert!(find(&[change("scripts/check.sh", Some(" \n"), None)], &verify).is_empty());
+        let moved_out = Change {
+            path: "attic/check.sh".into(),
+            was: Some("scripts/check.sh".into()),
+            before: Some("pytest -q\n".into()),
+            after: Some("pytest -q\n".into()),
+        };
+        assert_eq!(
+            find(std::slice::from_ref(&moved_out), &verify)[0].to_string(),
+            "attic/check.sh: the verify command rested on it at the start as scripts/check.sh; it was moved where the verify does not reach it"
+        );
+        let within = vec!["attic/check.sh".to_string(), "scripts/check.sh".to_string()];
+        assert!(find(&[moved_out], &within).is_empty());
     }
 
     #[test]
