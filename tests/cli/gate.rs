@@ -3304,3 +3304,68 @@ fn a_file_the_check_never_read_deleted_passes_the_gate() {
     let run = gate(&t, &base);
     assert_eq!(run.code, 0, "the gate failed\n{}{}", run.stdout, run.stderr);
 }
+
+// Attack (issue 68, the closure): the runner globs its checks (`for f in
+// checks/t_*.sh`) and the verify names only the runner, not the folder, so the
+// checks were in no closure: gutted in place, or deleted with a passing one
+// added, the gate passed on main.
+#[test]
+fn a_check_a_runner_globs_gutted_fails_the_gate() {
+    type Hide<'a> = &'a dyn Fn(&Test);
+    let attacks: [(&str, &str, Hide); 3] = [
+        ("sh, gutted in place", "sh", &|t| {
+            t.write("checks/t_add.sh", "true\n");
+        }),
+        ("sh, deleted, a passing one added", "sh", &|t| {
+            t.git(&["rm", "-q", "checks/t_add.sh"]);
+            t.write("checks/t_smoke.sh", "exit 0\n");
+        }),
+        ("python glob, gutted in place", "python3", &|t| {
+            t.write("checks/t_add.sh", "true\n");
+        }),
+    ];
+    let mut passed = Vec::new();
+    for (how, runner, hide) in attacks {
+        let (verify, script) = match runner {
+            "sh" => (
+                "sh checks/run.sh",
+                "for f in checks/t_*.sh; do sh \"$f\" || exit 1; done\n",
+            ),
+            _ => (
+                "python3 checks/run.py",
+                "import glob, subprocess, sys\nfor f in sorted(glob.glob(\"checks/t_*.sh\")):\n    subprocess.run([\"sh\", f], check=True)\n",
+            ),
+        };
+        let t = pr_repo(verify);
+        t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+        let runner_file = verify.split(' ').nth(1).unwrap();
+        t.write(runner_file, script);
+        t.write(
+            "checks/t_add.sh",
+            "[ \"$(sh add.sh 2 3)\" = 5 ] && [ \"$(sh add.sh 10 1)\" = 11 ]\n",
+        );
+        t.commit_all("base");
+        let base = rev(&t, "main");
+        t.git(&["checkout", "-q", "-b", "pr"]);
+        t.ok(&["start", "w"]);
+        t.commit_all("start");
+        hide(&t);
+        t.write("add.sh", "echo 0\n");
+        let words: Vec<&str> = verify.split(' ').collect();
+        let out = Command::new(words[0])
+            .args(&words[1..])
+            .current_dir(t.root())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{how}: the verify failed");
+        t.commit_all("work");
+        t.run(&["complete", "w", "--evidence", "add.sh adds"]);
+        t.commit_all("done");
+        user_judge(&t, "accept");
+        let run = gate(&t, &base);
+        if run.code != 1 || !run.stdout.contains("t_add.sh") {
+            passed.push(format!("{how} (exit {}): {}", run.code, run.stdout));
+        }
+    }
+    assert!(passed.is_empty(), "unseen by the gate:\n{passed:#?}");
+}

@@ -304,7 +304,7 @@ pub const RULES: [Rule; 27] = [
         severity: Severity::High,
         languages: "any file the verify command runs",
         fields: &[],
-        doc: "a file the verify command rests on changed since the goal started",
+        doc: "a file the verify command rests on changed since the goal started, or was deleted or moved out of its reach",
     },
     Rule {
         id: RuleId::NotRead,
