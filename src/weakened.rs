@@ -91,16 +91,24 @@ pub fn since(root: &Path, base: Option<&str>, reads: &Reads) -> Result<Vec<Findi
             || verify_files.iter().any(|v| v == path)
             || given.names_data(path)
     };
-    let mut changes: Vec<Change> =
-        git::changed_since_reading(root, base, &wanted, &|p| !compiled(p))?
-            .into_iter()
-            .map(|c| Change {
-                path: c.path,
-                was: c.was,
-                before: c.before,
-                after: c.after,
-            })
-            .collect();
+    let diffed;
+    let deltas = match &reads.deltas {
+        Some(deltas) if deltas.base.as_deref() == base => deltas,
+        _ => {
+            diffed = git::Deltas::since(root, base)?;
+            &diffed
+        }
+    };
+    let mut changes: Vec<Change> = deltas
+        .read(root, &wanted, &|p| !compiled(p))?
+        .into_iter()
+        .map(|c| Change {
+            path: c.path,
+            was: c.was,
+            before: c.before,
+            after: c.after,
+        })
+        .collect();
     compiled_since(root, &given, &mut changes)?;
     Ok(weakened::find_given(&changes, verify_files, &given))
 }
@@ -219,6 +227,9 @@ pub struct Reads {
     /// The first file it rests on past the most the check follows, when there
     /// are more: said, not passed over.
     pub past_cap: Option<(String, weakened::not_read::VerifyCap)>,
+    /// The diff from where the check starts that weighed them, which [`since`]
+    /// reads again rather than diffing twice.
+    pub deltas: Option<git::Deltas>,
 }
 
 impl Reads {
@@ -235,7 +246,8 @@ impl Reads {
         };
         // A check deleted or moved out of the verify's reach since the start is
         // one it rested on (helper 59's red team).
-        let altered = git::altered_since(root, from)?;
+        let deltas = git::Deltas::since(root, from)?;
+        let altered = deltas.altered();
         let capped = |kept: &[String]| {
             crate::judge::files::verify_runs_capped(root, verify, kept, &altered.gone)
         };
@@ -251,6 +263,7 @@ impl Reads {
             discovery_top: discovery_top(verify),
             files,
             past_cap,
+            deltas: Some(deltas),
         })
     }
 

@@ -32,65 +32,10 @@ pub fn changed_since(
     base: Option<&str>,
     wanted: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<Changed>> {
-    changed_since_reading(root, base, wanted, &|_| true)
+    Deltas::since(root, base)?.read(root, wanted, &|_| true)
 }
 
-/// As [`changed_since`], where a path `read` refuses (a compiled file, matched by
-/// its name alone) is listed as new with no text either side, and left out when
-/// deleted.
-pub fn changed_since_reading(
-    root: &Path,
-    base: Option<&str>,
-    wanted: &dyn Fn(&str) -> bool,
-    read: &dyn Fn(&str) -> bool,
-) -> Result<Vec<Changed>> {
-    let repo = open(root)?;
-    let diff = diff_since(&repo, root, base)?;
-    let mut out = Vec::new();
-    for delta in diff.deltas() {
-        let path_of = |file: git2::DiffFile<'_>| {
-            file.path_bytes()
-                .map(|p| String::from_utf8_lossy(p).into_owned())
-        };
-        let (Some(old), Some(new)) = (path_of(delta.old_file()), path_of(delta.new_file())) else {
-            continue;
-        };
-        if !wanted(&old) && !wanted(&new) {
-            continue;
-        }
-        if !read(&new) {
-            if delta.status() != Delta::Deleted {
-                out.push(Changed {
-                    path: new,
-                    was: None,
-                    before: None,
-                    after: Some(String::new()),
-                });
-            }
-            continue;
-        }
-        let existed = !matches!(delta.status(), Delta::Added | Delta::Untracked);
-        let before = if existed && !delta.old_file().id().is_zero() {
-            Some(bounded_blob(&repo, delta.old_file().id())?)
-        } else {
-            None
-        };
-        let after = match delta.status() {
-            Delta::Deleted => None,
-            _ => regular_text(&disk_path(root, new.as_bytes())),
-        };
-        out.push(Changed {
-            was: (old != new).then_some(old),
-            path: new,
-            before,
-            after,
-        });
-    }
-    Ok(out)
-}
-
-/// What became of the files that were in commit `base` (`None`: HEAD), none
-/// read ([`altered_since`]).
+/// What became of the files that were in a commit, none read ([`Deltas::altered`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Altered {
     /// Those that differ in the working tree, by their path now.
@@ -99,30 +44,118 @@ pub struct Altered {
     pub gone: Vec<String>,
 }
 
-/// The files that were in commit `base` (`None`: HEAD) and differ in the working
-/// tree or are gone from their path, none read.
-pub fn altered_since(root: &Path, base: Option<&str>) -> Result<Altered> {
-    let repo = open(root)?;
-    let diff = diff_since(&repo, root, base)?;
-    let path = |file: git2::DiffFile<'_>| {
-        file.path_bytes()
-            .map(|p| String::from_utf8_lossy(p).into_owned())
-    };
-    let mut out = Altered::default();
-    for delta in diff.deltas() {
-        match delta.status() {
-            Delta::Added | Delta::Untracked => {}
-            Delta::Deleted => out.gone.extend(path(delta.old_file())),
-            _ => {
-                let (old, new) = (path(delta.old_file()), path(delta.new_file()));
-                if old != new {
-                    out.gone.extend(old);
+/// One diff from a commit to the working tree, its entries' paths and old blobs
+/// but no text read: diffed once, then asked what was altered (to weigh what the
+/// verify rests on) and read for the files wanted (the check's own reading).
+#[derive(Clone, Debug)]
+pub struct Deltas {
+    /// The commit it is from, as given (`None`: HEAD).
+    pub base: Option<String>,
+    entries: Vec<Entry>,
+}
+
+#[derive(Clone, Debug)]
+struct Entry {
+    status: Delta,
+    old: String,
+    new: String,
+    old_id: git2::Oid,
+}
+
+impl Deltas {
+    /// The diff from commit `base` (`None`: HEAD) to the working tree, untracked
+    /// files in and renames found. A `base` that names no commit here is an
+    /// error: the check fails closed.
+    pub fn since(root: &Path, base: Option<&str>) -> Result<Deltas> {
+        let repo = open(root)?;
+        let diff = diff_since(&repo, root, base)?;
+        let path_of = |file: git2::DiffFile<'_>| {
+            file.path_bytes()
+                .map(|p| String::from_utf8_lossy(p).into_owned())
+        };
+        let entries = diff
+            .deltas()
+            .filter_map(|delta| {
+                Some(Entry {
+                    status: delta.status(),
+                    old: path_of(delta.old_file())?,
+                    new: path_of(delta.new_file())?,
+                    old_id: delta.old_file().id(),
+                })
+            })
+            .collect();
+        Ok(Deltas {
+            base: base.map(str::to_string),
+            entries,
+        })
+    }
+
+    /// The files that were in the commit and differ now or are gone from their
+    /// path, none read.
+    pub fn altered(&self) -> Altered {
+        let mut out = Altered::default();
+        for entry in &self.entries {
+            match entry.status {
+                Delta::Added | Delta::Untracked => {}
+                Delta::Deleted => out.gone.push(entry.old.clone()),
+                _ => {
+                    if entry.old != entry.new {
+                        out.gone.push(entry.old.clone());
+                    }
+                    out.changed.push(entry.new.clone());
                 }
-                out.changed.extend(new);
             }
         }
+        out
     }
-    Ok(out)
+
+    /// The entries `wanted` says so of by their old or new path, with their text
+    /// then and now ([`changed_since`]), where a path `read` refuses (a compiled
+    /// file, matched by its name alone) is listed as new with no text either
+    /// side, and left out when deleted.
+    pub fn read(
+        &self,
+        root: &Path,
+        wanted: &dyn Fn(&str) -> bool,
+        read: &dyn Fn(&str) -> bool,
+    ) -> Result<Vec<Changed>> {
+        let repo = open(root)?;
+        let mut out = Vec::new();
+        for entry in &self.entries {
+            let (old, new) = (&entry.old, &entry.new);
+            if !wanted(old) && !wanted(new) {
+                continue;
+            }
+            if !read(new) {
+                if entry.status != Delta::Deleted {
+                    out.push(Changed {
+                        path: new.clone(),
+                        was: None,
+                        before: None,
+                        after: Some(String::new()),
+                    });
+                }
+                continue;
+            }
+            let existed = !matches!(entry.status, Delta::Added | Delta::Untracked);
+            let before = if existed && !entry.old_id.is_zero() {
+                Some(bounded_blob(&repo, entry.old_id)?)
+            } else {
+                None
+            };
+            let after = match entry.status {
+                Delta::Deleted => None,
+                _ => regular_text(&disk_path(root, new.as_bytes())),
+            };
+            out.push(Changed {
+                was: (old != new).then(|| old.clone()),
+                path: new.clone(),
+                before,
+                after,
+            });
+        }
+        Ok(out)
+    }
 }
 
 /// The diff from commit `base` (`None`: HEAD) to the working tree, untracked
