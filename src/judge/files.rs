@@ -765,10 +765,17 @@ fn named_in(
             }
         }
     }
-    let words = text.split(|c: char| c.is_whitespace() || "\"'`;|&<>(){}[],=:$".contains(c));
+    // Brackets cut words (`["sh", f]`) but for a glob's class (`t_[ab].sh`).
+    let words = text
+        .split(|c: char| c.is_whitespace() || "\"'`;|&<>(){},=:$".contains(c))
+        .flat_map(|w| {
+            let whole = is_glob(w).then_some(w).into_iter();
+            let cut = w.split(['[', ']']).filter(move |_| !is_glob(w));
+            whole.chain(cut)
+        });
     let mut listed = Listed::default();
     for word in words.filter(|w| w.len() > 1 && (w.contains('/') || w.contains('.'))) {
-        if word.contains(['*', '?']) {
+        if is_glob(word) {
             for found in listed.globbed(root, dir, word, gone) {
                 if found != rel && !out.contains(&found) {
                     out.push(found);
@@ -792,6 +799,14 @@ fn named_in(
     out
 }
 
+/// Whether `word` is a glob: a `*` or `?`, or a bracket class (`[ab]`).
+fn is_glob(word: &str) -> bool {
+    word.contains(['*', '?'])
+        || word
+            .find('[')
+            .is_some_and(|at| word[at + 1..].find(']').is_some_and(|end| end > 0))
+}
+
 /// Folders a script's globs were matched in, each listed once: a script of many
 /// globs over one large folder costs one listing.
 #[derive(Default)]
@@ -810,8 +825,11 @@ impl Listed {
         word: &str,
         gone: &std::collections::BTreeSet<String>,
     ) -> Vec<String> {
+        // `"$DIR"/t_*.sh` and `"checks"/t_*.sh` are read as `/t_*.sh`: taken from
+        // the root or the script's folder, where an absolute folder is not found.
+        let word = word.trim_start_matches('/');
         let (folder, name) = word.rsplit_once('/').unwrap_or(("", word));
-        if word.starts_with('/') || folder.contains(['*', '?']) || name.is_empty() {
+        if is_glob(folder) || name.is_empty() {
             return Vec::new();
         }
         let Ok(pattern) = glob::Pattern::new(name) else {
@@ -1392,6 +1410,42 @@ mod tests {
         ] {
             assert!(!files.iter().any(|f| f == left), "{left} in {files:?}");
         }
+    }
+
+    // Helper 62's red team: a glob the word splitter cut was no glob: the folder
+    // quoted or in a variable (`"checks"/t_*.sh`, `"$DIR"/t_*.sh`, read as
+    // `/t_*.sh`), a bracket class (`t_[ab].sh`, cut at its brackets).
+    #[test]
+    fn a_glob_spelled_with_quotes_a_variable_or_a_class_takes_its_scripts() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("checks")).unwrap();
+        for p in ["checks/t_a.sh", "checks/t_b.sh", "checks/t_c.sh"] {
+            fs::write(root.join(p), "true\n").unwrap();
+        }
+        let gone = ["checks/t_gone.sh".to_string()];
+        let runs = |script: &str| {
+            fs::write(root.join("checks/run.sh"), script).unwrap();
+            verify_runs_capped(root, &verify("sh checks/run.sh"), &[], &gone).0
+        };
+        for script in [
+            "for f in \"checks\"/t_*.sh; do sh \"$f\"; done\n",
+            "D=$(dirname \"$0\"); for f in \"$D\"/t_*.sh; do sh \"$f\"; done\n",
+            "for f in ${D}/t_*.sh; do sh \"$f\"; done\n",
+        ] {
+            let files = runs(script);
+            for taken in ["checks/t_a.sh", "checks/t_c.sh", "checks/t_gone.sh"] {
+                assert!(files.iter().any(|f| f == taken), "{script}: {files:?}");
+            }
+        }
+        let files = runs("for f in checks/t_[ab].sh; do sh \"$f\"; done\n");
+        assert_eq!(files, ["checks/run.sh", "checks/t_a.sh", "checks/t_b.sh"]);
+        // Brackets that are no class still cut words: a list, an index.
+        let files = runs("subprocess.run([\"sh\", \"checks/t_c.sh\"])\nx = a[0]\n");
+        assert_eq!(files, ["checks/run.sh", "checks/t_c.sh"]);
+        // An absolute glob outside the repository names nothing.
+        let files = runs("for f in /usr/share/nothing-here/*.sh; do :; done\n");
+        assert_eq!(files, ["checks/run.sh"]);
     }
 
     #[test]
