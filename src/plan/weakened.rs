@@ -2877,6 +2877,9 @@ fn found_in(path: &str, before: &str, after: &str) -> Vec<Finding> {
 #[path = "weakened/assertion_in_string_tests.rs"]
 mod assertion_in_string_tests;
 #[cfg(test)]
+#[path = "weakened/cfg_helper_tests.rs"]
+mod cfg_helper_tests;
+#[cfg(test)]
 #[path = "weakened/dead_helper_tests.rs"]
 mod dead_helper_tests;
 #[cfg(test)]
