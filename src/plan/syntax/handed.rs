@@ -1,8 +1,9 @@
 //! Whether a JavaScript `catch` hands the error it caught on, failing the test as
 //! a throw does: mocha's `done(e)`, jasmine's `fail(e)`, a promise's `reject(e)`,
 //! `return Promise.reject(e)`. Not when the name is a function of the file's own
-//! that fails nothing (`const reject = () => {}`), nor a rejected promise built
-//! and dropped (jest fails no test on an unhandled rejection). Read from the tree.
+//! that fails nothing (`const reject = () => {}`), a test double made with no
+//! implementation (`const reject = jest.fn()`), nor a rejected promise built and
+//! dropped (jest fails no test on an unhandled rejection). Read from the tree.
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -24,6 +25,9 @@ struct Bound<'t> {
     /// `None`: a parameter (a promise's executor's `reject`, mocha's `done`), or a
     /// name bound to no function written here (`let reject;` set later).
     body: Option<Node<'t>>,
+    /// A test double with no implementation (`jest.fn()`, `vi.fn()`,
+    /// `sinon.stub()`): it records what it is handed and fails nothing.
+    double: bool,
 }
 
 /// The file's bindings of [`HANDERS`], read once.
@@ -46,7 +50,7 @@ impl<'s, 't> Handers<'s, 't> {
             if !n.kind().ends_with("identifier") || !HANDERS.contains(&name) {
                 continue;
             }
-            if let Some(bound) = binds(n) {
+            if let Some(bound) = binds(src, n) {
                 out.binding.insert(n.id());
                 out.bound.push((name, bound));
             }
@@ -89,11 +93,14 @@ impl<'s, 't> Handers<'s, 't> {
             .iter()
             .filter(|(b, s)| *b == name && s.scope.contains(&at))
             .max_by_key(|(_, s)| s.scope.start);
-        match bound.and_then(|(_, b)| b.body) {
+        match bound.map(|(_, b)| b) {
+            Some(b) if b.double => false,
+            Some(Bound {
+                body: Some(body), ..
+            }) => depth < DEPTH && self.hands_on_within(*body, checks, depth + 1),
             // Unbound (a global `fail`, or a `ReferenceError` that fails the test
             // anyway), a parameter, or a promise's `reject` kept for later.
-            None => true,
-            Some(body) => depth < DEPTH && self.hands_on_within(body, checks, depth + 1),
+            _ => true,
         }
     }
 }
@@ -101,7 +108,7 @@ impl<'s, 't> Handers<'s, 't> {
 /// What the identifier `n` binds, when it is a declaration's name: a function's
 /// parameter, a variable's name (its value's body when a function), a function
 /// declaration's name.
-fn binds<'t>(n: Node<'t>) -> Option<Bound<'t>> {
+fn binds<'t>(src: &str, n: Node<'t>) -> Option<Bound<'t>> {
     let parent = n.parent()?;
     let named = |p: Node<'_>| {
         p.child_by_field_name("name")
@@ -110,15 +117,26 @@ fn binds<'t>(n: Node<'t>) -> Option<Bound<'t>> {
     match parent.kind() {
         "variable_declarator" if named(parent) => {
             let scope = parent.parent()?.parent()?.byte_range();
-            let body = parent
-                .child_by_field_name("value")
-                .filter(|v| is_function(*v))
-                .and_then(|v| v.child_by_field_name("body"));
-            Some(Bound { scope, body })
+            let value = parent.child_by_field_name("value");
+            let (body, double) = match value {
+                Some(v) if is_function(v) => (v.child_by_field_name("body"), false),
+                Some(v) => match double(src, v) {
+                    Some(Some(f)) => (f.child_by_field_name("body"), false),
+                    Some(None) => (None, true),
+                    None => (None, false),
+                },
+                None => (None, false),
+            };
+            Some(Bound {
+                scope,
+                body,
+                double,
+            })
         }
         "function_declaration" | "generator_function_declaration" if named(parent) => Some(Bound {
             scope: parent.parent()?.byte_range(),
             body: parent.child_by_field_name("body"),
+            double: false,
         }),
         // `reject => …`, `(resolve, reject) => …`, `function (done) {…}`, and
         // TypeScript's `(reject: (e: Error) => void) => …`.
@@ -130,6 +148,7 @@ fn binds<'t>(n: Node<'t>) -> Option<Bound<'t>> {
             Some(Bound {
                 scope: parent.byte_range(),
                 body: None,
+                double: false,
             })
         }
         "formal_parameters" => parameter_of(parent),
@@ -151,7 +170,35 @@ fn parameter_of(params: Node<'_>) -> Option<Bound<'_>> {
     Some(Bound {
         scope: function.byte_range(),
         body: None,
+        double: false,
     })
+}
+
+/// A test double made by a mocking library's call (`jest.fn(…)`, `vi.fn(…)`,
+/// `sinon.stub(…)`, `sinon.spy(…)`, `sinon.fake(…)`): `Some(None)` with no
+/// argument, `Some(Some(f))` given a function `f` written here as its
+/// implementation, `None` when `value` is no such call or its argument is
+/// something else (what it does is not known here).
+fn double<'t>(src: &str, value: Node<'t>) -> Option<Option<Node<'t>>> {
+    let callee = value
+        .child_by_field_name("function")
+        .filter(|_| value.kind() == "call_expression")
+        .filter(|f| f.kind() == "member_expression")?;
+    let text = |field: &str| {
+        callee
+            .child_by_field_name(field)
+            .map(|n| &src[n.byte_range()])
+    };
+    let maker = matches!(
+        (text("object")?, text("property")?),
+        ("jest" | "vi", "fn") | ("sinon", "stub" | "spy" | "fake")
+    );
+    let args = value.child_by_field_name("arguments")?;
+    match (maker, args.named_child(0)) {
+        (true, None) => Some(None),
+        (true, Some(f)) if is_function(f) => Some(Some(f)),
+        _ => None,
+    }
 }
 
 fn is_function(n: Node<'_>) -> bool {
