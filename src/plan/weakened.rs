@@ -2874,6 +2874,9 @@ fn found_in(path: &str, before: &str, after: &str) -> Vec<Finding> {
 }
 
 #[cfg(test)]
+#[path = "weakened/answer_table_tests.rs"]
+mod answer_table_tests;
+#[cfg(test)]
 #[path = "weakened/assertion_in_string_tests.rs"]
 mod assertion_in_string_tests;
 #[cfg(test)]
