@@ -5,7 +5,7 @@
 //! implementation (`const reject = jest.fn()`), nor a rejected promise built and
 //! dropped (jest fails no test on an unhandled rejection). Read from the tree.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use tree_sitter::Node;
@@ -28,12 +28,18 @@ struct Bound<'t> {
     /// A test double with no implementation (`jest.fn()`, `vi.fn()`,
     /// `sinon.stub()`): it records what it is handed and fails nothing.
     double: bool,
+    /// The binding of the same name whose scope holds this one's, when one does.
+    outer: Option<usize>,
 }
 
 /// The file's bindings of [`HANDERS`], read once.
 pub(super) struct Handers<'s, 't> {
     src: &'s str,
-    bound: Vec<(&'s str, Bound<'t>)>,
+    /// Each name's bindings sorted by where their scopes start (an outer one
+    /// first where two start together): a use's innermost binding is found by
+    /// a binary search and a walk out, not a pass over every binding of the
+    /// name, which a file of thousands of promises made quadratic.
+    bound: HashMap<&'s str, Vec<Bound<'t>>>,
     /// The identifiers that bind a name, not use it.
     binding: HashSet<usize>,
 }
@@ -42,7 +48,7 @@ impl<'s, 't> Handers<'s, 't> {
     pub(super) fn of(src: &'s str, root: Node<'t>) -> Handers<'s, 't> {
         let mut out = Handers {
             src,
-            bound: Vec::new(),
+            bound: HashMap::new(),
             binding: HashSet::new(),
         };
         for n in preorder(root) {
@@ -52,10 +58,40 @@ impl<'s, 't> Handers<'s, 't> {
             }
             if let Some(bound) = binds(src, n) {
                 out.binding.insert(n.id());
-                out.bound.push((name, bound));
+                out.bound.entry(name).or_default().push(bound);
+            }
+        }
+        for list in out.bound.values_mut() {
+            list.sort_by_key(|b| (b.scope.start, std::cmp::Reverse(b.scope.end)));
+            // Scopes are tree ranges, nested or apart: those still open at one
+            // are a stack, each pushed and popped once.
+            let mut open: Vec<usize> = Vec::new();
+            for k in 0..list.len() {
+                let scope = list[k].scope.clone();
+                while open.last().is_some_and(|&o| list[o].scope.end < scope.end) {
+                    open.pop();
+                }
+                list[k].outer = open.last().copied();
+                open.push(k);
             }
         }
         out
+    }
+
+    /// The innermost binding of `name` whose scope holds byte `at`: the last
+    /// to start at or before it, or the nearest binding out from that one
+    /// whose scope holds it (scopes nest, so any that holds it is one of them).
+    fn innermost(&self, name: &str, at: usize) -> Option<&Bound<'t>> {
+        let list = self.bound.get(name)?;
+        let mut k = list
+            .partition_point(|b| b.scope.start <= at)
+            .checked_sub(1)?;
+        loop {
+            if list[k].scope.contains(&at) {
+                return Some(&list[k]);
+            }
+            k = list[k].outer?;
+        }
     }
 
     /// Whether `handler` (a `catch` body) hands the error on: it throws, checks
@@ -86,14 +122,7 @@ impl<'s, 't> Handers<'s, 't> {
         if n.kind() == "property_identifier" {
             return !dropped_rejection(self.src, n);
         }
-        // The innermost binding: scopes nest, so the one starting last.
-        let at = n.start_byte();
-        let bound = self
-            .bound
-            .iter()
-            .filter(|(b, s)| *b == name && s.scope.contains(&at))
-            .max_by_key(|(_, s)| s.scope.start);
-        match bound.map(|(_, b)| b) {
+        match self.innermost(name, n.start_byte()) {
             Some(b) if b.double => false,
             Some(Bound {
                 body: Some(body), ..
@@ -131,12 +160,14 @@ fn binds<'t>(src: &str, n: Node<'t>) -> Option<Bound<'t>> {
                 scope,
                 body,
                 double,
+                outer: None,
             })
         }
         "function_declaration" | "generator_function_declaration" if named(parent) => Some(Bound {
             scope: parent.parent()?.byte_range(),
             body: parent.child_by_field_name("body"),
             double: false,
+            outer: None,
         }),
         // `reject => …`, `(resolve, reject) => …`, `function (done) {…}`, and
         // TypeScript's `(reject: (e: Error) => void) => …`.
@@ -149,6 +180,7 @@ fn binds<'t>(src: &str, n: Node<'t>) -> Option<Bound<'t>> {
                 scope: parent.byte_range(),
                 body: None,
                 double: false,
+                outer: None,
             })
         }
         "formal_parameters" => parameter_of(parent),
@@ -171,6 +203,7 @@ fn parameter_of(params: Node<'_>) -> Option<Bound<'_>> {
         scope: function.byte_range(),
         body: None,
         double: false,
+        outer: None,
     })
 }
 

@@ -534,6 +534,29 @@ fn javascript_catch_with_a_mock_reject_swallows_its_failure() {
     }
 }
 
+// Each use is read against the innermost binding of its name: a double
+// inside a promise's executor shadows its `reject`, and a promise's `reject`
+// inside a file with a double at its top shadows the double.
+#[test]
+fn javascript_catch_reads_the_innermost_binding_of_reject() {
+    let p = "src/add.test.ts";
+    let settled = |inner: &str| {
+        JS.replace(
+            "test('counts', () => {\n  expect(add(0, 0)).toBe(0)\n})\n",
+            &format!("test('counts', () => new Promise((resolve, reject) => {{\n{inner}  try {{\n    expect(add(0, 0)).toBe(0)\n    resolve()\n  }} catch (e) {{\n    reject(e)\n  }}\n}}))\n"),
+        )
+    };
+    let shadowed = settled("  const check = () => {}\n")
+        .replace(
+            "  try {\n    expect(add(0, 0))",
+            "  {\n  const reject = jest.fn()\n  try {\n    expect(add(0, 0))",
+        )
+        .replace("    reject(e)\n  }\n}))", "    reject(e)\n  }\n  }\n}))");
+    says(&one(p, JS, &shadowed), p, "swallows its failure");
+    let top = settled("").replacen("\ntest(", "\nconst reject = jest.fn()\n\ntest(", 1);
+    assert_eq!(one(p, JS, &top), Vec::<String>::new());
+}
+
 #[test]
 fn javascript_runner_configuration_is_found() {
     let pkg = r#"{"name": "calc", "scripts": {"test": "vitest run", "build": "tsc"}}"#;
