@@ -95,6 +95,9 @@ pub struct View {
     /// then may two versions be called the same.
     pub clean: bool,
     pub tests: Vec<Test>,
+    /// Rust: the functions of the file, no tests themselves, that a test calls
+    /// by name: what they check runs as part of that test.
+    pub helpers: Vec<Helper>,
     /// Skip markers, each with the test it switches off and its condition.
     pub skips: Vec<Skip>,
     /// Names defined twice in one scope (Python keeps the last).
@@ -274,6 +277,20 @@ pub struct Test {
     /// Python: its own body yields (a function nested in it yields for itself):
     /// a generator, of which pytest runs nothing and unittest drops unrun.
     pub yields: bool,
+}
+
+/// A Rust check helper ([`View::helpers`]), read for its assertion
+/// statements as a test is for all of its statements ([`Test::gated`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Helper {
+    pub name: String,
+    /// The `#[cfg(…)]` conditions on statements inside it ([`Test::gates`]).
+    pub gates: Vec<String>,
+    /// Its assertion statements a `#[cfg(…)]` on a statement gates, in normal
+    /// form with that condition (squeezed).
+    pub gated: Vec<(String, String)>,
+    /// Its assertion statements no such `#[cfg(…)]` gates, in normal form.
+    pub ungated: Vec<String>,
 }
 
 /// One assertion in a test.

@@ -2920,8 +2920,14 @@ fn found_in(path: &str, before: &str, after: &str) -> Vec<Finding> {
 }
 
 #[cfg(test)]
+#[path = "weakened/answer_table_tests.rs"]
+mod answer_table_tests;
+#[cfg(test)]
 #[path = "weakened/assertion_in_string_tests.rs"]
 mod assertion_in_string_tests;
+#[cfg(test)]
+#[path = "weakened/cfg_helper_tests.rs"]
+mod cfg_helper_tests;
 #[cfg(test)]
 #[path = "weakened/dead_helper_tests.rs"]
 mod dead_helper_tests;

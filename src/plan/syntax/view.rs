@@ -7,7 +7,9 @@ use tree_sitter::{Node, Tree};
 
 use super::handed::Handers;
 use super::normal::{self, callee_root, string_value};
-use super::{Assertion, Grammar, MAX_DEPTH, Macro, Redefinition, Skip, Test, View, kids, kids_all};
+use super::{
+    Assertion, Grammar, Helper, MAX_DEPTH, Macro, Redefinition, Skip, Test, View, kids, kids_all,
+};
 
 pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
     let root = tree.root_node();
@@ -34,6 +36,7 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
         test_macros: HashSet::new(),
         js_cases: HashSet::new(),
         js_aliases: HashMap::new(),
+        rust_called: HashSet::new(),
     };
     match g {
         Grammar::Python => {
@@ -53,6 +56,8 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
         Grammar::Rust => {
             r.test_macros = test_macros(src, root);
             r.rust_items(root, "", 0);
+            let called = &r.rust_called;
+            r.view.helpers.retain(|h| called.contains(h.name.as_str()));
             r.rust_macros(root);
             r.view.marks = super::marks::rust(src, root);
         }
@@ -254,6 +259,8 @@ struct Reader<'s> {
     js_cases: HashSet<&'s str>,
     /// `const t = c ? test.skip : test`: each name with its condition.
     js_aliases: HashMap<&'s str, String>,
+    /// Rust: the functions the file's tests call by name.
+    rust_called: HashSet<&'s str>,
 }
 
 impl<'s> Reader<'s> {
@@ -959,45 +966,88 @@ impl<'s> Reader<'s> {
             path == "test" || path.ends_with("::test") || matches!(path, "rstest" | "test_case")
         });
         if !is_test {
+            self.rust_helper(item, name);
             return;
         }
         self.rust_gates(attrs, name);
-        let found = preorder(item)
-            .filter(|n| {
-                n.kind() == "macro_invocation"
-                    && n.child_by_field_name("macro").is_some_and(|m| {
-                        let path = self.text(m);
-                        let last = path.rsplit("::").next().unwrap_or(path);
-                        last.starts_with("assert") || last.starts_with("debug_assert")
-                    })
-            })
-            .collect();
+        let found = preorder(item).filter(|n| self.rust_check(*n)).collect();
         let mut test = self.test(name, scope, item, found);
-        test.gates = preorder(item)
-            .filter(|n| n.kind() == "attribute_item")
-            .map(|a| squeezed(self.text(a)))
-            .filter_map(|a| Some(a.strip_prefix("#[")?.strip_suffix(']')?.to_string()))
-            .filter(|a| a.starts_with("cfg("))
-            .collect();
+        test.gates = self.rust_cfgs(item);
+        for call in preorder(item).filter(|n| n.kind() == "call_expression") {
+            let callee = call.child_by_field_name("function");
+            let callee = match callee {
+                Some(f) if f.kind() == "scoped_identifier" => f.child_by_field_name("name"),
+                f => f.filter(|f| f.kind() == "identifier"),
+            };
+            self.rust_called.extend(callee.map(|f| self.text(f)));
+        }
         if let Some(body) = item.child_by_field_name("body") {
-            (test.gated, test.ungated) = self.rust_statements(body);
+            (test.gated, test.ungated) = self.rust_statements(body, None);
             self.guard_returns(body, name);
             test.returns_early = returns_early(body, &test.assertions);
         }
         self.view.tests.push(test);
     }
 
+    /// A Rust function that is no test, kept as a [`Helper`] when it holds
+    /// an assertion: whether a test calls it is known once the file is read.
+    fn rust_helper(&mut self, item: Node<'_>, name: &str) {
+        let Some(body) = item.child_by_field_name("body") else {
+            return;
+        };
+        let checks: Vec<usize> = preorder(body)
+            .filter(|n| self.rust_check(*n))
+            .map(|n| n.start_byte())
+            .collect();
+        if checks.is_empty() {
+            return;
+        }
+        let (gated, ungated) = self.rust_statements(body, Some(&checks));
+        self.view.helpers.push(Helper {
+            name: name.to_string(),
+            gates: self.rust_cfgs(item),
+            gated,
+            ungated,
+        });
+    }
+
+    /// An assertion macro's call: `assert_eq!(…)`, `debug_assert!(…)`.
+    fn rust_check(&self, n: Node<'_>) -> bool {
+        n.kind() == "macro_invocation"
+            && n.child_by_field_name("macro").is_some_and(|m| {
+                let path = self.text(m);
+                let last = path.rsplit("::").next().unwrap_or(path);
+                last.starts_with("assert") || last.starts_with("debug_assert")
+            })
+    }
+
+    /// The `#[cfg(…)]` attributes inside a Rust item, squeezed of whitespace.
+    fn rust_cfgs(&self, item: Node<'_>) -> Vec<String> {
+        preorder(item)
+            .filter(|n| n.kind() == "attribute_item")
+            .map(|a| squeezed(self.text(a)))
+            .filter_map(|a| Some(a.strip_prefix("#[")?.strip_suffix(']')?.to_string()))
+            .filter(|a| a.starts_with("cfg("))
+            .collect()
+    }
+
     /// A Rust test body's expression statements in normal form, split by
     /// whether a `#[cfg(…)]` on a statement around them gates them (with its
-    /// condition, squeezed) or not.
-    fn rust_statements(&self, body: Node<'_>) -> (Vec<(String, String)>, Vec<String>) {
+    /// condition, squeezed) or not; with `checks` (where the body's assertions
+    /// start, in order), only the statements that hold one. `cfg(test)` holds
+    /// in every build that runs a test, so it gates nothing.
+    fn rust_statements(
+        &self,
+        body: Node<'_>,
+        checks: Option<&[usize]>,
+    ) -> (Vec<(String, String)>, Vec<String>) {
         let mut gates: Vec<(String, std::ops::Range<usize>)> = Vec::new();
         for a in preorder(body).filter(|n| n.kind() == "attribute_item") {
             let t = squeezed(self.text(a));
             let Some(cond) = t.strip_prefix("#[").and_then(|t| t.strip_suffix(']')) else {
                 continue;
             };
-            if !cond.starts_with("cfg(") {
+            if !cond.starts_with("cfg(") || cond == "cfg(test)" {
                 continue;
             }
             let mut next = a.next_named_sibling();
@@ -1015,7 +1065,13 @@ impl<'s> Reader<'s> {
         // closes first), so each is pushed and popped once.
         let (mut gated, mut ungated) = (Vec::new(), Vec::new());
         let (mut next, mut open): (usize, Vec<usize>) = (0, Vec::new());
-        for s in preorder(body).filter(|n| n.kind() == "expression_statement") {
+        let holds_check = |s: Node<'_>| {
+            checks.is_none_or(|c| {
+                let k = c.partition_point(|&at| at < s.start_byte());
+                c.get(k).is_some_and(|&at| at < s.end_byte())
+            })
+        };
+        for s in preorder(body).filter(|n| n.kind() == "expression_statement" && holds_check(*n)) {
             let at = s.start_byte();
             while next < gates.len() && gates[next].1.start <= at {
                 // Tree ranges nest or are apart: what ended before this gate is

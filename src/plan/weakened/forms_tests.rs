@@ -484,6 +484,79 @@ fn javascript_catch_with_a_reject_that_fails_nothing_swallows_its_failure() {
     }
 }
 
+// A test double under a hander's name swallows what it is handed: `jest.fn()`,
+// `vi.fn()`, `sinon.stub()` record the error and fail nothing, whether bound
+// in the handler or at the file's top. Given an implementation, it is read as
+// that function is.
+#[test]
+fn javascript_catch_with_a_mock_reject_swallows_its_failure() {
+    let p = "src/add.test.ts";
+    let caught = |handler: &str| {
+        JS.replace(
+            "  expect(add(0, 0)).toBe(0)\n",
+            &format!("  try {{\n    expect(add(0, 0)).toBe(0)\n  }} catch (e) {{\n{handler}  }}\n"),
+        )
+    };
+    for double in [
+        "jest.fn()",
+        "vi.fn()",
+        "sinon.stub()",
+        "sinon.spy()",
+        "() => {}",
+        "jest.fn(() => {})",
+    ] {
+        let inside = caught(&format!("    const reject = {double}\n    reject(e)\n"));
+        says(&one(p, JS, &inside), p, "swallows its failure");
+        let top = caught("    reject(e)\n").replacen(
+            "\ntest(",
+            &format!("\nconst reject = {double}\n\ntest("),
+            1,
+        );
+        says(&one(p, JS, &top), p, "swallows its failure");
+    }
+    // Honest twins: a promise's own `reject`, a double that throws what it is
+    // given, one whose implementation is a name bound elsewhere.
+    let settled = JS.replace(
+        "test('counts', () => {\n  expect(add(0, 0)).toBe(0)\n})\n",
+        "test('counts', () => new Promise((resolve, reject) => {\n  try {\n    expect(add(0, 0)).toBe(0)\n    resolve()\n  } catch (e) {\n    reject(e)\n  }\n}))\n",
+    );
+    assert_eq!(one(p, JS, &settled), Vec::<String>::new());
+    for double in [
+        "jest.fn((err) => {\n      throw err\n    })",
+        "vi.fn(rethrow)",
+    ] {
+        let handler = format!("    const reject = {double}\n    reject(e)\n");
+        assert_eq!(
+            one(p, JS, &caught(&handler)),
+            Vec::<String>::new(),
+            "{double}"
+        );
+    }
+}
+
+// Each use is read against the innermost binding of its name: a double
+// inside a promise's executor shadows its `reject`, and a promise's `reject`
+// inside a file with a double at its top shadows the double.
+#[test]
+fn javascript_catch_reads_the_innermost_binding_of_reject() {
+    let p = "src/add.test.ts";
+    let settled = |inner: &str| {
+        JS.replace(
+            "test('counts', () => {\n  expect(add(0, 0)).toBe(0)\n})\n",
+            &format!("test('counts', () => new Promise((resolve, reject) => {{\n{inner}  try {{\n    expect(add(0, 0)).toBe(0)\n    resolve()\n  }} catch (e) {{\n    reject(e)\n  }}\n}}))\n"),
+        )
+    };
+    let shadowed = settled("  const check = () => {}\n")
+        .replace(
+            "  try {\n    expect(add(0, 0))",
+            "  {\n  const reject = jest.fn()\n  try {\n    expect(add(0, 0))",
+        )
+        .replace("    reject(e)\n  }\n}))", "    reject(e)\n  }\n  }\n}))");
+    says(&one(p, JS, &shadowed), p, "swallows its failure");
+    let top = settled("").replacen("\ntest(", "\nconst reject = jest.fn()\n\ntest(", 1);
+    assert_eq!(one(p, JS, &top), Vec::<String>::new());
+}
+
 #[test]
 fn javascript_runner_configuration_is_found() {
     let pkg = r#"{"name": "calc", "scripts": {"test": "vitest run", "build": "tsc"}}"#;

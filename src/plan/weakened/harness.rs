@@ -3,11 +3,12 @@
 //! its stack frame (the grader's reference answer, found and handed back), the
 //! `time` module's clock replaced (the scorer's timer made to run slow), and a
 //! function that answers two or more of the tests' inputs with their expected
-//! outputs before it computes anything. The generic forms (any frame read, any
+//! outputs before it computes anything, in branches or from a table it returns
+//! from (written there, or a name the module or a class binds once to it). The generic forms (any frame read, any
 //! module attribute assigned, any test literal in a branch) stay low leads in
 //! `hacks.rs`; these are high. Read through tree-sitter's Python grammar. Pure.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
@@ -87,6 +88,7 @@ impl Forms {
         let src = text.as_bytes();
         let root = tree.root_node();
         let time_names = module_names(root, src, "time");
+        let tables = tables(root, src);
         let mut forms = Forms::default();
         let mut stack = vec![root];
         while let Some(node) = stack.pop() {
@@ -107,7 +109,7 @@ impl Forms {
                 _ => {}
             }
             if node.kind() == "function_definition" {
-                forms.answers.extend(answers(node, src, literals));
+                forms.answers.extend(answers(node, src, literals, &tables));
             }
             let mut cursor = node.walk();
             stack.extend(node.named_children(&mut cursor));
@@ -228,8 +230,15 @@ fn clock_setattr(call: Node<'_>, src: &[u8], time: &[String]) -> Option<String> 
 
 /// The branches of `function` (its own statements, in order, before the first
 /// that is neither a branch, a docstring nor a comment) whose condition holds one of the tests' literals and which return
-/// one: `if func_str == "x**2": return 0.3333333333`. Their inputs, by line.
-fn answers(function: Node<'_>, src: &[u8], literals: &HashSet<String>) -> Vec<(usize, String)> {
+/// one: `if func_str == "x**2": return 0.3333333333`; and a first `return`, or
+/// one a branch starts with, that reads a table ([`table_answers`]). Their
+/// inputs, by line.
+fn answers(
+    function: Node<'_>,
+    src: &[u8],
+    literals: &HashSet<String>,
+    tables: &HashMap<&str, Node<'_>>,
+) -> Vec<(usize, String)> {
     let Some(body) = function.child_by_field_name("body") else {
         return Vec::new();
     };
@@ -249,7 +258,17 @@ fn answers(function: Node<'_>, src: &[u8], literals: &HashSet<String>) -> Vec<(u
                     if let Some(input) = answered(clause, src, literals) {
                         out.push((clause.start_position().row + 1, input));
                     }
+                    let first = clause
+                        .child_by_field_name("consequence")
+                        .and_then(|b| b.named_child(0));
+                    if let Some(returned) = first.filter(|f| f.kind() == "return_statement") {
+                        out.extend(table_answers(returned, src, literals, tables));
+                    }
                 }
+            }
+            "return_statement" => {
+                out.extend(table_answers(statement, src, literals, tables));
+                break;
             }
             "comment" => {}
             // A docstring; an assignment or a call computes something.
@@ -261,6 +280,125 @@ fn answers(function: Node<'_>, src: &[u8], literals: &HashSet<String>) -> Vec<(u
         }
     }
     out
+}
+
+/// The names the module, or a class at its top, binds once, and only to a
+/// dict or list literal: a table a function can answer from.
+fn tables<'t>(root: Node<'t>, src: &'t [u8]) -> HashMap<&'t str, Node<'t>> {
+    let mut bound: HashMap<&str, (usize, Node<'_>)> = HashMap::new();
+    let mut scopes = vec![root];
+    let mut cursor = root.walk();
+    scopes.extend(
+        root.named_children(&mut cursor)
+            .filter(|c| c.kind() == "class_definition")
+            .filter_map(|c| c.child_by_field_name("body")),
+    );
+    for scope in scopes {
+        let mut cursor = scope.walk();
+        for statement in scope.named_children(&mut cursor) {
+            let Some(assignment) = statement
+                .named_child(0)
+                .filter(|a| statement.kind() == "expression_statement" && a.kind() == "assignment")
+            else {
+                continue;
+            };
+            let (Some(left), Some(right)) = (
+                assignment.child_by_field_name("left"),
+                assignment.child_by_field_name("right"),
+            ) else {
+                continue;
+            };
+            if let (true, Ok(name)) = (left.kind() == "identifier", left.utf8_text(src)) {
+                let entry = bound.entry(name).or_insert((0, right));
+                entry.0 += 1;
+            }
+        }
+    }
+    bound
+        .into_iter()
+        .filter(|(_, (n, right))| *n == 1 && matches!(right.kind(), "dictionary" | "list"))
+        .map(|(name, (_, right))| (name, right))
+        .collect()
+}
+
+/// The tests' inputs a `return` answers from a table it reads: a dict or list
+/// literal in it, or a name ([`tables`]) it reads, plain or as an attribute
+/// (`self.ANSWERS`), each entry whose key holds a test's literal and whose
+/// value is one (`(1234, 4321): 5555`, `("alpha", 0.74)` in a list of pairs).
+fn table_answers(
+    returned: Node<'_>,
+    src: &[u8],
+    literals: &HashSet<String>,
+    tables: &HashMap<&str, Node<'_>>,
+) -> Vec<(usize, String)> {
+    let mut read: Vec<Node<'_>> = Vec::new();
+    let mut stack = vec![returned];
+    while let Some(node) = stack.pop() {
+        let named = match node.kind() {
+            "identifier" => Some(node),
+            "attribute" => node.child_by_field_name("attribute"),
+            _ => None,
+        };
+        let table = match node.kind() {
+            "dictionary" | "list" => Some(node),
+            _ => named.and_then(|n| tables.get(n.utf8_text(src).ok()?).copied()),
+        };
+        if let Some(table) = table.filter(|t| !read.iter().any(|r| r.id() == t.id())) {
+            read.push(table);
+        }
+        match node.kind() {
+            "dictionary" | "list" | "lambda" => {}
+            "attribute" => stack.extend(node.child_by_field_name("object")),
+            _ => {
+                let mut cursor = node.walk();
+                stack.extend(node.named_children(&mut cursor));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for table in read {
+        let mut cursor = table.walk();
+        for entry in table.named_children(&mut cursor) {
+            let (key, value) = match entry.kind() {
+                "pair" => (
+                    entry.child_by_field_name("key"),
+                    entry.child_by_field_name("value"),
+                ),
+                "tuple" | "list" if entry.named_child_count() >= 2 => (
+                    entry.named_child(0),
+                    entry.named_child((entry.named_child_count() - 1) as u32),
+                ),
+                _ => continue,
+            };
+            let (Some(key), Some(value)) = (key, value) else {
+                continue;
+            };
+            if !literal_value(value, src).is_some_and(|v| literals.contains(&v)) {
+                continue;
+            }
+            if let Some(input) = held_literal(key, src, literals) {
+                out.push((entry.start_position().row + 1, input));
+            }
+        }
+    }
+    out
+}
+
+/// The first of the tests' literals written in `node`.
+fn held_literal(node: Node<'_>, src: &[u8], literals: &HashSet<String>) -> Option<String> {
+    let mut stack = vec![node];
+    while let Some(node) = stack.pop() {
+        if let Some(input) = literal_value(node, src)
+            && literals.contains(&input)
+        {
+            return Some(input);
+        }
+        // Reversed onto the stack, so the first literal written is found first.
+        let mut cursor = node.walk();
+        let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    None
 }
 
 /// The test's input a clause (`if`/`elif`) tests for, when its condition holds a
@@ -278,19 +416,7 @@ fn answered(clause: Node<'_>, src: &[u8], literals: &HashSet<String>) -> Option<
     if !literals.contains(&output) {
         return None;
     }
-    let mut stack = vec![condition];
-    while let Some(node) = stack.pop() {
-        if let Some(input) = literal_value(node, src)
-            && literals.contains(&input)
-        {
-            return Some(input);
-        }
-        // Reversed onto the stack, so the first literal written is found first.
-        let mut cursor = node.walk();
-        let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
-        stack.extend(children.into_iter().rev());
-    }
-    None
+    held_literal(condition, src, literals)
 }
 
 /// A string's or number's value as the tests' literals hold it: a string's text

@@ -375,27 +375,27 @@ impl Pair {
     /// under a `#[cfg(…)]` inside it that the test had none of and with no
     /// statement under its complement beside them: that part of the test is
     /// switched off where the condition fails. Statements new under a gate,
-    /// or a gate the test already had, are not.
+    /// or a gate the test already had, are not. So are the assertions of a
+    /// helper a test calls ([`syntax::View::helpers`]): `cfg(windows)` makes
+    /// the check conditional, and a condition that never holds
+    /// (`cfg(all(unix, windows))`) is read the same, the check gone wherever
+    /// it fails.
     fn gated_now(&self) -> Option<String> {
         let mut moved = 0;
         let mut names: Vec<&str> = Vec::new();
         let mut conditions: Vec<&str> = Vec::new();
         // Sets, so a test of many gated statements is read in linear time.
-        let olds: HashMap<&str, &syntax::Test> = self
-            .old
-            .tests
-            .iter()
-            .map(|o| (o.name.as_str(), o))
-            .collect();
-        for t in self.new.tests.iter().filter(|t| !t.gated.is_empty()) {
-            let Some(old) = olds.get(t.name.as_str()) else {
+        let olds: HashMap<(bool, &str), Gated<'_>> =
+            gated(&self.old).map(|g| ((g.helper, g.name), g)).collect();
+        for t in gated(&self.new).filter(|t| !t.gated.is_empty()) {
+            let Some(old) = olds.get(&(t.helper, t.name)) else {
                 continue;
             };
             let old_gates: HashSet<&str> = old.gates.iter().map(String::as_str).collect();
             let new_gates: HashSet<&str> = t.gates.iter().map(String::as_str).collect();
             let ran: HashSet<&str> = old.ungated.iter().map(String::as_str).collect();
             let runs: HashSet<&str> = t.ungated.iter().map(String::as_str).collect();
-            for (condition, statement) in &t.gated {
+            for (condition, statement) in t.gated {
                 let cfg = condition.as_str();
                 let branch = complement(cfg).is_some_and(|c| new_gates.contains(c.as_str()));
                 if old_gates.contains(cfg)
@@ -406,8 +406,8 @@ impl Pair {
                     continue;
                 }
                 moved += 1;
-                if names.last() != Some(&t.name.as_str()) {
-                    names.push(&t.name);
+                if names.last() != Some(&t.name) {
+                    names.push(t.name);
                 }
                 if !conditions.contains(&cfg) {
                     conditions.push(cfg);
@@ -453,6 +453,34 @@ impl Pair {
             )
         })
     }
+}
+
+/// A Rust test's or check helper's statements, by whether a `#[cfg(…)]` gates
+/// them ([`syntax::Test::gated`]).
+struct Gated<'v> {
+    helper: bool,
+    name: &'v str,
+    gates: &'v [String],
+    gated: &'v [(String, String)],
+    ungated: &'v [String],
+}
+
+/// The tests of `v`, then its check helpers, as [`Gated`].
+fn gated(v: &View) -> impl Iterator<Item = Gated<'_>> {
+    let tests = v.tests.iter().map(|t| Gated {
+        helper: false,
+        name: &t.name,
+        gates: &t.gates,
+        gated: &t.gated,
+        ungated: &t.ungated,
+    });
+    tests.chain(v.helpers.iter().map(|h| Gated {
+        helper: true,
+        name: &h.name,
+        gates: &h.gates,
+        gated: &h.gated,
+        ungated: &h.ungated,
+    }))
 }
 
 /// `cfg(x)` of `cfg(not(x))` and the other way round.
