@@ -40,7 +40,8 @@ pub fn changed_since(
 pub struct Altered {
     /// Those that differ in the working tree, by their path now.
     pub changed: Vec<String>,
-    /// Those no longer at their path: deleted, or moved (git found the rename).
+    /// Those no longer at their path: deleted, moved (git found the rename), or
+    /// no longer a regular file there.
     pub gone: Vec<String>,
 }
 
@@ -97,7 +98,9 @@ impl Deltas {
         for entry in &self.entries {
             match entry.status {
                 Delta::Added | Delta::Untracked => {}
-                Delta::Deleted => out.gone.push(entry.old.clone()),
+                // A file become a symlink or another kind is no longer the
+                // file it was (a check linked to /dev/null; helper 63's).
+                Delta::Deleted | Delta::Typechange => out.gone.push(entry.old.clone()),
                 _ => {
                     if entry.old != entry.new {
                         out.gone.push(entry.old.clone());

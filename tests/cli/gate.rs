@@ -3665,3 +3665,42 @@ fn a_bug_fixed_in_the_code_a_globbed_check_runs_passes_the_gate() {
     let run = closure_gate("sh checks/run.sh", &files, &|_| {}, "echo $(($1 + $2))\n");
     assert_eq!(run.code, 0, "the gate failed\n{}{}", run.stdout, run.stderr);
 }
+
+// Adversary (helper 63, issue 68): the globbed check replaced by a symlink to
+// /dev/null, so the runner runs nothing and passes. git sees a type change; the
+// walk takes no symlink, and the check was neither changed nor gone: the gate
+// passed on main.
+#[test]
+fn a_globbed_check_turned_into_a_symlink_out_of_the_repository_fails_the_gate() {
+    let t = pr_repo("sh checks/run.sh checks");
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write(
+        "checks/run.sh",
+        "for f in checks/t_*.sh; do sh \"$f\" || exit 1; done\n",
+    );
+    t.write(
+        "checks/t_add.sh",
+        "[ \"$(sh add.sh 2 3)\" = 5 ] && [ \"$(sh add.sh 10 1)\" = 11 ]\n",
+    );
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.ok(&["start", "w"]);
+    t.commit_all("start");
+    std::fs::remove_file(t.root().join("checks/t_add.sh")).unwrap();
+    std::os::unix::fs::symlink("/dev/null", t.root().join("checks/t_add.sh")).unwrap();
+    t.write("add.sh", "echo 0\n");
+    let out = Command::new("sh")
+        .args(["checks/run.sh", "checks"])
+        .current_dir(t.root())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "the verify failed");
+    t.commit_all("work");
+    t.run(&["complete", "w", "--evidence", "add.sh adds"]);
+    t.commit_all("done");
+    user_judge(&t, "accept");
+    let run = gate(&t, &base);
+    assert_eq!(run.code, 1, "the gate passed\n{}", run.stdout);
+    assert!(run.stdout.contains("t_add.sh"), "{}", run.stdout);
+}
