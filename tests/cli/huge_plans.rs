@@ -2,9 +2,7 @@
 //! and `plan tick` on a plan of some 20 MB, each run with its data segment capped
 //! (RLIMIT_DATA), land exactly, changing nothing else.
 
-use std::process::{Command, Stdio};
-
-use crate::util::{Run, Test};
+use crate::util::{Test, capped};
 
 /// One goal as `scripts/bench-write-memory` writes it.
 fn goal(i: usize, status: &str) -> String {
@@ -38,29 +36,6 @@ fn huge(n: usize) -> (String, String, String) {
         ));
     }
     (live, archive, log)
-}
-
-/// `plan ARGS` with its data segment (heap and private writable mappings) capped
-/// at `bytes` by the shell's `ulimit -d` (`unsafe` is forbidden here, so no
-/// setrlimit in a pre_exec): past it an allocation fails and the process aborts.
-fn capped(t: &Test, args: &[&str], bytes: u64) -> Run {
-    let plan = t.cmd(args);
-    let mut cmd = Command::new("sh");
-    cmd.env_clear()
-        .args(["-c", r#"ulimit -d "$0" && exec "$@""#])
-        .arg((bytes / 1024).to_string())
-        .arg(plan.get_program())
-        .args(plan.get_args())
-        .stdin(Stdio::null());
-    for (key, value) in plan.get_envs() {
-        if let Some(value) = value {
-            cmd.env(key, value);
-        }
-    }
-    if let Some(dir) = plan.get_current_dir() {
-        cmd.current_dir(dir);
-    }
-    Run::from(cmd.output().unwrap(), args)
 }
 
 #[test]

@@ -20,6 +20,7 @@ mod completion_lines;
 mod config;
 mod copilot;
 mod core;
+mod crafted;
 mod cut_rebuild;
 mod degrade;
 mod diffdoc;

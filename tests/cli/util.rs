@@ -412,6 +412,29 @@ impl Run {
     }
 }
 
+/// `plan ARGS` with its data segment (heap and private writable mappings) capped
+/// at `bytes` by the shell's `ulimit -d` (`unsafe` is forbidden here, so no
+/// setrlimit in a pre_exec): past it an allocation fails and the process aborts.
+pub fn capped(t: &Test, args: &[&str], bytes: u64) -> Run {
+    let plan = t.cmd(args);
+    let mut cmd = Command::new("sh");
+    cmd.env_clear()
+        .args(["-c", r#"ulimit -d "$0" && exec "$@""#])
+        .arg((bytes / 1024).to_string())
+        .arg(plan.get_program())
+        .args(plan.get_args())
+        .stdin(Stdio::null());
+    for (key, value) in plan.get_envs() {
+        if let Some(value) = value {
+            cmd.env(key, value);
+        }
+    }
+    if let Some(dir) = plan.get_current_dir() {
+        cmd.current_dir(dir);
+    }
+    Run::from(cmd.output().unwrap(), args)
+}
+
 pub fn fixture(rel: &str) -> String {
     std::fs::read_to_string(fixture_path(rel)).unwrap()
 }

@@ -132,7 +132,7 @@ pub(super) fn found(
     };
     let exit_names = exit_names(&imports);
     let top_level = if lang == Lang::Python {
-        top_level_targets(&lines)
+        top_level_targets(&lines.lines)
     } else {
         HashSet::new()
     };
@@ -148,8 +148,8 @@ pub(super) fn found(
     // Whether the file held each literal before, asked once per literal: a line can
     // repeat one thousands of times.
     let mut in_before: HashMap<String, bool> = HashMap::new();
-    let on_import = main_runs_on_import(lang, &lines);
-    for (i, line) in lines.iter().enumerate() {
+    let on_import = main_runs_on_import(lang, &lines.lines);
+    for (i, line) in lines.lines.iter().enumerate() {
         if !new.get(i).copied().unwrap_or(false) || line.code.trim().is_empty() {
             continue;
         }
@@ -172,7 +172,7 @@ pub(super) fn found(
         if patches_module(lang, code, &imports) {
             patches.push((i + 1, code));
         }
-        if lang == Lang::Python && keeps_state(code, line, &top_level) {
+        if lang == Lang::Python && keeps_state(code, line, &lines, &top_level) {
             state.push((i + 1, code));
         }
         if reads_tests(lang, path, code, given) {
@@ -295,8 +295,8 @@ fn main_runs_on_import(lang: Lang, lines: &[Line]) -> bool {
     matches!(lang, Lang::Python | Lang::Js)
         && lines.iter().any(|l| {
             let code = l.code.trim();
-            l.funcs.is_empty()
-                && l.classes.is_empty()
+            l.func.is_none()
+                && l.class.is_none()
                 && !l.in_guard
                 && !code.contains("__name__")
                 && !code.contains("require.main")
@@ -481,7 +481,7 @@ fn framework_patch_words(before: Option<&str>, after: &str) -> Option<String> {
             || VERBS.iter().any(|v| last.starts_with(v))
     };
     let new = added(before, after);
-    let lines = read(Lang::Python, after);
+    let lines = read(Lang::Python, after).lines;
     for (i, (new, read)) in new.into_iter().zip(&lines).enumerate() {
         let code = read.code.trim();
         if !new || code.is_empty() {
@@ -614,12 +614,48 @@ struct Line {
     in_main: bool,
     /// Under `if __name__ == "__main__":` itself (Python), not only in `def main`.
     in_guard: bool,
-    /// The functions (innermost last) and classes around the line.
-    funcs: Vec<String>,
-    classes: Vec<String>,
+    /// The innermost function around the line (a block, by braces), as an index
+    /// into [`Lines::frames`], whose `up` leads out to the ones around it.
+    func: Option<u32>,
+    /// The innermost class around the line, the same way.
+    class: Option<u32>,
 }
 
-fn read(lang: Lang, text: &str) -> Vec<Line> {
+/// A file's lines, and the functions and classes they are inside. Each line names
+/// only its innermost frame: a copy of the whole stack per line is lines × depth,
+/// gigabytes for a crafted nest that never closes.
+struct Lines {
+    lines: Vec<Line>,
+    frames: Vec<Frame>,
+}
+
+/// A function or class header, and the one of its kind around it.
+struct Frame {
+    name: String,
+    up: Option<u32>,
+}
+
+impl Lines {
+    fn frame(&mut self, name: String, up: Option<u32>) -> u32 {
+        self.frames.push(Frame { name, up });
+        u32::try_from(self.frames.len() - 1).expect("a 2 MiB text has fewer frames")
+    }
+
+    /// Whether `name` is one of the frames from `at` outwards.
+    fn within(&self, at: Option<u32>, name: &str) -> bool {
+        let mut at = at;
+        while let Some(k) = at {
+            let frame = &self.frames[k as usize];
+            if frame.name == name {
+                return true;
+            }
+            at = frame.up;
+        }
+        false
+    }
+}
+
+fn read(lang: Lang, text: &str) -> Lines {
     match lang {
         Lang::Python => read_python(text),
         _ => read_braces(lang, text),
@@ -627,16 +663,27 @@ fn read(lang: Lang, text: &str) -> Vec<Line> {
 }
 
 /// Python by indentation: a stack of the block headers a line is inside.
-fn read_python(text: &str) -> Vec<Line> {
-    #[derive(Clone)]
+fn read_python(text: &str) -> Lines {
     enum Block {
         Def(String),
         Class(String),
         Main,
         Other,
     }
-    let mut stack: Vec<(usize, Block)> = Vec::new();
-    let mut out = Vec::new();
+    /// An open block: its indent, and what holds from it inwards.
+    #[derive(Clone, Copy, Default)]
+    struct Open {
+        indent: usize,
+        func: Option<u32>,
+        class: Option<u32>,
+        main: bool,
+        guard: bool,
+    }
+    let mut stack: Vec<Open> = Vec::new();
+    let mut out = Lines {
+        lines: Vec::new(),
+        frames: Vec::new(),
+    };
     let mut triple: Option<&str> = None;
     let mut depth = 0i32;
     for raw in text.lines() {
@@ -644,7 +691,7 @@ fn read_python(text: &str) -> Vec<Line> {
         let mut code = String::new();
         if starts && !raw.trim().is_empty() && !raw.trim_start().starts_with('#') {
             let indent = raw.len() - raw.trim_start().len();
-            while stack.last().is_some_and(|(k, _)| *k >= indent) {
+            while stack.last().is_some_and(|o| o.indent >= indent) {
                 stack.pop();
             }
         }
@@ -699,25 +746,23 @@ fn read_python(text: &str) -> Vec<Line> {
             code.clear();
         }
         let trimmed = code.trim();
-        let funcs: Vec<String> = stack
-            .iter()
-            .filter_map(|(_, b)| match b {
-                Block::Def(n) => Some(n.clone()),
-                _ => None,
-            })
-            .collect();
-        let classes: Vec<String> = stack
-            .iter()
-            .filter_map(|(_, b)| match b {
-                Block::Class(n) => Some(n.clone()),
-                _ => None,
-            })
-            .collect();
-        let in_main = stack.iter().any(|(_, b)| match b {
-            Block::Main => true,
-            Block::Def(n) => n == "main" || n == "_main",
-            _ => false,
-        });
+        let here = stack.last().copied().unwrap_or_default();
+        let mut open = |indent: usize, block: Block| {
+            let mut inner = Open { indent, ..here };
+            match block {
+                Block::Def(name) => {
+                    inner.main |= name == "main" || name == "_main";
+                    inner.func = Some(out.frame(name, here.func));
+                }
+                Block::Class(name) => inner.class = Some(out.frame(name, here.class)),
+                Block::Main => {
+                    inner.main = true;
+                    inner.guard = true;
+                }
+                Block::Other => {}
+            }
+            stack.push(inner);
+        };
         if starts && trimmed.ends_with(':') {
             let indent = raw.len() - raw.trim_start().len();
             let block = if let Some(name) = header_name(trimmed, "def ") {
@@ -729,21 +774,21 @@ fn read_python(text: &str) -> Vec<Line> {
             } else {
                 Block::Other
             };
-            stack.push((indent, block));
+            open(indent, block);
         } else if starts && (trimmed.starts_with("def ") || trimmed.starts_with("async def ")) {
             // A header whose parameters run onto later lines.
             if let Some(name) = header_name(trimmed, "def ") {
                 let indent = raw.len() - raw.trim_start().len();
-                stack.push((indent, Block::Def(name)));
+                open(indent, Block::Def(name));
             }
         }
-        let in_guard = stack.iter().any(|(_, b)| matches!(b, Block::Main));
-        out.push(Line {
+        let in_guard = stack.last().is_some_and(|o| o.guard);
+        out.lines.push(Line {
             code,
-            in_main,
+            in_main: here.main,
             in_guard,
-            funcs,
-            classes,
+            func: here.func,
+            class: here.class,
         });
     }
     out
@@ -761,16 +806,24 @@ fn header_name(code: &str, keyword: &str) -> Option<String> {
 }
 
 /// Rust, Go and JavaScript by braces: a stack of the functions a line is inside.
-fn read_braces(lang: Lang, text: &str) -> Vec<Line> {
-    let mut stack: Vec<String> = Vec::new();
+fn read_braces(lang: Lang, text: &str) -> Lines {
+    /// An open brace: its frame, and whether it or one around it is `main`.
+    #[derive(Clone, Copy)]
+    struct Open {
+        frame: u32,
+        main: bool,
+    }
+    let mut stack: Vec<Open> = Vec::new();
     let mut pending: Option<String> = None;
-    let mut out = Vec::new();
+    let mut out = Lines {
+        lines: Vec::new(),
+        frames: Vec::new(),
+    };
     let mut in_block_comment = false;
     for raw in text.lines() {
         let mut code = String::new();
         let mut chars = raw.char_indices().peekable();
-        let in_main_before = stack.iter().any(|n| n == "main");
-        let funcs_before = stack.clone();
+        let before = stack.last().copied();
         while let Some((i, c)) = chars.next() {
             let rest = &raw[i..];
             if in_block_comment {
@@ -803,7 +856,13 @@ fn read_braces(lang: Lang, text: &str) -> Vec<Line> {
                     }
                     continue;
                 }
-                '{' => stack.push(pending.take().unwrap_or_default()),
+                '{' => {
+                    let name = pending.take().unwrap_or_default();
+                    let up = stack.last().copied();
+                    let main = name == "main" || up.is_some_and(|o| o.main);
+                    let frame = out.frame(name, up.map(|o| o.frame));
+                    stack.push(Open { frame, main });
+                }
                 '}' => {
                     stack.pop();
                 }
@@ -814,17 +873,21 @@ fn read_braces(lang: Lang, text: &str) -> Vec<Line> {
         if let Some(name) = fn_name(lang, code.trim()) {
             if !code.contains('{') {
                 pending = Some(name);
-            } else if let Some(top) = stack.last_mut().filter(|t| t.is_empty()) {
+            } else if let Some(top) = stack
+                .last_mut()
+                .filter(|o| out.frames[o.frame as usize].name.is_empty())
+            {
                 // The header opened its own body on this line.
-                *top = name;
+                top.main |= name == "main";
+                out.frames[top.frame as usize].name = name;
             }
         }
-        out.push(Line {
+        out.lines.push(Line {
             code,
-            in_main: in_main_before || stack.iter().any(|n| n == "main"),
+            in_main: before.is_some_and(|o| o.main) || stack.last().is_some_and(|o| o.main),
             in_guard: false,
-            funcs: funcs_before,
-            classes: Vec::new(),
+            func: before.map(|o| o.frame),
+            class: None,
         });
     }
     out
@@ -1397,7 +1460,7 @@ fn split_assignment(code: &str) -> Option<(&str, &str)> {
 fn top_level_targets(lines: &[Line]) -> HashSet<&str> {
     lines
         .iter()
-        .filter(|l| l.funcs.is_empty() && l.classes.is_empty())
+        .filter(|l| l.func.is_none() && l.class.is_none())
         .filter_map(|l| split_assignment(l.code.trim()).map(|(t, _)| t))
         .collect()
 }
@@ -1405,8 +1468,8 @@ fn top_level_targets(lines: &[Line]) -> HashSet<&str> {
 /// Python state kept across calls: a `global` statement in a function, a counter on
 /// the function itself or on its class, a module-level container counted up.
 /// `top_level` holds the names the file binds at its top level.
-fn keeps_state(code: &str, line: &Line, top_level: &HashSet<&str>) -> bool {
-    let Some(func) = line.funcs.last() else {
+fn keeps_state(code: &str, line: &Line, read: &Lines, top_level: &HashSet<&str>) -> bool {
+    let Some(func) = line.func.map(|k| read.frames[k as usize].name.as_str()) else {
         return false;
     };
     if code.starts_with("global ") {
@@ -1433,13 +1496,13 @@ fn keeps_state(code: &str, line: &Line, top_level: &HashSet<&str>) -> bool {
         return false;
     };
     let root = root.trim();
-    if line.funcs.iter().any(|f| f == root) && target.contains('.') && assigns(code) {
+    if read.within(line.func, root) && target.contains('.') && assigns(code) {
         return true;
     }
     if !augmented {
         return false;
     }
-    if line.classes.iter().any(|c| c == root)
+    if read.within(line.class, root)
         || target.starts_with("type(self).")
         || target.starts_with("self.__class__.")
         || target.starts_with("cls.")
@@ -1659,6 +1722,10 @@ fn constant_functions(lang: Lang, before: Option<&str>, after: &str) -> Vec<Part
     let old = bodies(lang, before.unwrap_or(""));
     let new = bodies(lang, after);
     let mut out = Vec::new();
+    if old.cut || new.cut {
+        out.push(Bodies::not_read());
+    }
+    let (old, new) = (old.list, new.list);
     let mut seen = HashSet::new();
     for (name, body) in &new {
         if !is_constant(body) || !seen.insert(name.clone()) {
@@ -1860,6 +1927,7 @@ pub(super) fn emptied_checks(
     };
     let new = helper_bodies(lang, after);
     let candidates: Vec<&(String, Vec<String>)> = new
+        .list
         .iter()
         .filter(|(name, body)| {
             !tests.contains(name)
@@ -1870,11 +1938,17 @@ pub(super) fn emptied_checks(
                     || (test_file && is_constant(body)))
         })
         .collect();
+    let mut out = Vec::new();
+    if new.cut {
+        out.push(Bodies::not_read());
+    }
     if candidates.is_empty() {
-        return Vec::new();
+        return out;
     }
     let old = helper_bodies(lang, before);
-    let mut out = Vec::new();
+    if old.cut && !new.cut {
+        out.push(Bodies::not_read());
+    }
     let mut seen = HashSet::new();
     for (name, body) in candidates {
         if !seen.insert(name) {
@@ -1882,7 +1956,7 @@ pub(super) fn emptied_checks(
         }
         // One definition of the name at the start: two (methods of two classes)
         // cannot be told apart by name.
-        let mut was = old.iter().filter(|(n, _)| n == name);
+        let mut was = old.list.iter().filter(|(n, _)| n == name);
         let (Some((_, was)), None) = (was.next(), was.next()) else {
             continue;
         };
@@ -1906,18 +1980,24 @@ pub(super) fn emptied_checks(
 /// also written in: a Python lambda bound to a name (its body `return EXPR`) and a
 /// JavaScript arrow function bound to one. Only the emptied-check rule reads the
 /// short forms; the other rules were measured on the long ones.
-fn helper_bodies(lang: Lang, text: &str) -> Vec<(String, Vec<String>)> {
+fn helper_bodies(lang: Lang, text: &str) -> Bodies {
     let mut out = bodies(lang, text);
     match lang {
-        Lang::Python => out.extend(super::bounded(text).lines().filter_map(|line| {
-            let (name, rest) = line.trim().split_once('=')?;
-            let name = name.trim();
-            let (_, expr) = rest.trim_start().strip_prefix("lambda")?.split_once(':')?;
-            let word = |c: char| c.is_alphanumeric() || c == '_';
-            (!name.is_empty() && name.chars().all(word))
-                .then(|| (name.to_string(), vec![format!("return {}", expr.trim())]))
-        })),
-        Lang::Js => out.extend(brace_bodies_named(lang, super::bounded(text), arrow_name)),
+        Lang::Python => out
+            .list
+            .extend(super::bounded(text).lines().filter_map(|line| {
+                let (name, rest) = line.trim().split_once('=')?;
+                let name = name.trim();
+                let (_, expr) = rest.trim_start().strip_prefix("lambda")?.split_once(':')?;
+                let word = |c: char| c.is_alphanumeric() || c == '_';
+                (!name.is_empty() && name.chars().all(word))
+                    .then(|| (name.to_string(), vec![format!("return {}", expr.trim())]))
+            })),
+        Lang::Js => {
+            let arrows = brace_bodies_named(lang, super::bounded(text), arrow_name);
+            out.list.extend(arrows.list);
+            out.cut |= arrows.cut;
+        }
         _ => {}
     }
     out
@@ -2016,15 +2096,66 @@ fn could_fail(lang: Lang, statement: &str) -> bool {
 /// anything out (each body `raise NotImplementedError`, `pass`, `...`, `todo!()`).
 pub(super) fn is_stub(lang: Lang, text: &str) -> bool {
     let found = bodies(lang, text);
-    !found.is_empty()
+    !found.cut
+        && !found.list.is_empty()
         && found
+            .list
             .iter()
             .all(|(_, body)| !computes(body) && !is_constant(body))
 }
 
+/// Functions' names and their bodies' statements, in order. A nested function's
+/// statements are its own and also its outer ones', so a deep nest reads the same
+/// text once per level: the statements kept stop at [`BODY_READ`] times the text
+/// (and 1 MiB more), `cut` said.
+struct Bodies {
+    list: Vec<(String, Vec<String>)>,
+    left: usize,
+    cut: bool,
+}
+
+/// How many times a text's length its functions' statements may hold in all.
+/// Honest nests are a few levels deep; a test file's `describe` blocks five.
+const BODY_READ: usize = 8;
+
+impl Bodies {
+    fn new(text: &str) -> Bodies {
+        Bodies {
+            list: Vec::new(),
+            left: BODY_READ * text.len() + (1 << 20),
+            cut: false,
+        }
+    }
+
+    /// The low part that says the cap stopped the reading.
+    fn not_read() -> Part {
+        Part::new(
+            RuleId::NotRead,
+            format!(
+                "its functions nest so deep that their bodies hold more than {BODY_READ} times its text: those past that were not read for checks emptied or answers made constant"
+            ),
+        )
+    }
+
+    /// Keeps the function, or says false once the statements are past the cap.
+    fn push(&mut self, name: String, body: impl IntoIterator<Item = String>) -> bool {
+        let mut kept = Vec::new();
+        for statement in body {
+            let Some(left) = self.left.checked_sub(statement.len()) else {
+                self.cut = true;
+                return false;
+            };
+            self.left = left;
+            kept.push(statement);
+        }
+        self.list.push((name, kept));
+        true
+    }
+}
+
 /// Each function's name and its body's statements (comments and docstrings left
 /// out), in order.
-fn bodies(lang: Lang, text: &str) -> Vec<(String, Vec<String>)> {
+fn bodies(lang: Lang, text: &str) -> Bodies {
     let text = super::bounded(text);
     match lang {
         Lang::Python => python_bodies(text),
@@ -2032,10 +2163,10 @@ fn bodies(lang: Lang, text: &str) -> Vec<(String, Vec<String>)> {
     }
 }
 
-fn python_bodies(text: &str) -> Vec<(String, Vec<String>)> {
-    let lines = read_python(text);
+fn python_bodies(text: &str) -> Bodies {
+    let lines = read_python(text).lines;
     let raw: Vec<&str> = text.lines().collect();
-    let mut out = Vec::new();
+    let mut out = Bodies::new(text);
     for (i, line) in lines.iter().enumerate() {
         let code = line.code.trim();
         let Some(name) = header_name(code, "def ") else {
@@ -2068,82 +2199,67 @@ fn python_bodies(text: &str) -> Vec<(String, Vec<String>)> {
             }
             body.push(stmt.to_string());
         }
-        out.push((name, body));
+        if !out.push(name, body) {
+            break;
+        }
     }
     out
 }
 
 /// The bodies of the functions `named` finds a name for on their first line. An
 /// arrow function's body opens after its `=>`, not at a destructured parameter.
-fn brace_bodies_named(
-    lang: Lang,
-    text: &str,
-    named: fn(Lang, &str) -> Option<String>,
-) -> Vec<(String, Vec<String>)> {
-    let lines = read_braces(lang, text);
-    let mut out = Vec::new();
+fn brace_bodies_named(lang: Lang, text: &str, named: fn(Lang, &str) -> Option<String>) -> Bodies {
+    let lines = read_braces(lang, text).lines;
+    // Every line's code joined, each `{` and its match found in one pass: reading on
+    // from each header to its close is quadratic in a nest that never closes.
+    let mut joined = String::with_capacity(text.len());
+    let mut starts = Vec::with_capacity(lines.len());
+    for l in &lines {
+        starts.push(joined.len());
+        joined.push_str(&l.code);
+        joined.push('\n');
+    }
+    let mut opens = Vec::new();
+    let mut closes = HashMap::new();
+    let mut stack = Vec::new();
+    for (k, b) in joined.bytes().enumerate() {
+        match b {
+            b'{' => {
+                opens.push(k);
+                stack.push(k);
+            }
+            b'}' => {
+                if let Some(open) = stack.pop() {
+                    closes.insert(open, k);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Bodies::new(text);
     for (i, line) in lines.iter().enumerate() {
-        let code = line.code.trim();
-        let Some(name) = named(lang, code) else {
+        let Some(name) = named(lang, line.code.trim()) else {
             continue;
         };
-        // The text from the header's first `{` to its match, read only as far as
-        // that match: every test file's functions are read, and a whole rest of
-        // the file per function is quadratic.
-        let mut joined = String::new();
-        let mut depth = 0i64;
-        let mut opened = false;
-        for l in &lines[i..] {
-            joined.push_str(&l.code);
-            joined.push('\n');
-            for c in l.code.chars() {
-                match c {
-                    '{' => {
-                        opened = true;
-                        depth += 1;
-                    }
-                    '}' if opened => depth -= 1,
-                    _ => {}
-                }
-            }
-            if opened && depth <= 0 {
-                break;
-            }
-        }
-        let from = match lang {
-            Lang::Js => joined
-                .split('\n')
-                .next()
-                .and_then(|h| h.find("=>"))
-                .map_or(0, |at| at + 2),
-            _ => 0,
-        };
-        let Some(open) = joined[from..].find('{').map(|k| from + k) else {
+        let from = starts[i]
+            + match lang {
+                Lang::Js => line.code.find("=>").map_or(0, |at| at + 2),
+                _ => 0,
+            };
+        let Some(&open) = opens.get(opens.partition_point(|&k| k < from)) else {
             continue;
         };
-        let mut depth = 0;
-        let mut end = None;
-        for (k, c) in joined[open..].char_indices() {
-            match c {
-                '{' => depth += 1,
-                '}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        end = Some(open + k);
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        let Some(end) = end else { continue };
-        let body: Vec<String> = joined[open + 1..end]
+        let Some(&end) = closes.get(&open) else {
+            continue;
+        };
+        let body = joined[open + 1..end]
             .split(['\n', ';'])
             .map(str::trim)
             .filter(|s| !s.is_empty())
-            .map(str::to_string)
-            .collect();
-        out.push((name, body));
+            .map(str::to_string);
+        if !out.push(name, body) {
+            break;
+        }
     }
     out
 }
