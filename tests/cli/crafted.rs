@@ -75,3 +75,60 @@ fn a_javascript_test_file_of_blocks_that_never_close_is_read_within_a_cap() {
     let t = crafted("x.test.js", start, &fill(|n| format!("function a{n} {{\n")));
     capped(&t, &["show", "calc", "--json"], CAP).code(0);
 }
+
+/// `plan show calc --json` on `t` finishes within `secs` seconds of wall time, on
+/// a debug build: a generous bound, which a walk repeated per level of a nest
+/// overshoots many times over. Killed at the bound, so a failure is quick.
+fn within(t: &Test, secs: u64) {
+    let started = std::time::Instant::now();
+    let mut child = t
+        .cmd(&["show", "calc", "--json"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "{status}");
+            return;
+        }
+        if started.elapsed().as_secs() >= secs {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("still running after {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_javascript_nest_of_30000_try_blocks_is_read_in_linear_time() {
+    // Each `try` counted the checks of its whole body again: 57 s on an optimised
+    // build before; 2.3 s on a debug one after.
+    let nest = format!(
+        "test('a', () => {{\n{}expect(1)\n{}}})\n",
+        "try{\n".repeat(30_000),
+        "}catch(e){}\n".repeat(30_000)
+    );
+    let t = crafted(
+        "x.test.js",
+        "test('a', () => {\n  expect(f(1)).toBe(1);\n});\n",
+        &nest,
+    );
+    within(&t, 60);
+}
+
+#[test]
+fn a_go_nest_of_60000_ifs_is_read_in_linear_time() {
+    // Each block searched its ancestors for its function: 52 s on an optimised
+    // build before; 10 s on a debug one after, most of it parsing.
+    let nest = format!(
+        "package x\n\nfunc TestA(t *testing.T) {{\n{}t.Fatal(1)\n{}}}\n",
+        "if x {\n".repeat(60_000),
+        "}\n".repeat(60_000)
+    );
+    let start =
+        "package x\n\nfunc TestA(t *testing.T) {\n\tif f(1) != 1 {\n\t\tt.Fatal(1)\n\t}\n}\n";
+    let t = crafted("x_test.go", start, &nest);
+    within(&t, 60);
+}

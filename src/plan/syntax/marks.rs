@@ -195,12 +195,28 @@ impl<'s> Leaves<'s> {
 /// Every node under `root` in source order, with its ancestors; `visit` says
 /// whether to go into a node. A cursor, not recursion: no nesting exhausts the
 /// stack.
-fn walk<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>, &[Node<'t>]) -> bool) {
+fn walk<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>, &Above<'_, 't>) -> bool) {
     let mut cursor = root.walk();
     let mut above: Vec<Node<'t>> = Vec::new();
+    // Where in `above` the functions are (declarations, methods, literals), each
+    // with the innermost declared one: asked at each block, a search of `above`
+    // is quadratic in a deep nest.
+    let mut funcs: Vec<(usize, Option<usize>)> = Vec::new();
     loop {
         let node = cursor.node();
-        if visit(node, &above) && cursor.goto_first_child() {
+        let seen = Above {
+            nodes: &above,
+            funcs: &funcs,
+        };
+        if visit(node, &seen) && cursor.goto_first_child() {
+            let declared = funcs.last().and_then(|(_, d)| *d);
+            match node.kind() {
+                "function_declaration" | "method_declaration" => {
+                    funcs.push((above.len(), Some(above.len())));
+                }
+                "func_literal" => funcs.push((above.len(), declared)),
+                _ => {}
+            }
             above.push(node);
             continue;
         }
@@ -212,7 +228,38 @@ fn walk<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>, &[Node<'t>]) -> bool
                 return;
             }
             above.pop();
+            if funcs.last().is_some_and(|(k, _)| *k == above.len()) {
+                funcs.pop();
+            }
         }
+    }
+}
+
+/// A node's ancestors in [`walk`], outermost first, and the Go functions among
+/// them.
+struct Above<'a, 't> {
+    nodes: &'a [Node<'t>],
+    funcs: &'a [(usize, Option<usize>)],
+}
+
+impl<'t> std::ops::Deref for Above<'_, 't> {
+    type Target = [Node<'t>];
+
+    fn deref(&self) -> &[Node<'t>] {
+        self.nodes
+    }
+}
+
+impl<'t> Above<'_, 't> {
+    /// The innermost function around the node, a literal (`func() {…}`) too.
+    fn func(&self) -> Option<Node<'t>> {
+        self.funcs.last().map(|(k, _)| self.nodes[*k])
+    }
+
+    /// The innermost function declaration or method around the node.
+    fn declared(&self) -> Option<Node<'t>> {
+        let (_, declared) = self.funcs.last()?;
+        Some(self.nodes[(*declared)?])
     }
 }
 
@@ -335,17 +382,8 @@ impl<'s> Gotos<'s> {
 
 /// Where the function a node is in starts, by its ancestors `above`: a label's
 /// scope is its function's body, a nested function's left out.
-fn func_of(above: &[Node<'_>]) -> Option<usize> {
-    above
-        .iter()
-        .rev()
-        .find(|a| {
-            matches!(
-                a.kind(),
-                "function_declaration" | "method_declaration" | "func_literal"
-            )
-        })
-        .map(Node::start_byte)
+fn func_of(above: &Above<'_, '_>) -> Option<usize> {
+    above.func().map(|f| f.start_byte())
 }
 
 /// Rust: the statements of `block` after a `return` statement in it, which no
@@ -886,9 +924,7 @@ pub(super) fn go(src: &str, root: Node<'_>) -> Marks {
             // that say so; a helper's is only its checks gone.
             "block" => {
                 let test = above
-                    .iter()
-                    .rev()
-                    .find(|a| matches!(a.kind(), "function_declaration" | "method_declaration"))
+                    .declared()
                     .and_then(|f| f.child_by_field_name("name"))
                     .is_some_and(|name| text(name).starts_with("Test"));
                 if let (false, Some(func)) = (test, func_of(above)) {

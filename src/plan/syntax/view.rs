@@ -86,19 +86,25 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
         let tries: Vec<Node<'_>> = preorder(root)
             .filter(|n| n.kind() == "try_statement")
             .collect();
-        let handers = (g.is_js() && !tries.is_empty()).then(|| Handers::of(src, root));
+        let js = (g.is_js() && !tries.is_empty())
+            .then(|| (Handers::of(src, root), JsChecks::of(src, root)));
         r.view.swallowed = tries
             .into_iter()
-            .map(|t| swallowed(g, src, t, handers.as_ref()))
+            .map(|t| swallowed(g, src, t, js.as_ref()))
             .sum();
     }
     r.view
 }
 
 /// How many assertions the `try` statement `t` swallows ([`View::swallowed`]);
-/// `handers`, JavaScript's, the file's bindings of the names a `catch` hands the
-/// error on through.
-fn swallowed(g: Grammar, src: &str, t: Node<'_>, handers: Option<&Handers<'_, '_>>) -> usize {
+/// `js`, JavaScript's, the file's bindings of the names a `catch` hands the
+/// error on through, and its checks.
+fn swallowed(
+    g: Grammar,
+    src: &str,
+    t: Node<'_>,
+    js: Option<&(Handers<'_, '_>, JsChecks)>,
+) -> usize {
     let Some(body) = t.child_by_field_name("body") else {
         return 0;
     };
@@ -139,40 +145,60 @@ fn swallowed(g: Grammar, src: &str, t: Node<'_>, handers: Option<&Handers<'_, '_
     else {
         return 0;
     };
-    let checks = |n: Node<'_>| js_checks(src, n);
+    let Some((handers, checks)) = js else {
+        return 0;
+    };
+    let checks = |n: Node<'_>| checks.within(n);
     // Handing the error to mocha's `done(e)` or a promise's `reject(e)` fails
     // the test as a throw does.
-    let rechecks = handers.is_none_or(|h| h.hands_on(handler, &checks));
-    match rechecks {
+    match handers.hands_on(handler, &checks) {
         true => 0,
         false => checks(body),
     }
 }
 
-/// JavaScript's checks in `node` as a swallowing `catch` sees them: assertions
-/// rooted at `expect` or `assert`, and waits for a condition (`waitFor(…)`,
-/// `vi.waitFor(…)`, `untilReady(…)`), which fail when it never comes.
-fn js_checks(src: &str, node: Node<'_>) -> usize {
-    let asserts = js_assertions(src, node)
-        .into_iter()
-        .filter(|c| !js_wait(src, *c))
-        .filter(|c| callee_root(src, *c).is_some_and(|r| matches!(r, "expect" | "assert")))
-        .count();
-    let waits = preorder(node)
-        .filter(|n| n.kind() == "call_expression")
-        .filter_map(|n| n.child_by_field_name("function"))
-        .filter(|f| {
-            let name = match f.kind() {
-                "member_expression" => f.child_by_field_name("property"),
-                _ => Some(*f),
-            };
-            name.is_some_and(|n| {
-                let t = &src[n.byte_range()];
-                t.starts_with("until") || t.starts_with("waitFor")
+/// JavaScript's checks as a swallowing `catch` sees them: assertions rooted at
+/// `expect` or `assert`, and waits for a condition (`waitFor(…)`, `vi.waitFor(…)`,
+/// `untilReady(…)`), which fail when it never comes. Found once in the file, by
+/// where each starts: each `try` and `catch` body counts its own by two binary
+/// searches, where reading each body again is quadratic in a nest of them. A
+/// block's checks are the file's inside it: a chain of calls does not reach into
+/// a block from outside it.
+struct JsChecks(Vec<usize>);
+
+impl JsChecks {
+    fn of(src: &str, root: Node<'_>) -> JsChecks {
+        let asserts = js_assertions(src, root)
+            .into_iter()
+            .filter(|c| !js_wait(src, *c))
+            .filter(|c| callee_root(src, *c).is_some_and(|r| matches!(r, "expect" | "assert")))
+            .map(|c| c.start_byte());
+        let waits = preorder(root)
+            .filter(|n| n.kind() == "call_expression")
+            .filter(|n| {
+                let Some(f) = n.child_by_field_name("function") else {
+                    return false;
+                };
+                let name = match f.kind() {
+                    "member_expression" => f.child_by_field_name("property"),
+                    _ => Some(f),
+                };
+                name.is_some_and(|n| {
+                    let t = &src[n.byte_range()];
+                    t.starts_with("until") || t.starts_with("waitFor")
+                })
             })
-        })
-        .count();
-    asserts + waits
+            .map(|n| n.start_byte());
+        let mut all: Vec<usize> = asserts.chain(waits).collect();
+        all.sort_unstable();
+        JsChecks(all)
+    }
+
+    /// How many of the checks start inside `node`.
+    fn within(&self, node: Node<'_>) -> usize {
+        let r = node.byte_range();
+        self.0.partition_point(|&at| at < r.end) - self.0.partition_point(|&at| at < r.start)
+    }
 }
 
 /// Every node under `node`, itself first, in source order; no recursion, so no
