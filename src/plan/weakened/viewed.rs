@@ -4,7 +4,7 @@
 //! a regex, a raw string or a line continued cannot hide them as it could a hand
 //! tokenizer.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use super::{Counts, Lang, Read, cannot_fail, checks, syntax};
@@ -176,15 +176,22 @@ fn scripted(lang: Lang, view: &syntax::View) -> Read {
     // A marker with no condition (`it.skip`, `xit`, `@pytest.mark.skip`) runs
     // its test nowhere.
     let mut skipped: Vec<(String, usize)> = Vec::new();
+    // Each name's first test, and the names taken: asked once per marker, a search
+    // of the tests was quadratic in a file of skipped tests.
+    let mut first: HashMap<&str, usize> = HashMap::new();
+    for t in view.tests.iter().rev() {
+        first.insert(&t.name, t.assertions.len());
+    }
+    let mut taken: HashSet<&str> = HashSet::new();
     for s in markers.filter(|s| !s.focus && !s.runs && s.condition.is_none()) {
         let Some(name) = &s.test else {
             continue;
         };
-        if skipped.iter().any(|(n, _)| n == name) {
+        if !taken.insert(name) {
             continue;
         }
-        if let Some(t) = view.tests.iter().find(|t| &t.name == name) {
-            skipped.push((name.clone(), t.assertions.len()));
+        if let Some(&held) = first.get(name.as_str()) {
+            skipped.push((name.clone(), held));
         }
     }
     let off: HashSet<&str> = skip_owners
