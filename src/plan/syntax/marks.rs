@@ -57,6 +57,10 @@ struct Leaf {
 struct Leaves<'s> {
     src: &'s str,
     list: Vec<Leaf>,
+    /// For each leaf, the first `fn` at or after it (the list's length when
+    /// none): asked for each attribute, a scan ahead per attribute cost 400
+    /// leaves each in a run of thousands.
+    fns: Vec<usize>,
 }
 
 impl<'s> Leaves<'s> {
@@ -93,7 +97,15 @@ impl<'s> Leaves<'s> {
             });
             false
         });
-        Leaves { src, list }
+        let mut fns = vec![list.len(); list.len() + 1];
+        for j in (0..list.len()).rev() {
+            fns[j] = if &src[list[j].span.clone()] == "fn" {
+                j
+            } else {
+                fns[j + 1]
+            };
+        }
+        Leaves { src, list, fns }
     }
 
     fn text(&self, i: usize) -> &'s str {
@@ -170,10 +182,11 @@ impl<'s> Leaves<'s> {
     /// attribute sits on.
     fn next_fn(&self, at: usize) -> String {
         let from = self.at(at);
-        (from..self.list.len().min(from + 400))
-            .find(|&j| self.text(j) == "fn")
-            .filter(|&j| self.list.get(j + 1).is_some_and(|l| l.class == Class::Word))
-            .map_or(String::new(), |j| self.text(j + 1).to_string())
+        self.fns
+            .get(from)
+            .filter(|&&j| j < self.list.len().min(from + 400))
+            .filter(|&&j| self.list.get(j + 1).is_some_and(|l| l.class == Class::Word))
+            .map_or(String::new(), |&j| self.text(j + 1).to_string())
     }
 
     /// Each name starting with `_`, with where it is last named (`_` only where
@@ -809,9 +822,19 @@ fn attribute_run(
     found: &mut Found,
 ) {
     let attrs: Vec<Attr<'_>> = run.iter().map(|(_, t)| Attr::of(t)).collect();
+    // Whether an attribute after each is a `cfg` that can hold, or a plain test
+    // attribute: found from the end once, where asking each attribute of all
+    // those after it is quadratic in a run of thousands (`#[test]` lines with no
+    // item).
+    let mut cfg_after = vec![false; attrs.len()];
+    let mut test_after = vec![false; attrs.len()];
+    for k in (0..attrs.len().saturating_sub(1)).rev() {
+        let next = &attrs[k + 1];
+        cfg_after[k] = cfg_after[k + 1] || (next.last == "cfg" && !next.never());
+        test_after[k] = test_after[k + 1] || next.plain_test();
+    }
     for (k, (at, text)) in run.iter().enumerate() {
         let a = &attrs[k];
-        let after = &attrs[k + 1..];
         let owner = || Some(leaves.next_fn(*at));
         if a.test() {
             found.tests.push(Marked {
@@ -819,7 +842,7 @@ fn attribute_run(
                 name: leaves.next_fn(*at),
                 body: body.clone(),
             });
-            if after.iter().any(|b| b.last == "cfg" && !b.never()) {
+            if cfg_after[k] {
                 found.skips.push((*at, owner(), false));
             }
             continue;
@@ -835,11 +858,7 @@ fn attribute_run(
                 found.others.push((*at, squeezed.join(" ")));
                 true
             }
-            "cfg" => {
-                a.never()
-                    || after.iter().any(Attr::plain_test)
-                    || (tests_mod && a.squeezed_rest() != "(test)")
-            }
+            "cfg" => a.never() || test_after[k] || (tests_mod && a.squeezed_rest() != "(test)"),
             _ => a.cfg_attr_ignore(),
         };
         if skip {
