@@ -97,15 +97,22 @@ impl<'s> Leaves<'s> {
             });
             false
         });
-        let mut fns = vec![list.len(); list.len() + 1];
-        for j in (0..list.len()).rev() {
-            fns[j] = if &src[list[j].span.clone()] == "fn" {
-                j
-            } else {
-                fns[j + 1]
-            };
+        let mut out = Leaves {
+            src,
+            list,
+            fns: Vec::new(),
+        };
+        out.index_fns();
+        out
+    }
+
+    /// [`Leaves::fns`] found again: after the list changes too.
+    fn index_fns(&mut self) {
+        let mut fns = vec![self.list.len(); self.list.len() + 1];
+        for j in (0..self.list.len()).rev() {
+            fns[j] = if self.text(j) == "fn" { j } else { fns[j + 1] };
         }
-        Leaves { src, list, fns }
+        self.fns = fns;
     }
 
     fn text(&self, i: usize) -> &'s str {
@@ -544,6 +551,9 @@ pub(super) fn rust(src: &str, root: Node<'_>) -> Marks {
     }
     let quoted = Spans::new(quoted);
     leaves.list.retain(|l| !quoted.holds(l.span.start));
+    // The tokens of a quoted macro are no code of the file's: the index of each
+    // next `fn` is found again without them.
+    leaves.index_fns();
     let mut found = Found::default();
     for (i, l) in leaves.list.iter().enumerate() {
         if l.class != Class::Word {

@@ -308,6 +308,21 @@ if __name__ == "__main__":
     );
 }
 
+/// A test after a quoted macro holding a `fn` is named by its own `fn`: the
+/// quoted tokens are left out of the file's, and so is their `fn` (helper 65's
+/// review: the index of each next `fn` was found before they were left out, so
+/// the second test was named `test`).
+#[test]
+fn a_test_after_a_quoted_fn_keeps_its_name() {
+    let v = read(
+        Grammar::Rust,
+        "#[test]\nfn parses() { let f: ItemFn = parse_quote! { fn x() {} }; assert!(f.ok()); }\n\
+         #[test]\nfn second() { assert!(true); }\n",
+    );
+    let names: Vec<&str> = v.marks.tests.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["parses", "second"]);
+}
+
 /// Rust's marks: a test attribute with a `cfg` after it is a skip, `#[ignore]`
 /// an outright one, a test in a macro's tokens is a test with its body, and an
 /// assertion in a closure thrown away or under `if false` is none.
