@@ -2106,15 +2106,16 @@ pub(super) fn is_stub(lang: Lang, text: &str) -> bool {
 
 /// Functions' names and their bodies' statements, in order. A nested function's
 /// statements are its own and also its outer ones', so a deep nest reads the same
-/// text once per level: the statements kept stop at [`BODY_READ`] times the text
-/// (and 1 MiB more), `cut` said.
+/// text once per level: the bodies read stop at [`BODY_READ`] times the text (and
+/// 1 MiB more), `cut` said. What is read counts, not only what is kept: blank
+/// lines and empty statements are read at each level too (helper 65's review).
 struct Bodies {
     list: Vec<(String, Vec<String>)>,
     left: usize,
     cut: bool,
 }
 
-/// How many times a text's length its functions' statements may hold in all.
+/// How many times a text's length its functions' bodies may take to read in all.
 /// Honest nests are a few levels deep; a test file's `describe` blocks five.
 const BODY_READ: usize = 8;
 
@@ -2137,19 +2138,24 @@ impl Bodies {
         )
     }
 
-    /// Keeps the function, or says false once the statements are past the cap.
-    fn push(&mut self, name: String, body: impl IntoIterator<Item = String>) -> bool {
-        let mut kept = Vec::new();
-        for statement in body {
-            let Some(left) = self.left.checked_sub(statement.len()) else {
+    /// Counts `bytes` more read, or says false (and that the reading was cut)
+    /// past the cap.
+    fn charge(&mut self, bytes: usize) -> bool {
+        match self.left.checked_sub(bytes) {
+            Some(left) => {
+                self.left = left;
+                true
+            }
+            None => {
                 self.cut = true;
-                return false;
-            };
-            self.left = left;
-            kept.push(statement);
+                false
+            }
         }
-        self.list.push((name, kept));
-        true
+    }
+
+    /// Keeps the function: its reading was counted by [`Bodies::charge`].
+    fn push(&mut self, name: String, body: impl IntoIterator<Item = String>) {
+        self.list.push((name, body.into_iter().collect()));
     }
 }
 
@@ -2167,7 +2173,7 @@ fn python_bodies(text: &str) -> Bodies {
     let lines = read_python(text).lines;
     let raw: Vec<&str> = text.lines().collect();
     let mut out = Bodies::new(text);
-    for (i, line) in lines.iter().enumerate() {
+    'defs: for (i, line) in lines.iter().enumerate() {
         let code = line.code.trim();
         let Some(name) = header_name(code, "def ") else {
             continue;
@@ -2183,6 +2189,11 @@ fn python_bodies(text: &str) -> Bodies {
         }
         for (j, next) in lines.iter().enumerate().skip(i + 1) {
             let text = raw[j];
+            // Each line read counts, kept or not: blank or comment lines inside a
+            // deep nest are read again at each level.
+            if !out.charge(text.len() + 1) {
+                break 'defs;
+            }
             if text.trim().is_empty() {
                 continue;
             }
@@ -2199,9 +2210,7 @@ fn python_bodies(text: &str) -> Bodies {
             }
             body.push(stmt.to_string());
         }
-        if !out.push(name, body) {
-            break;
-        }
+        out.push(name, body);
     }
     out
 }
@@ -2241,25 +2250,33 @@ fn brace_bodies_named(lang: Lang, text: &str, named: fn(Lang, &str) -> Option<St
         let Some(name) = named(lang, line.code.trim()) else {
             continue;
         };
-        let from = starts[i]
-            + match lang {
-                Lang::Js => line.code.find("=>").map_or(0, |at| at + 2),
-                _ => 0,
-            };
-        let Some(&open) = opens.get(opens.partition_point(|&k| k < from)) else {
+        // An arrow function's body opens at the first brace after its `=>`: on the
+        // header's line, or past it when no brace comes before the `=>` (a `=>`
+        // inside a call in another function's body opens no body of its own).
+        // Any other at the first brace from the header's line on.
+        let first = |from: usize| opens.get(opens.partition_point(|&k| k < from)).copied();
+        let line_end = starts[i] + line.code.len();
+        let open = match lang {
+            Lang::Js => match line.code.find("=>") {
+                Some(at) => first(starts[i] + at + 2)
+                    .filter(|&k| k < line_end || first(starts[i]) == Some(k)),
+                None => first(starts[i]),
+            },
+            _ => first(starts[i]),
+        };
+        let Some((open, &end)) = open.and_then(|open| Some((open, closes.get(&open)?))) else {
             continue;
         };
-        let Some(&end) = closes.get(&open) else {
-            continue;
-        };
+        // The whole body is read, kept or not.
+        if !out.charge(end - open) {
+            break;
+        }
         let body = joined[open + 1..end]
             .split(['\n', ';'])
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .map(str::to_string);
-        if !out.push(name, body) {
-            break;
-        }
+        out.push(name, body);
     }
     out
 }
@@ -2641,5 +2658,43 @@ mod tests {
             let got = found(Lang::Python, "f.py", Some(stub), later, &g);
             assert_eq!(got.len(), 1, "{later}: {got:?}");
         }
+    }
+
+    /// A header's body opens inside its own extent: `add`'s line holds an arrow
+    /// in a call and no body after the `=>`, so it has none, not the next
+    /// function's (helper 65's review of the one-pass brace matching).
+    #[test]
+    fn a_body_is_found_within_its_header_s_extent() {
+        let text = "function add(a) { return xs.map(x => x + a); }\nfunction bar() { return 1; }\n";
+        let found = bodies(Lang::Js, text);
+        assert!(!found.cut);
+        let names: Vec<(&str, &[String])> = found
+            .list
+            .iter()
+            .map(|(n, b)| (n.as_str(), b.as_slice()))
+            .collect();
+        assert_eq!(names, [("bar", &["return 1".to_string()][..])]);
+    }
+
+    /// A deep nest of bodies holding only empty statements is read at each level:
+    /// what is read counts against the cap, kept or not, and the cut is said.
+    #[test]
+    fn empty_statements_in_a_deep_nest_count_against_the_cap() {
+        let depth = 2_600;
+        let text = format!(
+            "{}{}{}",
+            "a(){\n".repeat(depth),
+            ";".repeat(1_900_000),
+            "}\n".repeat(depth)
+        );
+        assert!(bodies(Lang::Js, &text).cut);
+        let python = format!(
+            "{}{}",
+            (0..1_000)
+                .map(|k| format!("{}def a():\n", " ".repeat(k)))
+                .collect::<String>(),
+            "\n".repeat(1_000_000)
+        );
+        assert!(bodies(Lang::Python, &python).cut);
     }
 }
