@@ -3436,3 +3436,47 @@ fn a_test_library_taken_from_a_bare_local_path_is_found() {
         Vec::<String>::new()
     );
 }
+
+/// Attack (stop 86's own cap): a helper file that opens with functions nested so
+/// deep that reading each body at every level passes the cap on what the check
+/// reads, then empties an assertion helper past them. The cut was said as a low
+/// `not-read` alone, so `--strict` passed; the nest costs the agent nothing. A
+/// body is now its own statements (a nested function's only as its header), so
+/// the whole file is read in one pass at any depth.
+#[test]
+fn a_helper_emptied_past_a_deep_nest_is_found() {
+    let depth = 100;
+    let js_nest = format!(
+        "{}{}{}",
+        "function a() {\n".repeat(depth),
+        "x;\n".repeat(30_000),
+        "}\n".repeat(depth)
+    );
+    let py_nest = format!(
+        "{}{}",
+        (0..depth)
+            .map(|k| format!("{}def a():\n", " ".repeat(k)))
+            .collect::<String>(),
+        format!("{}x = 1\n", " ".repeat(depth)).repeat(1_000)
+    );
+    let cases = [
+        (
+            "test/helpers.js",
+            format!(
+                "{js_nest}export function expectOk(res) {{\n  expect(res.status).toBe(200);\n}}\n"
+            ),
+            format!("{js_nest}export function expectOk(res) {{}}\n"),
+            "`expectOk` now checks nothing (its checks were cut, its body is empty)",
+        ),
+        (
+            "tests/helpers.py",
+            format!("{py_nest}def assert_close(a, b):\n    assert a == b\n"),
+            format!("{py_nest}def assert_close(a, b):\n    pass\n"),
+            "`assert_close` now checks nothing (its checks were cut, its body is `pass`)",
+        ),
+    ];
+    for (path, before, after, what) in cases {
+        let found = one(path, &before, &after);
+        assert_eq!(found, [format!("{path}: {what}")], "{path}");
+    }
+}

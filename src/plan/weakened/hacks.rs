@@ -1722,19 +1722,16 @@ fn constant_functions(lang: Lang, before: Option<&str>, after: &str) -> Vec<Part
     let old = bodies(lang, before.unwrap_or(""));
     let new = bodies(lang, after);
     let mut out = Vec::new();
-    if old.cut || new.cut {
-        out.push(Bodies::not_read());
-    }
-    let (old, new) = (old.list, new.list);
     let mut seen = HashSet::new();
-    for (name, body) in &new {
+    for Func { name, body, .. } in &new.list {
         if !is_constant(body) || !seen.insert(name.clone()) {
             continue;
         }
         let was: Vec<&Vec<String>> = old
+            .list
             .iter()
-            .filter(|(n, _)| n == name)
-            .map(|(_, b)| b)
+            .filter(|f| &f.name == name)
+            .map(|f| &f.body)
             .collect();
         if was.contains(&body) {
             continue;
@@ -1926,10 +1923,10 @@ pub(super) fn emptied_checks(
         return Vec::new();
     };
     let new = helper_bodies(lang, after);
-    let candidates: Vec<&(String, Vec<String>)> = new
+    let candidates: Vec<&Func> = new
         .list
         .iter()
-        .filter(|(name, body)| {
+        .filter(|Func { name, body, .. }| {
             !tests.contains(name)
                 && (helper_file || named_check(name))
                 && (body.iter().all(|s| inert(s))
@@ -1939,28 +1936,22 @@ pub(super) fn emptied_checks(
         })
         .collect();
     let mut out = Vec::new();
-    if new.cut {
-        out.push(Bodies::not_read());
-    }
     if candidates.is_empty() {
         return out;
     }
     let old = helper_bodies(lang, before);
-    if old.cut && !new.cut {
-        out.push(Bodies::not_read());
-    }
     let mut seen = HashSet::new();
-    for (name, body) in candidates {
+    for Func { name, body, .. } in candidates {
         if !seen.insert(name) {
             continue;
         }
         // One definition of the name at the start: two (methods of two classes)
         // cannot be told apart by name.
-        let mut was = old.list.iter().filter(|(n, _)| n == name);
-        let (Some((_, was)), None) = (was.next(), was.next()) else {
+        let mut was = old.list.iter().filter(|f| &f.name == name);
+        let (Some(was), None) = (was.next(), was.next()) else {
             continue;
         };
-        if was == body || !was.iter().any(|s| could_fail(lang, s)) {
+        if was.body == *body || !was.could_fail(lang) {
             continue;
         }
         let shown = if body.is_empty() {
@@ -1991,12 +1982,11 @@ fn helper_bodies(lang: Lang, text: &str) -> Bodies {
                 let (_, expr) = rest.trim_start().strip_prefix("lambda")?.split_once(':')?;
                 let word = |c: char| c.is_alphanumeric() || c == '_';
                 (!name.is_empty() && name.chars().all(word))
-                    .then(|| (name.to_string(), vec![format!("return {}", expr.trim())]))
+                    .then(|| Func::new(name.to_string(), vec![format!("return {}", expr.trim())]))
             })),
         Lang::Js => {
             let arrows = brace_bodies_named(lang, super::bounded(text), arrow_name);
             out.list.extend(arrows.list);
-            out.cut |= arrows.cut;
         }
         _ => {}
     }
@@ -2096,66 +2086,60 @@ fn could_fail(lang: Lang, statement: &str) -> bool {
 /// anything out (each body `raise NotImplementedError`, `pass`, `...`, `todo!()`).
 pub(super) fn is_stub(lang: Lang, text: &str) -> bool {
     let found = bodies(lang, text);
-    !found.cut
-        && !found.list.is_empty()
+    !found.list.is_empty()
         && found
             .list
             .iter()
-            .all(|(_, body)| !computes(body) && !is_constant(body))
+            .all(|f| !computes(&f.body) && !is_constant(&f.body))
 }
 
-/// Functions' names and their bodies' statements, in order. A nested function's
-/// statements are its own and also its outer ones', so a deep nest reads the same
-/// text once per level: the bodies read stop at [`BODY_READ`] times the text (and
-/// 1 MiB more), `cut` said. What is read counts, not only what is kept: blank
-/// lines and empty statements are read at each level too (helper 65's review).
+/// Functions' names and their bodies' statements, in order. A body holds its own
+/// statements and a nested function's header, not the nested body: read at each
+/// level, a deep nest (which costs its writer nothing) took the square of the text
+/// (and stop 86's cap on that hid a helper emptied past the nest). What the nested
+/// bodies could fail on is kept as [`Func::inner_fails`].
+#[derive(Default)]
 struct Bodies {
-    list: Vec<(String, Vec<String>)>,
-    left: usize,
-    cut: bool,
+    list: Vec<Func>,
 }
 
-/// How many times a text's length its functions' bodies may take to read in all.
-/// Honest nests are a few levels deep; a test file's `describe` blocks five.
-const BODY_READ: usize = 8;
+/// One function's name and its own statements.
+struct Func {
+    name: String,
+    body: Vec<String>,
+    /// A function nested in it, at any depth, holds a statement that could fail
+    /// ([`could_fail`]).
+    inner_fails: bool,
+}
+
+impl Func {
+    fn new(name: String, body: Vec<String>) -> Func {
+        Func {
+            name,
+            body,
+            inner_fails: false,
+        }
+    }
+
+    /// Whether it, or a function nested in it, holds a statement that could fail.
+    fn could_fail(&self, lang: Lang) -> bool {
+        self.inner_fails || self.body.iter().any(|s| could_fail(lang, s))
+    }
+}
 
 impl Bodies {
-    fn new(text: &str) -> Bodies {
-        Bodies {
-            list: Vec::new(),
-            left: BODY_READ * text.len() + (1 << 20),
-            cut: false,
-        }
-    }
-
-    /// The low part that says the cap stopped the reading.
-    fn not_read() -> Part {
-        Part::new(
-            RuleId::NotRead,
-            format!(
-                "its functions nest so deep that their bodies hold more than {BODY_READ} times its text: those past that were not read for checks emptied or answers made constant"
-            ),
-        )
-    }
-
-    /// Counts `bytes` more read, or says false (and that the reading was cut)
-    /// past the cap.
-    fn charge(&mut self, bytes: usize) -> bool {
-        match self.left.checked_sub(bytes) {
-            Some(left) => {
-                self.left = left;
-                true
-            }
-            None => {
-                self.cut = true;
-                false
+    /// Marks each function whose nested ones could fail, `parents[i]` the
+    /// function `i` is nested in; a parent comes before what it holds.
+    fn nested_in(lang: Lang, list: Vec<Func>, parents: &[Option<usize>]) -> Bodies {
+        let mut list = list;
+        for i in (0..list.len()).rev() {
+            if let Some(p) = parents[i]
+                && list[i].could_fail(lang)
+            {
+                list[p].inner_fails = true;
             }
         }
-    }
-
-    /// Keeps the function: its reading was counted by [`Bodies::charge`].
-    fn push(&mut self, name: String, body: impl IntoIterator<Item = String>) {
-        self.list.push((name, body.into_iter().collect()));
+        Bodies { list }
     }
 }
 
@@ -2172,13 +2156,33 @@ fn bodies(lang: Lang, text: &str) -> Bodies {
 fn python_bodies(text: &str) -> Bodies {
     let lines = read_python(text).lines;
     let raw: Vec<&str> = text.lines().collect();
-    let mut out = Bodies::new(text);
-    'defs: for (i, line) in lines.iter().enumerate() {
+    let mut list: Vec<Func> = Vec::new();
+    let mut parents = Vec::new();
+    // The functions the line is in, innermost last, each with its header's indent.
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    for (line, text) in lines.iter().zip(&raw) {
+        if text.trim().is_empty() {
+            continue;
+        }
+        let own = text.len() - text.trim_start().len();
         let code = line.code.trim();
+        if !code.is_empty() {
+            while open.last().is_some_and(|&(_, indent)| own <= indent) {
+                open.pop();
+            }
+        }
+        if let Some(&(f, _)) = open.last() {
+            let body = &mut list[f].body;
+            let docstring = code.starts_with("\"\"\"")
+                || code.starts_with("'''")
+                || (body.is_empty() && (code.starts_with('"') || code.starts_with('\'')));
+            if !code.is_empty() && !docstring {
+                body.push(code.to_string());
+            }
+        }
         let Some(name) = header_name(code, "def ") else {
             continue;
         };
-        let indent = raw[i].len() - raw[i].trim_start().len();
         let mut body = Vec::new();
         // A one-line body after the header's colon.
         if let Some((_, tail)) = code.rsplit_once("):").or_else(|| code.rsplit_once(":")) {
@@ -2187,32 +2191,11 @@ fn python_bodies(text: &str) -> Bodies {
                 body.push(tail.to_string());
             }
         }
-        for (j, next) in lines.iter().enumerate().skip(i + 1) {
-            let text = raw[j];
-            // Each line read counts, kept or not: blank or comment lines inside a
-            // deep nest are read again at each level.
-            if !out.charge(text.len() + 1) {
-                break 'defs;
-            }
-            if text.trim().is_empty() {
-                continue;
-            }
-            let own = text.len() - text.trim_start().len();
-            if own <= indent && !next.code.trim().is_empty() {
-                break;
-            }
-            let stmt = next.code.trim();
-            if stmt.is_empty() || stmt.starts_with("\"\"\"") || stmt.starts_with("'''") {
-                continue;
-            }
-            if body.is_empty() && (stmt.starts_with('"') || stmt.starts_with('\'')) {
-                continue;
-            }
-            body.push(stmt.to_string());
-        }
-        out.push(name, body);
+        parents.push(open.last().map(|&(f, _)| f));
+        open.push((list.len(), own));
+        list.push(Func::new(name, body));
     }
-    out
+    Bodies::nested_in(Lang::Python, list, &parents)
 }
 
 /// The bodies of the functions `named` finds a name for on their first line. An
@@ -2245,7 +2228,8 @@ fn brace_bodies_named(lang: Lang, text: &str, named: fn(Lang, &str) -> Option<St
             _ => {}
         }
     }
-    let mut out = Bodies::new(text);
+    // Each function's name and the braces of its body, in the order they open.
+    let mut found: Vec<(String, usize, usize)> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let Some(name) = named(lang, line.code.trim()) else {
             continue;
@@ -2267,18 +2251,52 @@ fn brace_bodies_named(lang: Lang, text: &str, named: fn(Lang, &str) -> Option<St
         let Some((open, &end)) = open.and_then(|open| Some((open, closes.get(&open)?))) else {
             continue;
         };
-        // The whole body is read, kept or not.
-        if !out.charge(end - open) {
-            break;
+        // Headers with no brace of their own (a trait's `fn a();`) before one that
+        // has: the body is the nearest header's.
+        if found.last().is_some_and(|&(_, o, _)| o == open) {
+            found.pop();
         }
-        let body = joined[open + 1..end]
-            .split(['\n', ';'])
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(str::to_string);
-        out.push(name, body);
+        found.push((name, open, end));
     }
-    out
+    // Braces match, so two bodies nest or stand apart: the ones still open
+    // around each, innermost last.
+    let mut parents = Vec::with_capacity(found.len());
+    let mut inner: Vec<Vec<usize>> = vec![Vec::new(); found.len()];
+    let mut around: Vec<usize> = Vec::new();
+    for (f, &(_, open, _)) in found.iter().enumerate() {
+        while around.last().is_some_and(|&a| found[a].2 < open) {
+            around.pop();
+        }
+        let parent = around.last().copied();
+        if let Some(p) = parent {
+            inner[p].push(f);
+        }
+        parents.push(parent);
+        around.push(f);
+    }
+    let list = found
+        .iter()
+        .zip(&inner)
+        .map(|((name, open, end), inner)| {
+            // Its own text: a nested body's braces kept, what is between them left
+            // to that function.
+            let mut own = String::new();
+            let mut from = open + 1;
+            for &c in inner {
+                own.push_str(&joined[from..=found[c].1]);
+                from = found[c].2;
+            }
+            own.push_str(&joined[from..*end]);
+            let body = own
+                .split(['\n', ';'])
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect();
+            Func::new(name.clone(), body)
+        })
+        .collect();
+    Bodies::nested_in(lang, list, &parents)
 }
 
 #[cfg(test)]
@@ -2667,34 +2685,49 @@ mod tests {
     fn a_body_is_found_within_its_header_s_extent() {
         let text = "function add(a) { return xs.map(x => x + a); }\nfunction bar() { return 1; }\n";
         let found = bodies(Lang::Js, text);
-        assert!(!found.cut);
         let names: Vec<(&str, &[String])> = found
             .list
             .iter()
-            .map(|(n, b)| (n.as_str(), b.as_slice()))
+            .map(|f| (f.name.as_str(), f.body.as_slice()))
             .collect();
         assert_eq!(names, [("bar", &["return 1".to_string()][..])]);
     }
 
-    /// A deep nest of bodies holding only empty statements is read at each level:
-    /// what is read counts against the cap, kept or not, and the cut is said.
+    /// A body holds its own statements and a nested function's header, so a deep
+    /// nest is read once whatever its depth (each level read it again, and stop
+    /// 86's cap on that hid what came after it); what a nested body could fail on
+    /// is kept for the functions around it.
     #[test]
-    fn empty_statements_in_a_deep_nest_count_against_the_cap() {
+    fn a_deep_nest_is_read_once() {
         let depth = 2_600;
         let text = format!(
             "{}{}{}",
             "a(){\n".repeat(depth),
-            ";".repeat(1_900_000),
+            "x;\n".repeat(300_000),
             "}\n".repeat(depth)
         );
-        assert!(bodies(Lang::Js, &text).cut);
+        let found = bodies(Lang::Js, &text);
+        assert_eq!(found.list.len(), depth);
+        let held: usize = found.list.iter().map(|f| f.body.len()).sum();
+        assert_eq!(held, 300_000 + depth - 1);
+        assert_eq!(found.list[0].body, ["a(){}"]);
         let python = format!(
-            "{}{}",
+            "{}{}assert x\n",
             (0..1_000)
                 .map(|k| format!("{}def a():\n", " ".repeat(k)))
                 .collect::<String>(),
-            "\n".repeat(1_000_000)
+            " ".repeat(1_000)
         );
-        assert!(bodies(Lang::Python, &python).cut);
+        let found = bodies(Lang::Python, &python);
+        assert_eq!(found.list.len(), 1_000);
+        assert_eq!(found.list[0].body, ["def a():"]);
+        assert!(
+            found.list[0].could_fail(Lang::Python)
+                && !found.list[0]
+                    .body
+                    .iter()
+                    .any(|s| could_fail(Lang::Python, s))
+        );
+        assert_eq!(found.list[999].body, ["assert x"]);
     }
 }
