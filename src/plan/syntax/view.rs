@@ -1793,13 +1793,17 @@ fn js_assertions<'t>(src: &str, node: Node<'t>) -> Vec<Node<'t>> {
         .copied()
         .filter(|top| js_check(src, *top))
         .collect();
-    let waits = tops.into_iter().filter(|top| {
-        top.kind() == "call_expression"
-            && js_wait(src, *top)
-            && !checks
-                .iter()
-                .any(|c| top.byte_range().contains(&c.start_byte()))
-    });
+    // Whether a wait holds a check, by a binary search of where the checks start:
+    // asking each check of each wait was quadratic (helper 65's review).
+    let mut starts: Vec<usize> = checks.iter().map(Node::start_byte).collect();
+    starts.sort_unstable();
+    let holds_check = |top: &Node<'_>| {
+        let from = starts.partition_point(|&s| s < top.start_byte());
+        starts.get(from).is_some_and(|&s| s < top.end_byte())
+    };
+    let waits = tops
+        .into_iter()
+        .filter(|top| top.kind() == "call_expression" && js_wait(src, *top) && !holds_check(top));
     let mut out: Vec<Node<'t>> = checks.iter().copied().chain(waits).collect();
     let dead = super::Spans::new(dead);
     out.retain(|a| !dead.holds(a.start_byte()));
