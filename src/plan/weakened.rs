@@ -862,14 +862,29 @@ impl<'c> Row<'c> {
         let known = |o: &String| names.binary_search(o).is_ok();
         let owned = |o: &&String| !o.is_empty() && known(o);
         let own: std::collections::HashSet<&String> = new.read.names.iter().collect();
-        // An owner that names no test at all (a `describe.skip('…')`) is wide.
+        // A class or a suite that holds tests, by name: whether one of them was
+        // there. A marker on it is on those tests: on old ones, or none.
+        let mut holds: HashMap<&str, bool> = HashMap::new();
+        for (name, scope) in new.read.names.iter().zip(&new.read.scopes) {
+            for part in scope.split("::").filter(|p| !p.is_empty()) {
+                *holds.entry(part).or_default() |= known(name);
+            }
+        }
+        let test_or_class =
+            |o: &String| known(o) || own.contains(o) || holds.contains_key(o.as_str());
+        // An owner that names no test or class of tests (`describe.skip('…')` of a
+        // suite read as no scope) is wide.
         let wide = new
             .read
             .skip_owners
             .iter()
-            .filter(|o| o.is_empty() || !(known(o) || own.contains(o)))
+            .filter(|o| o.is_empty() || !test_or_class(o))
             .count();
-        let on_old = new.read.skip_owners.iter().filter(owned).count();
+        let on_old_class = |o: &&String| {
+            !o.is_empty() && !known(o) && !own.contains(*o) && holds.get(o.as_str()) == Some(&true)
+        };
+        let on_old = new.read.skip_owners.iter().filter(owned).count()
+            + new.read.skip_owners.iter().filter(on_old_class).count();
         let c = &mut new.read.counts;
         c.skips = match (&self.old, self.change.was.is_some()) {
             (None, _) => on_old + c.switches,
@@ -2152,6 +2167,9 @@ struct Read {
     owners: Vec<String>,
     /// The names of its tests.
     names: Vec<String>,
+    /// For each test (as `names`), the classes, modules or `describe` blocks it
+    /// is in, joined by `::` (`syntax::Test::scope`; empty where not read).
+    scopes: Vec<String>,
     /// For each skip marker, the name of the test it switches off (empty: the
     /// whole file's).
     skip_owners: Vec<String>,
