@@ -1198,17 +1198,40 @@ impl<'c> Row<'c> {
                 .into_iter()
                 .map(rewritten),
         );
+        // The words the test's own code spells outside its checks, each side:
+        // read once, and only when an expected value changed.
+        let outside = std::cell::OnceCell::new();
+        let input = |was: &str, now: &str| {
+            let (o, n) = outside.get_or_init(|| {
+                let side = |text: &Option<String>, read: &Read| {
+                    with_code::outside_checks(text.as_deref().unwrap_or(""), &read.statements)
+                };
+                (
+                    side(&self.change.before, &old.read),
+                    side(&self.change.after, &new.read),
+                )
+            });
+            with_code::follows_input(was, now, (o, n))
+        };
         what.extend(
             checks::expected_changed(old.lang, &removed, &added)
                 .into_iter()
                 .map(|(was, now)| {
                     let became = format!("`{}` became `{}`", forms::clip(was), forms::clip(now));
-                    match code.follows(self.change, was, now) {
-                        true => Part::new(
+                    let follows = |whose: &str| {
+                        Part::new(
                             RuleId::ExpectedFollowsCode,
-                            format!("{became} (its expected value changed as the code's own change now spells it)"),
-                        ),
-                        false => rewritten(format!("{became} (its expected value changed)")),
+                            format!(
+                                "{became} (its expected value changed as {whose} now spells it)"
+                            ),
+                        )
+                    };
+                    if code.follows(self.change, was, now) {
+                        follows("the code's own change")
+                    } else if input(was, now) {
+                        follows("the test's own input")
+                    } else {
+                        rewritten(format!("{became} (its expected value changed)"))
                     }
                 }),
         );

@@ -3518,3 +3518,44 @@ fn a_new_class_that_starts_skipped_is_no_finding() {
         "skip marker",
     );
 }
+
+/// False alarm (gin's tuning-half typo fix): a test raises a message and checks
+/// the output holds it; both are reworded ("Oupps" to "Oops"). The check asks
+/// for what its own input now says: a lead for the judge (low), not a rewritten
+/// check. A word only gone from the input and the check (the input cut down), or
+/// an expected value reworded where the input was not, is still rewritten.
+#[test]
+fn an_expected_value_reworded_with_the_test_s_own_input_is_a_lead() {
+    let old = "package r\n\nfunc TestPanic(t *testing.T) {\n\tr := New(func() {\n\t\tpanic(\"Oupps, Houston, we have a problem\")\n\t})\n\tassert.Equal(t, \"Oupps, Houston, we have a problem\", r.Run())\n}\n";
+    let new = old.replace("Oupps", "Oops");
+    let found = one("recovery_test.go", old, &new);
+    says(
+        &found,
+        "recovery_test.go",
+        "as the test's own input now spells it",
+    );
+    let kinds: Vec<_> = find(&[change("recovery_test.go", Some(old), Some(&new))], &[])
+        .iter()
+        .flat_map(kinds::of)
+        .map(|s| (s.kind, s.confidence))
+        .collect();
+    assert_eq!(kinds, [("expected-follows-code", "low")]);
+    // The check alone reworded: rewritten.
+    let alone = old.replacen(
+        "Oupps, Houston, we have a problem\", r",
+        "Oops, Houston, we have a problem\", r",
+        1,
+    );
+    says(
+        &one("recovery_test.go", old, &alone),
+        "recovery_test.go",
+        "(its expected value changed)",
+    );
+    // A word cut from both: rewritten.
+    let cut = old.replace("Oupps, Houston", "Houston");
+    says(
+        &one("recovery_test.go", old, &cut),
+        "recovery_test.go",
+        "(its expected value changed)",
+    );
+}

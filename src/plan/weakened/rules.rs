@@ -264,7 +264,7 @@ pub const RULES: [Rule; 27] = [
         severity: Severity::Low,
         languages: ALL,
         fields: &["old", "new"],
-        doc: "an expected value changed to words the code's own change now spells and no longer spells the old way",
+        doc: "an expected value changed to words the code's own change, or the test's own input, now spells and no longer spells the old way",
     },
     Rule {
         id: RuleId::TestsSkipped,
@@ -425,7 +425,10 @@ const LEGACY_WORDS: &[(RuleId, &[&str])] = &[
     ),
     (
         RuleId::ExpectedFollowsCode,
-        &["as the code's own change now spells it"],
+        &[
+            "as the code's own change now spells it",
+            "as the test's own input now spells it",
+        ],
     ),
     (RuleId::AssertionRewritten, &[" became "]),
     (RuleId::RemovedWithCode, &["with the code they tested"]),

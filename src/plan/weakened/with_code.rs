@@ -112,6 +112,42 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
         .filter(|w| !w.is_empty())
 }
 
+/// Each word's count in a test file's `text` less its count in the file's
+/// assertion `statements`: how often its own code outside its checks (the input
+/// it hands the code, a message it raises) spells the word.
+pub(super) fn outside_checks(text: &str, statements: &[String]) -> HashMap<String, isize> {
+    let mut out: HashMap<String, isize> = HashMap::new();
+    for w in words(text) {
+        *out.entry(w.to_string()).or_default() += 1;
+    }
+    for w in statements.iter().flat_map(|s| words(s)) {
+        *out.entry(w.to_string()).or_default() -= 1;
+    }
+    out
+}
+
+/// Whether a check's expected value changed from `was` to `now` the way the
+/// test's own code outside its checks did ([`outside_checks`] at the start,
+/// `old`, and now, `new`): a word the new check has and the old lacks is spelled
+/// more often outside the checks now, and one the old has and the new lacks less
+/// often. A word both gained and lost is asked for (a rewording): a word only
+/// gone from the input and the check, the input cut down, is no evidence.
+pub(super) fn follows_input(
+    was: &str,
+    now: &str,
+    (old, new): (&HashMap<String, isize>, &HashMap<String, isize>),
+) -> bool {
+    let telling = |w: &&str| w.len() >= 3 && w.chars().any(char::is_alphabetic);
+    let (a, b): (HashSet<&str>, HashSet<&str>) = (words(was).collect(), words(now).collect());
+    let count = |side: &HashMap<String, isize>, w: &str| side.get(w).copied().unwrap_or(0);
+    let came: Vec<&str> = b.difference(&a).copied().filter(telling).collect();
+    let went: Vec<&str> = a.difference(&b).copied().filter(telling).collect();
+    !came.is_empty()
+        && !went.is_empty()
+        && came.iter().all(|w| count(new, w) > count(old, w))
+        && went.iter().all(|w| count(old, w) > count(new, w))
+}
+
 /// Whether `path` is the code's: a test's helper or fixture taken out with the
 /// tests that call it, or reworded with them, is the tests' own change.
 fn product(path: &str, text: Option<&str>) -> bool {
