@@ -130,8 +130,10 @@ pub(super) fn outside_checks(text: &str, statements: &[String]) -> HashMap<Strin
 /// test's own code outside its checks did ([`outside_checks`] at the start,
 /// `old`, and now, `new`): a word the new check has and the old lacks is spelled
 /// more often outside the checks now, and one the old has and the new lacks less
-/// often. A word both gained and lost is asked for (a rewording): a word only
-/// gone from the input and the check, the input cut down, is no evidence.
+/// often. Only a misspelling mended counts: each word gained is a word lost
+/// with a letter or two changed (`Oupps` become `Oops`). Another input (`Bob`
+/// become `Alice`, where the code may be wrong for Bob) or a word only gone (the
+/// input cut down) is no evidence.
 pub(super) fn follows_input(
     was: &str,
     now: &str,
@@ -142,10 +144,37 @@ pub(super) fn follows_input(
     let count = |side: &HashMap<String, isize>, w: &str| side.get(w).copied().unwrap_or(0);
     let came: Vec<&str> = b.difference(&a).copied().filter(telling).collect();
     let went: Vec<&str> = a.difference(&b).copied().filter(telling).collect();
+    let mended = |w: &&str, others: &[&str]| others.iter().any(|o| near(w, o));
     !came.is_empty()
         && !went.is_empty()
-        && came.iter().all(|w| count(new, w) > count(old, w))
-        && went.iter().all(|w| count(old, w) > count(new, w))
+        && came
+            .iter()
+            .all(|w| count(new, w) > count(old, w) && mended(w, &went))
+        && went
+            .iter()
+            .all(|w| count(old, w) > count(new, w) && mended(w, &came))
+}
+
+/// Whether two words differ by at most two letters inserted, deleted or changed
+/// (words past 64 bytes are never near: the distance is quadratic in them).
+fn near(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.len() > 64 || b.len() > 64 || a.len().abs_diff(b.len()) > 2 {
+        return false;
+    }
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut last = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (last + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            last = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()] <= 2
 }
 
 /// Whether `path` is the code's: a test's helper or fixture taken out with the
