@@ -110,7 +110,35 @@ pub fn since(root: &Path, base: Option<&str>, reads: &Reads) -> Result<Vec<Findi
         })
         .collect();
     compiled_since(root, &given, &mut changes)?;
-    Ok(weakened::find_given(&changes, verify_files, &given))
+    Ok(on_own_stack(move || {
+        weakened::find_given(&changes, verify_files, &given)
+    }))
+}
+
+/// The stack the check runs on: its syntax walks stop at 600 levels of a crafted
+/// nest, a few KB each on a debug build, past the 2 MiB a thread gets by default
+/// (tokio's blocking threads, where `plan mcp` signs off). Reserved, not touched:
+/// only the pages a walk reaches are used.
+const CHECK_STACK: usize = 64 << 20;
+
+/// Runs `f` on a thread of [`CHECK_STACK`], or here when no thread can be made.
+fn on_own_stack<T: Send, F: FnOnce() -> T + Send>(f: F) -> T {
+    // Held here, so a thread that cannot be made leaves it to run on this one.
+    let held = std::sync::Mutex::new(Some(f));
+    let take = || held.lock().ok().and_then(|mut f| f.take());
+    let ran = std::thread::scope(|scope| {
+        let thread = std::thread::Builder::new().stack_size(CHECK_STACK);
+        let handle = thread.spawn_scoped(scope, || take().map(|f| f())).ok()?;
+        Some(
+            handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+        )
+    });
+    match ran.flatten() {
+        Some(out) => out,
+        None => take().expect("the check ran on no thread, so it is still held")(),
+    }
 }
 
 /// The compiled Python modules new or changed since the start that Python may

@@ -132,3 +132,23 @@ fn a_go_nest_of_60000_ifs_is_read_in_linear_time() {
     let t = crafted("x_test.go", start, &nest);
     within(&t, 60);
 }
+
+#[test]
+fn a_nest_deeper_than_a_small_stack_is_read_without_overflowing_it() {
+    // The syntax walks stop at 600 levels, each a few KB of stack on a debug
+    // build: past the 2 MiB a thread gets by default (tokio's blocking threads,
+    // where `plan mcp` signs off), the process aborted. The check now runs on a
+    // thread of its own stack.
+    let nest = format!(
+        "{}x;\n{}test('a', () => {{\n  expect(f(1)).toBe(1);\n}});\n",
+        "function a() {\n".repeat(3_000),
+        "}\n".repeat(3_000)
+    );
+    let t = crafted(
+        "x.test.js",
+        "test('a', () => {\n  expect(f(1)).toBe(1);\n});\n",
+        &nest,
+    );
+    let run = crate::util::limited(&t, &["show", "calc", "--json"], "-s", 2 << 20).code(0);
+    assert!(run.stdout.contains("\"id\": \"calc\""), "{}", run.stdout);
+}

@@ -416,10 +416,16 @@ impl Run {
 /// at `bytes` by the shell's `ulimit -d` (`unsafe` is forbidden here, so no
 /// setrlimit in a pre_exec): past it an allocation fails and the process aborts.
 pub fn capped(t: &Test, args: &[&str], bytes: u64) -> Run {
+    limited(t, args, "-d", bytes)
+}
+
+/// `plan args` run under `ulimit LIMIT` of `bytes` (`-d` its data, `-s` its main
+/// thread's stack).
+pub fn limited(t: &Test, args: &[&str], limit: &str, bytes: u64) -> Run {
     let plan = t.cmd(args);
     let mut cmd = Command::new("sh");
     cmd.env_clear()
-        .args(["-c", r#"ulimit -d "$0" && exec "$@""#])
+        .args(["-c", &format!(r#"ulimit {limit} "$0" && exec "$@""#)])
         .arg((bytes / 1024).to_string())
         .arg(plan.get_program())
         .args(plan.get_args())
