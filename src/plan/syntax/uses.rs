@@ -385,8 +385,13 @@ pub(super) fn cases<'t>(g: Grammar, src: &str, root: Node<'t>) -> (usize, usize)
 /// it: one that defines tests is a shared harness, whose tests run once per file
 /// that calls it.
 fn harnesses(g: Grammar, src: &str, root: Node<'_>) -> Vec<Exported> {
-    let mut out = Vec::new();
+    let mut out: Vec<Exported> = Vec::new();
     for export in preorder(root).filter(|n| n.kind() == "export_statement") {
+        // An export inside a function's body is no module's (a file that does not
+        // parse): taken, each would read the rows of every one inside it again.
+        if out.last().is_some_and(|h| export.start_byte() < h.body.end) {
+            continue;
+        }
         // `export default function` is imported under any name.
         let mut cursor = export.walk();
         let default = export.children(&mut cursor).any(|c| c.kind() == "default");

@@ -105,3 +105,32 @@ fn exported_harnesses_with_their_bodies_and_rows() {
     let body = &ts.harnesses[0].body;
     assert!(text[body.clone()].contains("test.each"), "{body:?}");
 }
+
+// An export inside an exported function's body (a file that does not parse) is
+// no harness of its own: taken, 3,000 nested ones read the rows of all those
+// inside each again (121 s on a debug build before, 1.3 s after).
+#[test]
+fn an_export_nested_in_a_harness_is_none_of_its_own() {
+    let depth = 3_000;
+    let text = format!(
+        "{}{}",
+        "export function a() {\n  test.each([1])('t', (x) => { expect(x).toBe(1) })\n"
+            .repeat(depth),
+        "}\n".repeat(depth)
+    );
+    // On a stack as deep as the one the check runs on (`weakened::CHECK_STACK`):
+    // the walks' 600 levels outgrow a test thread's 2 MiB on a debug build.
+    let found = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || {
+            let js = uses(Grammar::JavaScript, &text);
+            js.harnesses
+                .iter()
+                .map(|h| (h.name.clone(), h.cases))
+                .collect::<Vec<_>>()
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(found, [("a".to_string(), depth)]);
+}
