@@ -221,19 +221,22 @@ fn scripted(lang: Lang, view: &syntax::View) -> Read {
                 .map(move |p| (name.clone(), p.1.clone()))
         })
         .collect();
+    // Where each test starts, sorted: a harness's tests and assertions are a run
+    // of each list, found by a search, not a pass per harness.
+    let mut test_starts: Vec<usize> = view.tests.iter().map(|t| t.span.start).collect();
+    test_starts.sort_unstable();
     let harnesses = view
         .uses
         .harnesses
         .iter()
         .filter_map(|h| {
             let within = &h.body;
-            let inside: Vec<&(usize, String, &str)> =
-                placed.iter().filter(|p| within.contains(&p.0)).collect();
-            let tests = view
-                .tests
-                .iter()
-                .filter(|t| within.contains(&t.span.start))
-                .count();
+            let from = placed.partition_point(|p| p.0 < within.start);
+            let to = placed.partition_point(|p| p.0 < within.end).max(from);
+            let inside = &placed[from..to];
+            let tests = test_starts
+                .partition_point(|&s| s < within.end)
+                .saturating_sub(test_starts.partition_point(|&s| s < within.start));
             (tests > 0).then(|| Harness {
                 name: h.name.clone(),
                 counts: Counts {
