@@ -29,7 +29,7 @@ fn archive(target: &str, os: &str) -> String {
     format!("plan-{VERSION}-{target}.{ext}")
 }
 
-/// A scratch directory, the small binary, and scripts/dist's output for `targets`
+/// A scratch directory, the binary to pack, and scripts/dist's output for `targets`
 /// in `work/dist`.
 struct Release {
     _dir: tempfile::TempDir,
@@ -38,18 +38,53 @@ struct Release {
 }
 
 impl Release {
+    /// Packs the real (stripped) binary: for a test that installs and runs it.
     fn new() -> Release {
-        let dir = tempfile::Builder::new()
-            .prefix("plan-release-")
-            .tempdir()
-            .unwrap();
-        let work = dir.path().to_path_buf();
+        let (dir, work) = Release::scratch();
         let binary = small_binary(&work);
         Release {
             _dir: dir,
             work,
             binary,
         }
+    }
+
+    /// Packs a few-line script that runs the binary under test, for a test of what
+    /// release-check and install.sh make of the archives and checksums, which never
+    /// runs what it packed. scripts/dist still runs it to write the plugin, and it
+    /// answers as plan; gzipping the 43 MB binary once per platform took most of a
+    /// minute of these tests.
+    #[cfg(unix)]
+    fn with_stand_in() -> Release {
+        use std::os::unix::fs::PermissionsExt;
+        let (dir, work) = Release::scratch();
+        let binary = work.join("plan");
+        std::fs::write(
+            &binary,
+            format!("#!/bin/sh\nexec '{}' \"$@\"\n", crate::util::BIN),
+        )
+        .unwrap();
+        std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o755)).unwrap();
+        Release {
+            _dir: dir,
+            work,
+            binary,
+        }
+    }
+
+    /// Without the executable bit a script cannot stand in.
+    #[cfg(not(unix))]
+    fn with_stand_in() -> Release {
+        Release::new()
+    }
+
+    fn scratch() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::Builder::new()
+            .prefix("plan-release-")
+            .tempdir()
+            .unwrap();
+        let work = dir.path().to_path_buf();
+        (dir, work)
     }
 
     fn dist(&self) -> PathBuf {
@@ -116,7 +151,7 @@ fn the_workflow_builds_every_platform_and_publishes_the_main_package_last() {
 
 #[test]
 fn release_check_refuses_a_release_missing_a_platform_or_a_checksum() {
-    let r = Release::new();
+    let r = Release::with_stand_in();
     let all = platforms();
     let (first, rest) = all.split_first().unwrap();
     r.pack(&first.0);
@@ -292,7 +327,7 @@ fn install_sh_installs_the_checked_archive_from_dist() {
 #[cfg(unix)]
 #[test]
 fn install_sh_refuses_a_tampered_archive_and_a_missing_platform() {
-    let r = Release::new();
+    let r = Release::with_stand_in();
     let target = install_target();
     r.pack(&target);
     let dist = r.dist();
