@@ -66,7 +66,7 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
             r.view.marks = super::marks::go(src, root);
         }
         _ => {
-            r.js(root, &mut Vec::new(), 0);
+            r.js(root, &mut Vec::new(), &mut Vec::new(), 0);
             let held: HashSet<usize> = r
                 .view
                 .tests
@@ -617,10 +617,39 @@ impl<'s> Reader<'s> {
         }
     }
 
-    fn js(&mut self, node: Node<'_>, scope: &mut Vec<String>, depth: usize) {
+    /// `under`: the `if`s between the innermost function around `node` and it,
+    /// outermost first, each condition with whether `node` is under its `else`.
+    /// A test case under them exists only when they hold, as if a skip marker's
+    /// condition were on it. Under an `else`, the condition is read as its
+    /// negation (`true` the second): a word more than the `if` had, so a test
+    /// moved into the `else` of its own guard (it now runs only where it did not)
+    /// is a condition widened, and an `if` put inside its guard keeps the guard's
+    /// words and adds its own. Kept on the way down: a node's parent is found
+    /// from the root past every sibling before it, so asking each test for its
+    /// ancestors was quadratic in a block of many tests.
+    fn js<'t>(
+        &mut self,
+        node: Node<'t>,
+        scope: &mut Vec<String>,
+        under: &mut Vec<(Node<'t>, bool)>,
+        depth: usize,
+    ) {
         if depth > MAX_DEPTH {
             return;
         }
+        // A function's body runs where it is called, not under the `if`s around it.
+        let mut within = Vec::new();
+        let under = match matches!(
+            node.kind(),
+            "arrow_function" | "function_expression" | "function_declaration"
+        ) {
+            true => &mut within,
+            false => under,
+        };
+        let condition = (node.kind() == "if_statement")
+            .then(|| node.child_by_field_name("condition"))
+            .flatten();
+        let alternative = node.child_by_field_name("alternative").map(|a| a.id());
         if node.kind() == "statement_block" {
             self.js_guarded_cases(node);
         }
@@ -653,7 +682,12 @@ impl<'s> Reader<'s> {
                 }
             }
             if child.kind() != "call_expression" {
-                self.js(child, scope, depth + 1);
+                // Entering an `if`'s branch: its condition is on what it holds.
+                let pushed = condition.map(|c| under.push((c, alternative == Some(child.id()))));
+                self.js(child, scope, under, depth + 1);
+                if pushed.is_some() {
+                    under.pop();
+                }
                 continue;
             }
             let root = callee_root(self.src, child).unwrap_or("");
@@ -674,7 +708,7 @@ impl<'s> Reader<'s> {
                     let condition = self.normal(args);
                     self.guard(child, None, condition);
                 }
-                self.js(child, scope, depth + 1);
+                self.js(child, scope, under, depth + 1);
                 continue;
             }
             let args = child.child_by_field_name("arguments");
@@ -691,11 +725,10 @@ impl<'s> Reader<'s> {
             if case && let Some(condition) = self.js_aliases.get(root).cloned() {
                 self.guard(child, Some(&name), condition);
             }
-            let under = js_defined_under(child);
             if case && !under.is_empty() {
                 let condition = under
-                    .into_iter()
-                    .map(|(c, negated)| match negated {
+                    .iter()
+                    .map(|&(c, negated)| match negated {
                         true => format!("not ({})", self.normal(c)),
                         false => self.normal(c),
                     })
@@ -725,7 +758,7 @@ impl<'s> Reader<'s> {
             if suite {
                 scope.push(name);
                 if let Some(args) = args {
-                    self.js(args, scope, depth + 1);
+                    self.js(args, scope, under, depth + 1);
                 }
                 scope.pop();
             } else {
@@ -1632,44 +1665,6 @@ fn go_check(src: &str, call: Node<'_>) -> bool {
         }
         _ => false,
     }
-}
-
-/// The conditions of the `if`s a JavaScript test case is defined under, outside
-/// any function (a suite's callback's own `if` included), outermost first: the
-/// test exists only when they hold, as if a skip marker's condition were on it.
-/// Under an `else`, its condition read as its negation (`true` the second): a
-/// word more than the `if` had, so a test moved into the `else` of its own guard
-/// (it now runs only where it did not) is a condition widened, and an `if` put
-/// inside its guard keeps the guard's words and adds its own.
-fn js_defined_under(case: Node<'_>) -> Vec<(Node<'_>, bool)> {
-    let mut out = Vec::new();
-    let mut from = case;
-    let Some(mut at) = case.parent() else {
-        return out;
-    };
-    loop {
-        match at.kind() {
-            "if_statement" => {
-                let negated = at
-                    .child_by_field_name("alternative")
-                    .is_some_and(|a| a.id() == from.id());
-                if let Some(c) = at.child_by_field_name("condition") {
-                    out.push((c, negated));
-                }
-            }
-            "arrow_function" | "function_expression" | "function_declaration" | "program" => {
-                break;
-            }
-            _ => {}
-        }
-        from = at;
-        match at.parent() {
-            Some(p) => at = p,
-            None => break,
-        }
-    }
-    out.reverse();
-    out
 }
 
 /// The condition of the innermost `if` around `node` inside `within`.

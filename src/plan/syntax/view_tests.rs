@@ -510,3 +510,34 @@ fn many_waits_and_checks_read_in_linear_time() {
     let v = read(Grammar::JavaScript, &text);
     assert_eq!(names(&v), [("", "a", 40_000)]);
 }
+
+#[test]
+fn many_tests_under_ifs_read_in_linear_time() {
+    // Each test asked for its ancestors, and tree-sitter finds a node's parent
+    // from the root past every sibling before it: quadratic in a block of many
+    // tests. The `if`s are now kept on the way down.
+    let depth = 50;
+    let tests = 4_000;
+    let text = format!(
+        "{}{}{}",
+        "if (x) {\n".repeat(depth),
+        "it('t', () => { expect(1).toBe(1) })\n".repeat(tests),
+        "}\n".repeat(depth)
+    );
+    let v = read(Grammar::JavaScript, &text);
+    let guards: Vec<&str> = v
+        .skips
+        .iter()
+        .filter(|s| s.guard)
+        .filter_map(|s| s.condition.as_deref())
+        .collect();
+    assert_eq!(guards.len(), tests);
+    // Each under all the `if`s, in normal form (`identifier=x` for `x`).
+    assert!(guards.iter().all(|c| *c == guards[0]));
+    assert_eq!(
+        guards[0].matches("identifier=x").count(),
+        depth,
+        "{}",
+        guards[0]
+    );
+}
