@@ -487,6 +487,7 @@ impl<'s> Reader<'s> {
             } else if name.starts_with("test") {
                 let found = python_assertions(self.src, body);
                 asserted = found.len();
+                self.view.exits += python_test_exits(self.src, body);
                 // A marker in its body stops it, under the `if` around it.
                 for (marker, condition) in self.python_markers(body) {
                     let condition =
@@ -764,6 +765,13 @@ impl<'s> Reader<'s> {
             } else {
                 let found = js_assertions(self.src, child);
                 self.js_inner_skips(child, &name);
+                // An exit passing inside the test ends the whole run there (jest
+                // and node's runner report it passed), as one at the top does.
+                self.view.exits += preorder(child)
+                    .filter(|n| n.kind() == "expression_statement")
+                    .filter_map(|n| n.named_child(0))
+                    .filter(|e| js_exit(self.src, *e))
+                    .count();
                 let mut test = self.test(&name, &scope.join("::"), child, found);
                 test.returns_early = js_callbacks(child)
                     .iter()
@@ -1424,6 +1432,34 @@ fn js_exit(src: &str, expression: Node<'_>) -> bool {
 /// `os._exit(…)` under any name the module was imported as, `__import__('os')
 /// ._exit(…)`, `pytest.exit(…)`, or a bare `exit(…)`, `quit(…)`, `_exit(…)`; or
 /// raises `SystemExit`.
+/// The exits in a Python test's `body` that end the whole run passing:
+/// `os._exit(0)` and `pytest.exit(…, returncode=0)` (a `SystemExit` is the
+/// test's failure to pytest). None in a test that forks: its exits are the
+/// child's.
+fn python_test_exits(src: &str, body: Node<'_>) -> usize {
+    if src[body.byte_range()].contains("fork(") {
+        return 0;
+    }
+    let squeezed = |n: Node<'_>| -> String { src[n.byte_range()].split_whitespace().collect() };
+    preorder(body)
+        .filter(|n| n.kind() == "call")
+        .filter(|call| {
+            let (Some(f), Some(args)) = (
+                call.child_by_field_name("function"),
+                call.child_by_field_name("arguments"),
+            ) else {
+                return false;
+            };
+            let args = squeezed(args);
+            match squeezed(f).as_str() {
+                "os._exit" | "posix._exit" | "_exit" => args == "(0)",
+                "pytest.exit" => args.contains("returncode=0)") || args.ends_with(",0)"),
+                _ => false,
+            }
+        })
+        .count()
+}
+
 fn python_exit(src: &str, statement: Node<'_>) -> bool {
     if statement.kind() == "raise_statement" {
         let raised = statement.named_child(0).map(|r| &src[r.byte_range()]);

@@ -483,9 +483,9 @@ fn a_run_of_hash_lines_inside_a_string_does_not_hide_where_it_ends() {
 }
 
 #[test]
-fn javascript_exits_passing_at_the_module_top_only() {
+fn javascript_exits_passing_at_the_module_top_or_in_a_test() {
     let test =
-        "test('adds', () => {\n  process.exit(0);\n  assert.strictEqual(add(2, 3), 5);\n});\n";
+        "test('adds', () => {\n  process.exit(1);\n  assert.strictEqual(add(2, 3), 5);\n});\n";
     for (top, exits) in [
         ("process.exit(0);\n", 1),
         ("process.exit();\n", 1),
@@ -496,6 +496,27 @@ fn javascript_exits_passing_at_the_module_top_only() {
     ] {
         let v = read(Grammar::JavaScript, &format!("{top}{test}"));
         assert_eq!(v.exits, exits, "{top}");
+    }
+    // In a test's body (the red team's: jest reports the run passed).
+    let passing = test.replace("process.exit(1)", "process.exit(0)");
+    assert_eq!(read(Grammar::JavaScript, &passing).exits, 1);
+}
+
+#[test]
+fn python_exits_passing_in_a_test() {
+    let test = |line: &str| {
+        format!("import os\n\ndef test_add():\n    {line}\n    assert add(2, 3) == 5\n")
+    };
+    for (line, exits) in [
+        ("os._exit(0)", 1),
+        ("pytest.exit('done', returncode=0)", 1),
+        ("os._exit(1)", 0),
+        ("sys.exit(0)", 0),
+        ("pytest.exit('stop')", 0),
+        // A test that forks: the child's exit.
+        ("pid = os.fork()\n    if pid == 0:\n        os._exit(0)", 0),
+    ] {
+        assert_eq!(read(Grammar::Python, &test(line)).exits, exits, "{line}");
     }
 }
 

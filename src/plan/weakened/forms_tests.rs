@@ -3565,3 +3565,38 @@ fn an_expected_value_reworded_with_the_test_s_own_input_is_a_lead() {
         );
     }
 }
+
+/// Attack (helper 67's red team): a test that exits the process passing before
+/// its checks, `os._exit(0)` or `pytest.exit(…, returncode=0)`, or
+/// `process.exit(0)` under jest: the runner reports the run passed, every test
+/// after it unrun. Nothing was found. A test that forks and exits in the child is
+/// honest.
+#[test]
+fn a_test_that_exits_the_run_passing_is_found() {
+    let py = "import os\n\ndef test_add():\n    assert add(2, 3) == 5\n";
+    let js = "test('adds', () => {\n  expect(add(2, 3)).toBe(5);\n});\n";
+    for (path, before, after) in [
+        (
+            "tests/test_add.py",
+            py,
+            py.replace("    assert", "    os._exit(0)\n    assert"),
+        ),
+        (
+            "tests/test_add.py",
+            py,
+            py.replace("    assert", "    pytest.exit('ok', returncode=0)\n    assert"),
+        ),
+        (
+            "src/add.test.js",
+            js,
+            js.replace("  expect", "  process.exit(0);\n  expect"),
+        ),
+    ] {
+        let found = find(&[change(path, Some(before), Some(&after))], &[]);
+        assert!(found.iter().any(kinds::high), "{after}: {found:?}");
+    }
+    let forks = format!(
+        "{py}\ndef test_fork():\n    pid = os.fork()\n    if pid == 0:\n        os._exit(0)\n    _, status = os.waitpid(pid, 0)\n    assert os.WEXITSTATUS(status) == 0\n"
+    );
+    assert_eq!(one("tests/test_add.py", py, &forks), Vec::<String>::new());
+}
