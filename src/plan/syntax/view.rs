@@ -456,6 +456,12 @@ impl<'s> Reader<'s> {
                     for (marker, _) in self.python_markers(item) {
                         self.skip(marker, None, None);
                     }
+                    // A test defined above taken out of collection by name.
+                    if let Some(test) = python_uncollected(self.src, item)
+                        .filter(|t| t.starts_with("test") && defined.contains_key(*t))
+                    {
+                        self.skip(item, Some(test), None);
+                    }
                     continue;
                 }
             };
@@ -483,6 +489,11 @@ impl<'s> Reader<'s> {
                     "" => name.to_string(),
                     _ => format!("{scope}::{name}"),
                 };
+                // pytest collects no test of a plain `Test*` class with an
+                // `__init__` (it warns, and exits 0).
+                if name.starts_with("Test") && python_plain_with_init(self.src, def) {
+                    self.skip(def, Some(name), None);
+                }
                 self.python_scope(body, &inner, depth + 1);
             } else if name.starts_with("test") {
                 let found = python_assertions(self.src, body);
@@ -1432,6 +1443,75 @@ fn js_exit(src: &str, expression: Node<'_>) -> bool {
 /// `os._exit(…)` under any name the module was imported as, `__import__('os')
 /// ._exit(…)`, `pytest.exit(…)`, or a bare `exit(…)`, `quit(…)`, `_exit(…)`; or
 /// raises `SystemExit`.
+/// The name a module or class statement takes out of pytest's collection:
+/// `NAME = VALUE` or `del NAME` (once its `def` ran, the name holds no test),
+/// or `NAME.__test__ = False`. A value that is a call or a name may be the test
+/// wrapped (`test_a = settings(max_examples=5)(test_a)`): only a literal or a
+/// lambda counts.
+fn python_uncollected<'s>(src: &'s str, item: Node<'_>) -> Option<&'s str> {
+    let text = |n: Node<'_>| &src[n.byte_range()];
+    match item.kind() {
+        "delete_statement" => item
+            .named_child(0)
+            .filter(|n| n.kind() == "identifier")
+            .map(text),
+        "expression_statement" => {
+            let set = item.named_child(0).filter(|n| n.kind() == "assignment")?;
+            let left = set.child_by_field_name("left")?;
+            let literal = set.child_by_field_name("right").is_some_and(|r| {
+                matches!(
+                    r.kind(),
+                    "none"
+                        | "false"
+                        | "true"
+                        | "integer"
+                        | "float"
+                        | "string"
+                        | "list"
+                        | "dictionary"
+                        | "tuple"
+                        | "lambda"
+                )
+            });
+            match left.kind() {
+                "identifier" => literal.then(|| text(left)),
+                "attribute" => {
+                    let false_ = set.child_by_field_name("right").map(text) == Some("False");
+                    let object = left.child_by_field_name("object")?;
+                    (false_
+                        && object.kind() == "identifier"
+                        && left.child_by_field_name("attribute").map(text) == Some("__test__"))
+                    .then(|| text(object))
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Whether a class has no base (or `object` alone) and defines `__init__`.
+fn python_plain_with_init(src: &str, class: Node<'_>) -> bool {
+    let bases = class
+        .child_by_field_name("superclasses")
+        .map(|b| src[b.byte_range()].split_whitespace().collect::<String>());
+    if !matches!(bases.as_deref(), None | Some("()") | Some("(object)")) {
+        return false;
+    }
+    let Some(body) = class.child_by_field_name("body") else {
+        return false;
+    };
+    kids(body).into_iter().any(|item| {
+        let def = match item.kind() {
+            "decorated_definition" => item.child_by_field_name("definition"),
+            _ => Some(item),
+        };
+        def.filter(|d| d.kind() == "function_definition")
+            .and_then(|d| d.child_by_field_name("name"))
+            .is_some_and(|n| &src[n.byte_range()] == "__init__")
+    })
+}
+
 /// The exits in a Python test's `body` that end the whole run passing:
 /// `os._exit(0)` and `pytest.exit(…, returncode=0)` (a `SystemExit` is the
 /// test's failure to pytest). None in a test that forks: its exits are the

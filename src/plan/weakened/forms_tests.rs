@@ -3584,7 +3584,10 @@ fn a_test_that_exits_the_run_passing_is_found() {
         (
             "tests/test_add.py",
             py,
-            py.replace("    assert", "    pytest.exit('ok', returncode=0)\n    assert"),
+            py.replace(
+                "    assert",
+                "    pytest.exit('ok', returncode=0)\n    assert",
+            ),
         ),
         (
             "src/add.test.js",
@@ -3599,4 +3602,53 @@ fn a_test_that_exits_the_run_passing_is_found() {
         "{py}\ndef test_fork():\n    pid = os.fork()\n    if pid == 0:\n        os._exit(0)\n    _, status = os.waitpid(pid, 0)\n    assert os.WEXITSTATUS(status) == 0\n"
     );
     assert_eq!(one("tests/test_add.py", py, &forks), Vec::<String>::new());
+}
+
+/// Attack (helper 67's red team): a Python test taken out of pytest's collection
+/// by the module itself, its text unchanged: the name rebound or deleted after
+/// the `def` (`test_add = None`, `del test_add`), `test_add.__test__ = False`, or
+/// an `__init__` given to a plain `Test*` class (pytest collects none of its
+/// tests, and exits 0). Nothing was found. A name bound before its `def` (the
+/// `def` wins), and an `__init__` in a `unittest.TestCase`, are honest.
+#[test]
+fn a_python_test_taken_out_of_collection_by_its_module_is_found() {
+    let py = "def test_add():\n    assert add(2, 3) == 5\n";
+    for after in [
+        format!("{py}\ntest_add = None\n"),
+        format!("{py}\ntest_add = lambda: None\n"),
+        format!("{py}\ndel test_add\n"),
+        format!("{py}\ntest_add.__test__ = False\n"),
+    ] {
+        says(
+            &one("tests/test_add.py", py, &after),
+            "tests/test_add.py",
+            "skip marker",
+        );
+    }
+    let class = "class TestAdd:\n    def test_add(self):\n        assert add(2, 3) == 5\n";
+    let init = class.replace(
+        "class TestAdd:\n",
+        "class TestAdd:\n    def __init__(self):\n        self.x = 1\n\n",
+    );
+    says(
+        &one("tests/test_add.py", class, &init),
+        "tests/test_add.py",
+        "skip marker",
+    );
+    // Honest: bound before the def, wrapped, and a TestCase's own __init__.
+    for honest in [
+        format!("test_add = None\n\n{py}"),
+        format!("{py}\ntest_add = settings(max_examples=5)(test_add)\n"),
+    ] {
+        assert_eq!(one("tests/test_add.py", py, &honest), Vec::<String>::new());
+    }
+    let case = "import unittest\n\nclass TestAdd(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n";
+    let case_init = case.replace(
+        "(unittest.TestCase):\n",
+        "(unittest.TestCase):\n    def __init__(self, *a):\n        super().__init__(*a)\n\n",
+    );
+    assert_eq!(
+        one("tests/test_add.py", case, &case_init),
+        Vec::<String>::new()
+    );
 }
