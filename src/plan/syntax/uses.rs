@@ -276,7 +276,8 @@ fn callee<'s>(src: &'s str, call: Node<'_>) -> Option<(&'s str, Option<&'s str>)
 
 /// Names the file patches (`monkeypatch.setattr(calc, "add", …)`,
 /// `mock.patch("calc.add")`, `vi.spyOn(calc, 'add')`): the last part of each
-/// string given to a patching call, sorted, each once.
+/// string given to a patching call; and a JavaScript `expect` or `assert` the
+/// file defines for itself. Sorted, each once.
 fn patched(g: Grammar, src: &str, root: Node<'_>) -> Vec<String> {
     let calls = preorder(root).filter(|n| matches!(n.kind(), "call" | "call_expression"));
     let given = calls.filter_map(|call| {
@@ -307,6 +308,36 @@ fn patched(g: Grammar, src: &str, root: Node<'_>) -> Vec<String> {
             && last.bytes().all(|c| c == b'_' || c.is_ascii_alphanumeric())
         {
             names.push(last.to_string());
+        }
+    }
+    // JavaScript's check itself defined in the file (`const expect = () => …`,
+    // `function assert() {}`): every check through it is the file's own. Taken
+    // from a library by name (`const expect = chai.expect`, `require('assert')`)
+    // it is the library's.
+    if g.is_js() {
+        let own = |value: Option<Node<'_>>| {
+            value.is_some_and(|v| {
+                matches!(
+                    v.kind(),
+                    "arrow_function" | "function_expression" | "function" | "object" | "class"
+                )
+            })
+        };
+        for n in preorder(root) {
+            let (name, defined) = match n.kind() {
+                "function_declaration" => (n.child_by_field_name("name"), true),
+                "variable_declarator" => (
+                    n.child_by_field_name("name"),
+                    own(n.child_by_field_name("value")),
+                ),
+                _ => continue,
+            };
+            if let Some(name) = name.filter(|n| n.kind() == "identifier")
+                && defined
+                && matches!(&src[name.byte_range()], "expect" | "assert")
+            {
+                names.push(src[name.byte_range()].to_string());
+            }
         }
     }
     names.sort();

@@ -3652,3 +3652,37 @@ fn a_python_test_taken_out_of_collection_by_its_module_is_found() {
         Vec::<String>::new()
     );
 }
+
+/// Attack (helper 67's red team): the check itself replaced in a JavaScript test
+/// file, `const expect = () => ({ toBe() {} })` or `function assert() {}`: every
+/// check through it passes. Nothing was found. The library's own, taken from
+/// it by name (`const { expect } = require('chai')`, `const expect =
+/// chai.expect`, `const assert = require('assert')`), is honest.
+#[test]
+fn a_check_replaced_in_a_javascript_test_file_is_found() {
+    let js = "const { add } = require('./add');\n\ntest('adds', () => {\n  expect(add(2, 3)).toBe(5);\n  assert(add(1, 1) === 2);\n});\n";
+    for local in [
+        "const expect = () => ({ toBe() {} });\n",
+        "function assert() {}\n",
+        "let expect = function () { return { toBe: () => {} }; };\n",
+    ] {
+        let after = format!("{local}{js}");
+        says(
+            &one("src/add.test.js", js, &after),
+            "src/add.test.js",
+            "the assertions call is patched in the test",
+        );
+    }
+    for library in [
+        "const { expect } = require('chai');\n",
+        "const expect = chai.expect;\n",
+        "const assert = require('assert');\n",
+    ] {
+        let after = format!("{library}{js}");
+        assert_eq!(
+            one("src/add.test.js", js, &after),
+            Vec::<String>::new(),
+            "{library}"
+        );
+    }
+}
