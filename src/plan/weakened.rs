@@ -2614,6 +2614,17 @@ func (s *Suite) TestMethod() {
             ),
             1
         );
+        // Calls that check nothing (helper 67's red team: std's assert_eq
+        // shadowed by one that drops its operands, or prints them).
+        for arm in [
+            "{ drop((&$a, &$b)) }",
+            "{ std::mem::drop($a); std::mem::forget($b) }",
+            "{ println!(\"{:?} {:?}\", $a, $b) }",
+            "{ let _ = std::hint::black_box(($a, $b)); }",
+        ] {
+            let text = format!("macro_rules! assert_eq {{ ($a:expr, $b:expr) => {arm}; }}");
+            assert_eq!(hollow(&text), 1, "{arm}");
+        }
         // Helpers that check: through a macro, a function or a method.
         assert_eq!(
             hollow(
