@@ -3686,3 +3686,33 @@ fn a_check_replaced_in_a_javascript_test_file_is_found() {
         );
     }
 }
+
+/// Attack (helper 67's red team): a Python test's checks put under
+/// `with contextlib.suppress(AssertionError):`, a `try` with a handler that
+/// passes, written shorter. Nothing was found. A `suppress` of another error
+/// (`FileNotFoundError` around a clean-up) is honest.
+#[test]
+fn checks_under_a_suppress_of_their_failure_are_found() {
+    let py = "import contextlib\n\ndef test_add():\n    assert add(2, 3) == 5\n";
+    for caught in [
+        "AssertionError",
+        "Exception",
+        "BaseException",
+        "ValueError, AssertionError",
+    ] {
+        let after = py.replace(
+            "    assert",
+            &format!("    with contextlib.suppress({caught}):\n        assert"),
+        );
+        says(
+            &one("tests/test_add.py", py, &after),
+            "tests/test_add.py",
+            "swallows its failure",
+        );
+    }
+    let honest = py.replace(
+        "    assert add(2, 3) == 5\n",
+        "    assert add(2, 3) == 5\n    with contextlib.suppress(FileNotFoundError):\n        os.remove('out.txt')\n",
+    );
+    assert_eq!(one("tests/test_add.py", py, &honest), Vec::<String>::new());
+}
