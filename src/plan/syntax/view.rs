@@ -82,23 +82,26 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
     }
     r.view.uses = super::uses::read(g, src, root, &r.view.marks.generated);
     r.view.bindings = super::bound::read(g, src, root);
-    if g == Grammar::Python || g.is_js() {
+    if g.is_js() {
         let tries: Vec<Node<'_>> = preorder(root)
             .filter(|n| n.kind() == "try_statement")
             .collect();
-        let js = (g.is_js() && !tries.is_empty())
-            .then(|| (Handers::of(src, root), JsChecks::of(src, root)));
-        r.view.swallowed = tries
-            .into_iter()
-            .map(|t| swallowed(g, src, t, js.as_ref()))
-            .sum();
+        let js = (!tries.is_empty()).then(|| (Handers::of(src, root), JsChecks::of(src, root)));
+        r.view.swallowed = tries.into_iter().map(|t| swallowed(t, js.as_ref())).sum();
     }
     if g == Grammar::Python {
-        // The bodies merged, so a nest of them counts each assertion once.
-        let bodies: Vec<std::ops::Range<usize>> = preorder(root)
+        // The bodies of `try`s and `with suppress(…)`s that swallow a failure,
+        // merged: a nest of them counts each assertion once, and is read once
+        // (each counting its whole body was quadratic).
+        let tries = preorder(root)
+            .filter(|n| n.kind() == "try_statement")
+            .filter(|t| python_swallows(src, *t));
+        let withs = preorder(root)
             .filter(|n| n.kind() == "with_statement")
-            .filter(|w| python_suppresses_failure(src, *w))
-            .filter_map(|w| w.child_by_field_name("body"))
+            .filter(|w| python_suppresses_failure(src, *w));
+        let bodies: Vec<std::ops::Range<usize>> = tries
+            .chain(withs)
+            .filter_map(|n| n.child_by_field_name("body"))
             .map(|body| body.byte_range())
             .collect();
         if !bodies.is_empty() {
@@ -133,49 +136,46 @@ fn python_suppresses_failure(src: &str, with: Node<'_>) -> bool {
         })
 }
 
-/// How many assertions the `try` statement `t` swallows ([`View::swallowed`]);
-/// `js`, JavaScript's, the file's bindings of the names a `catch` hands the
-/// error on through, and its checks.
-fn swallowed(
-    g: Grammar,
-    src: &str,
-    t: Node<'_>,
-    js: Option<&(Handers<'_, '_>, JsChecks)>,
-) -> usize {
+/// Whether a Python `try` swallows a failure of what it runs: its first
+/// handler catches `AssertionError` (bare, `Exception`, `BaseException`) and
+/// neither raises nor checks.
+fn python_swallows(src: &str, t: Node<'_>) -> bool {
+    let Some(body) = t.child_by_field_name("body") else {
+        return false;
+    };
+    let mut cursor = t.walk();
+    let first = t
+        .named_children(&mut cursor)
+        .find(|c| c.id() != body.id() && c.kind() != "comment");
+    let Some(handler) = first.filter(|c| c.kind() == "except_clause") else {
+        return false;
+    };
+    let mut cursor = handler.walk();
+    let block = handler
+        .named_children(&mut cursor)
+        .find(|c| c.kind() == "block");
+    let caught = &src[handler.start_byte()..block.map_or(handler.end_byte(), |b| b.start_byte())];
+    let words: Vec<&str> = caught
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty() && *w != "except")
+        .collect();
+    let catches = words.is_empty()
+        || words
+            .iter()
+            .any(|w| matches!(*w, "Exception" | "BaseException" | "AssertionError"));
+    let rechecks = block.is_some_and(|b| {
+        preorder(b).any(|n| n.kind() == "raise_statement") || !python_assertions(src, b).is_empty()
+    });
+    catches && !rechecks
+}
+
+/// How many checks the JavaScript `try` statement `t` swallows
+/// ([`View::swallowed`]); `js`, the file's bindings of the names a `catch` hands
+/// the error on through, and its checks.
+fn swallowed(t: Node<'_>, js: Option<&(Handers<'_, '_>, JsChecks)>) -> usize {
     let Some(body) = t.child_by_field_name("body") else {
         return 0;
     };
-    if g == Grammar::Python {
-        let mut cursor = t.walk();
-        let first = t
-            .named_children(&mut cursor)
-            .find(|c| c.id() != body.id() && c.kind() != "comment");
-        let Some(handler) = first.filter(|c| c.kind() == "except_clause") else {
-            return 0;
-        };
-        let mut cursor = handler.walk();
-        let block = handler
-            .named_children(&mut cursor)
-            .find(|c| c.kind() == "block");
-        let caught =
-            &src[handler.start_byte()..block.map_or(handler.end_byte(), |b| b.start_byte())];
-        let words: Vec<&str> = caught
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .filter(|w| !w.is_empty() && *w != "except")
-            .collect();
-        let catches = words.is_empty()
-            || words
-                .iter()
-                .any(|w| matches!(*w, "Exception" | "BaseException" | "AssertionError"));
-        let rechecks = block.is_some_and(|b| {
-            preorder(b).any(|n| n.kind() == "raise_statement")
-                || !python_assertions(src, b).is_empty()
-        });
-        return match catches && !rechecks {
-            true => python_assertions(src, body).len(),
-            false => 0,
-        };
-    }
     let Some(handler) = t
         .child_by_field_name("handler")
         .and_then(|h| h.child_by_field_name("body"))

@@ -562,3 +562,37 @@ fn many_tests_under_ifs_read_in_linear_time() {
         guards[0]
     );
 }
+
+#[test]
+fn nested_python_trys_that_swallow_count_each_check_once() {
+    // Each `try` counted every assertion of its whole body: a nest counted one
+    // check once per level, and read the nest once per level.
+    let depth = 400;
+    let mut text = String::from("def test_a():\n");
+    for k in 0..depth {
+        text.push_str(&format!("{}try:\n", " ".repeat(4 + 4 * k)));
+    }
+    text.push_str(&format!(
+        "{}assert add(2, 3) == 5\n",
+        " ".repeat(4 + 4 * depth)
+    ));
+    for k in (0..depth).rev() {
+        text.push_str(&format!(
+            "{}except AssertionError:\n{}pass\n",
+            " ".repeat(4 + 4 * k),
+            " ".repeat(8 + 4 * k)
+        ));
+    }
+    // On a stack as deep as the one the check runs on (`weakened::CHECK_STACK`).
+    let swallowed = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || {
+            super::view(Grammar::Python, &text)
+                .expect("a view")
+                .swallowed
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(swallowed, 1);
+}
