@@ -813,13 +813,34 @@ impl<'s> Reader<'s> {
             } else {
                 let found = js_assertions(self.src, child);
                 self.js_inner_skips(child, &name);
-                // An exit passing inside the test ends the whole run there (jest
-                // and node's runner report it passed), as one at the top does.
-                self.view.exits += preorder(child)
-                    .filter(|n| n.kind() == "expression_statement")
-                    .filter_map(|n| n.named_child(0))
-                    .filter(|e| js_exit(self.src, *e))
-                    .count();
+                // An exit passing in the test's own callback ends the whole run
+                // there (jest and node's runner report it passed), as one at the
+                // top does; one in a function it defines (a signal's handler)
+                // runs when that is called.
+                for callback in js_callbacks(child) {
+                    let Some(body) = callback.child_by_field_name("body") else {
+                        continue;
+                    };
+                    let nested = super::Spans::new(
+                        preorder(body)
+                            .filter(|n| {
+                                matches!(
+                                    n.kind(),
+                                    "arrow_function"
+                                        | "function_expression"
+                                        | "function_declaration"
+                                )
+                            })
+                            .map(|n| n.byte_range())
+                            .collect::<Vec<_>>(),
+                    );
+                    self.view.exits += preorder(body)
+                        .filter(|n| n.kind() == "expression_statement")
+                        .filter(|n| !nested.holds(n.start_byte()))
+                        .filter_map(|n| n.named_child(0))
+                        .filter(|e| js_exit(self.src, *e))
+                        .count();
+                }
                 let mut test = self.test(&name, &scope.join("::"), child, found);
                 test.returns_early = js_callbacks(child)
                     .iter()
@@ -1554,12 +1575,26 @@ fn python_plain_with_init(src: &str, class: Node<'_>) -> bool {
 /// test's failure to pytest). None in a test that forks: its exits are the
 /// child's.
 fn python_test_exits(src: &str, body: Node<'_>) -> usize {
-    if src[body.byte_range()].contains("fork(") {
+    let squeezed = |n: Node<'_>| -> String { src[n.byte_range()].split_whitespace().collect() };
+    let calls: Vec<Node<'_>> = preorder(body).filter(|n| n.kind() == "call").collect();
+    let forks = calls.iter().any(|c| {
+        c.child_by_field_name("function")
+            .is_some_and(|f| squeezed(f).ends_with("fork"))
+    });
+    if forks {
         return 0;
     }
-    let squeezed = |n: Node<'_>| -> String { src[n.byte_range()].split_whitespace().collect() };
-    preorder(body)
-        .filter(|n| n.kind() == "call")
+    // A function defined in the test exits where it runs (a child process's
+    // target), not the test.
+    let nested = super::Spans::new(
+        preorder(body)
+            .filter(|n| matches!(n.kind(), "function_definition" | "lambda"))
+            .map(|n| n.byte_range())
+            .collect::<Vec<_>>(),
+    );
+    calls
+        .into_iter()
+        .filter(|call| !nested.holds(call.start_byte()))
         .filter(|call| {
             let (Some(f), Some(args)) = (
                 call.child_by_field_name("function"),

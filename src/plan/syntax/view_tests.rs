@@ -500,6 +500,12 @@ fn javascript_exits_passing_at_the_module_top_or_in_a_test() {
     // In a test's body (the red team's: jest reports the run passed).
     let passing = test.replace("process.exit(1)", "process.exit(0)");
     assert_eq!(read(Grammar::JavaScript, &passing).exits, 1);
+    // In a handler the test sets up: it exits when called (helper 68's review).
+    let handler = test.replace(
+        "process.exit(1);",
+        "process.on('SIGTERM', () => process.exit(0));",
+    );
+    assert_eq!(read(Grammar::JavaScript, &handler).exits, 0);
 }
 
 #[test]
@@ -515,6 +521,13 @@ fn python_exits_passing_in_a_test() {
         ("pytest.exit('stop')", 0),
         // A test that forks: the child's exit.
         ("pid = os.fork()\n    if pid == 0:\n        os._exit(0)", 0),
+        // A fork named in a comment only (helper 68's review).
+        ("os._exit(0)  # not a fork() child", 1),
+        // A child process's target, defined in the test.
+        (
+            "def child():\n        os._exit(0)\n    p = Process(target=child)",
+            0,
+        ),
     ] {
         assert_eq!(read(Grammar::Python, &test(line)).exits, exits, "{line}");
     }
