@@ -24,6 +24,19 @@ mod uses_tests;
 #[cfg(test)]
 mod view_tests;
 
+/// Runs `f` on a stack as deep as the one the check runs on
+/// (`weakened::CHECK_STACK`): the walks' 600 levels outgrow a test thread's 2 MiB
+/// on a debug build.
+#[cfg(test)]
+fn on_check_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
 /// The most of a file the view reads, the gate's cap: past it there is no view.
 pub const MAX_BYTES: usize = 2 << 20;
 

@@ -31,6 +31,9 @@ fn fill(unit: impl Fn(usize) -> String) -> String {
     out
 }
 
+/// A JavaScript test file at the start: one test, one check.
+const JS_START: &str = "test('a', () => {\n  expect(f(1)).toBe(1);\n});\n";
+
 /// A goal started on `path` holding `start`, then `path` rewritten as `crafted`.
 fn crafted(path: &str, start: &str, crafted: &str) -> Test {
     let t = Test::new();
@@ -62,7 +65,7 @@ fn a_rust_test_file_of_macro_rules_that_never_close_is_read_within_a_cap() {
 
 #[test]
 fn a_javascript_test_file_of_blocks_that_never_close_is_read_within_a_cap() {
-    let start = "test('a', () => {\n  expect(f(1)).toBe(1);\n});\n";
+    let start = JS_START;
     for unit in ["try{\n", "if(false){\n"] {
         let t = crafted("x.test.js", start, &fill(|_| unit.to_string()));
         let run = capped(&t, &["show", "calc", "--json"], CAP).code(0);
@@ -110,11 +113,7 @@ fn a_javascript_nest_of_30000_try_blocks_is_read_in_linear_time() {
         "try{\n".repeat(30_000),
         "}catch(e){}\n".repeat(30_000)
     );
-    let t = crafted(
-        "x.test.js",
-        "test('a', () => {\n  expect(f(1)).toBe(1);\n});\n",
-        &nest,
-    );
+    let t = crafted("x.test.js", JS_START, &nest);
     within(&t, 60);
 }
 
@@ -144,11 +143,7 @@ fn a_nest_deeper_than_a_small_stack_is_read_without_overflowing_it() {
         "function a() {\n".repeat(3_000),
         "}\n".repeat(3_000)
     );
-    let t = crafted(
-        "x.test.js",
-        "test('a', () => {\n  expect(f(1)).toBe(1);\n});\n",
-        &nest,
-    );
+    let t = crafted("x.test.js", JS_START, &nest);
     let run = crate::util::limited(&t, &["show", "calc", "--json"], "-s", 2 << 20).code(0);
     assert!(run.stdout.contains("\"id\": \"calc\""), "{}", run.stdout);
 }

@@ -118,19 +118,12 @@ fn an_export_nested_in_a_harness_is_none_of_its_own() {
             .repeat(depth),
         "}\n".repeat(depth)
     );
-    // On a stack as deep as the one the check runs on (`weakened::CHECK_STACK`):
-    // the walks' 600 levels outgrow a test thread's 2 MiB on a debug build.
-    let found = std::thread::Builder::new()
-        .stack_size(64 << 20)
-        .spawn(move || {
-            let js = uses(Grammar::JavaScript, &text);
-            js.harnesses
-                .iter()
-                .map(|h| (h.name.clone(), h.cases))
-                .collect::<Vec<_>>()
-        })
-        .unwrap()
-        .join()
-        .unwrap();
+    let found = super::on_check_stack(move || {
+        let js = uses(Grammar::JavaScript, &text);
+        js.harnesses
+            .iter()
+            .map(|h| (h.name.clone(), h.cases))
+            .collect::<Vec<_>>()
+    });
     assert_eq!(found, [("a".to_string(), depth)]);
 }

@@ -596,16 +596,10 @@ fn nested_python_trys_that_swallow_count_each_check_once() {
             " ".repeat(8 + 4 * k)
         ));
     }
-    // On a stack as deep as the one the check runs on (`weakened::CHECK_STACK`).
-    let swallowed = std::thread::Builder::new()
-        .stack_size(64 << 20)
-        .spawn(move || {
-            super::view(Grammar::Python, &text)
-                .expect("a view")
-                .swallowed
-        })
-        .unwrap()
-        .join()
-        .unwrap();
+    let swallowed = super::on_check_stack(move || {
+        super::view(Grammar::Python, &text)
+            .expect("a view")
+            .swallowed
+    });
     assert_eq!(swallowed, 1);
 }
