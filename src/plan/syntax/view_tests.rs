@@ -521,8 +521,10 @@ fn python_exits_passing_in_a_test() {
         ("pytest.exit('stop')", 0),
         // A test that forks: the child's exit.
         ("pid = os.fork()\n    if pid == 0:\n        os._exit(0)", 0),
-        // A fork named in a comment only (helper 68's review).
+        // A fork named in a comment only (helper 68's review), or a function
+        // whose name ends in one (helper 69's).
         ("os._exit(0)  # not a fork() child", 1),
+        ("nofork()\n    os._exit(0)", 1),
         // A child process's target, defined in the test.
         (
             "def child():\n        os._exit(0)\n    p = Process(target=child)",
