@@ -241,15 +241,27 @@ impl JsChecks {
 /// Every node under `node`, itself first, in source order; no recursion, so no
 /// depth of nesting can exhaust the stack, and nothing held but the cursor.
 pub fn preorder(node: Node<'_>) -> Preorder<'_> {
+    pruned(node, |_| false)
+}
+
+/// [`preorder`], not entering the nodes below `node` whose kind `prune` holds
+/// (they are given, their insides are not): what belongs to `node` and not to a
+/// function nested in it, in one walk (a walk up from each node asks
+/// tree-sitter for parents, each found from the root).
+pub fn pruned<'t>(node: Node<'t>, prune: fn(&str) -> bool) -> Preorder<'t> {
     Preorder {
         cursor: node.walk(),
         done: false,
+        prune,
+        started: false,
     }
 }
 
 pub struct Preorder<'t> {
     cursor: tree_sitter::TreeCursor<'t>,
     done: bool,
+    prune: fn(&str) -> bool,
+    started: bool,
 }
 
 impl<'t> Iterator for Preorder<'t> {
@@ -260,7 +272,9 @@ impl<'t> Iterator for Preorder<'t> {
             return None;
         }
         let node = self.cursor.node();
-        if !self.cursor.goto_first_child() {
+        let enter = !self.started || !(self.prune)(node.kind());
+        self.started = true;
+        if !(enter && self.cursor.goto_first_child()) {
             while !self.cursor.goto_next_sibling() {
                 if !self.cursor.goto_parent() {
                     self.done = true;
@@ -1118,6 +1132,7 @@ impl<'s> Reader<'s> {
             self.rust_called.extend(callee.map(|f| self.text(f)));
         }
         if let Some(body) = item.child_by_field_name("body") {
+            self.view.exits += rust_test_exits(self.src, body);
             (test.gated, test.ungated) = self.rust_statements(body, None);
             self.guard_returns(body, name);
             test.returns_early = returns_early(body, &test.assertions);
@@ -1616,6 +1631,55 @@ fn python_test_exits(src: &str, body: Node<'_>) -> usize {
         .count()
 }
 
+/// The exits in a Rust test's `body` that end the whole run passing:
+/// `std::process::exit(0)` (`cargo test` runs the tests in one process, and
+/// reports a run that exits 0 as passed). Not in a function the test defines:
+/// it exits where it is called.
+fn rust_test_exits(src: &str, body: Node<'_>) -> usize {
+    pruned(body, |kind| kind == "function_item")
+        .filter(|n| n.kind() == "call_expression")
+        .filter(|call| {
+            let (Some(f), Some(args)) = (
+                call.child_by_field_name("function"),
+                call.child_by_field_name("arguments"),
+            ) else {
+                return false;
+            };
+            let path: String = src[f.byte_range()].split_whitespace().collect();
+            let exit = matches!(
+                path.trim_start_matches("::"),
+                "std::process::exit" | "process::exit" | "libc::exit" | "libc::_exit"
+            );
+            let args = kids(args);
+            exit && args.len() == 1 && int_literal(&src[args[0].byte_range()]) == Some(0)
+        })
+        .count()
+}
+
+/// The value of an integer literal as Rust, Python, Go and JavaScript spell one
+/// (`0`, `0x0`, `0o0`, `0b0`, `1_000`, `0u8`), or `None`.
+fn int_literal(text: &str) -> Option<u64> {
+    let t: String = text.trim().chars().filter(|c| *c != '_').collect();
+    let t = t.to_ascii_lowercase();
+    let (radix, rest) = match t.get(..2) {
+        Some("0x") => (16, &t[2..]),
+        Some("0o") => (8, &t[2..]),
+        Some("0b") => (2, &t[2..]),
+        _ => (10, &t[..]),
+    };
+    // Rust's type suffix (`0u8`, `0x0i32`): no digit of any radix is `u` or `i`.
+    let (digits, suffix) = rest.split_at(rest.find(['u', 'i']).unwrap_or(rest.len()));
+    let typed = suffix.is_empty()
+        || matches!(
+            suffix,
+            "u8" | "u16" | "u32" | "u64" | "usize" | "i8" | "i16" | "i32" | "i64" | "isize"
+        );
+    if !typed || digits.is_empty() {
+        return None;
+    }
+    u64::from_str_radix(digits, radix).ok()
+}
+
 fn python_exit(src: &str, statement: Node<'_>) -> bool {
     if statement.kind() == "raise_statement" {
         let raised = statement.named_child(0).map(|r| &src[r.byte_range()]);
@@ -1654,19 +1718,10 @@ fn python_exit(src: &str, statement: Node<'_>) -> bool {
 /// Whether a Python body yields for itself: a `yield` not inside a function,
 /// class or lambda nested in it.
 fn yields(body: Node<'_>) -> bool {
-    preorder(body).filter(|n| n.kind() == "yield").any(|y| {
-        let mut at = y.parent();
-        while let Some(n) = at.filter(|n| n.id() != body.id()) {
-            if matches!(
-                n.kind(),
-                "function_definition" | "class_definition" | "lambda"
-            ) {
-                return false;
-            }
-            at = n.parent();
-        }
-        true
+    pruned(body, |kind| {
+        matches!(kind, "function_definition" | "class_definition" | "lambda")
     })
+    .any(|n| n.kind() == "yield")
 }
 
 /// The callbacks passed to a JavaScript test case (`it('a', () => { … })`).
@@ -1875,16 +1930,23 @@ fn go_check(src: &str, call: Node<'_>) -> bool {
     }
 }
 
-/// The condition of the innermost `if` around `node` inside `within`.
+/// The condition of the innermost `if` around `node` inside `within`, found on
+/// the way down from `within` (tree-sitter finds a parent from the tree's root,
+/// past every sibling on the way: in a file of many tests, a walk up is
+/// quadratic).
 fn enclosing_if<'t>(node: Node<'t>, within: Node<'t>) -> Option<Node<'t>> {
-    let mut at = node.parent()?;
-    while at.id() != within.id() {
-        if at.kind() == "if_statement" {
-            return at.child_by_field_name("condition");
+    let mut at = within;
+    let mut found = None;
+    while let Some(next) = at
+        .child_with_descendant(node)
+        .filter(|n| n.id() != node.id())
+    {
+        if next.kind() == "if_statement" {
+            found = next.child_by_field_name("condition");
         }
-        at = at.parent()?;
+        at = next;
     }
-    None
+    found
 }
 
 /// Python's assertions in `node`: `assert` statements and calls of an `assert…`

@@ -509,6 +509,29 @@ fn javascript_exits_passing_at_the_module_top_or_in_a_test() {
 }
 
 #[test]
+fn rust_exits_passing_in_a_test() {
+    // `cargo test` runs the tests in one process: a test that exits 0 ends the
+    // run, and cargo reports it passed with the rest never run.
+    let test = |line: &str| {
+        format!("#[test]\nfn adds() {{\n    {line}\n    assert_eq!(add(2, 3), 5);\n}}\n")
+    };
+    for (line, exits) in [
+        ("std::process::exit(0);", 1),
+        ("process::exit(0);", 1),
+        ("::std::process::exit(0x0);", 1),
+        ("std::process::exit(1);", 0),
+        ("std::process::abort();", 0),
+        // A function the test defines exits where it is called.
+        ("fn child() { std::process::exit(0) }", 0),
+        ("let code = run(); std::process::exit(code);", 0),
+    ] {
+        assert_eq!(read(Grammar::Rust, &test(line)).exits, exits, "{line}");
+    }
+    let helper = "fn main() {\n    std::process::exit(0);\n}\n";
+    assert_eq!(read(Grammar::Rust, helper).exits, 0, "a program's own exit");
+}
+
+#[test]
 fn python_exits_passing_in_a_test() {
     let test = |line: &str| {
         format!("import os\n\ndef test_add():\n    {line}\n    assert add(2, 3) == 5\n")

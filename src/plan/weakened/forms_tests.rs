@@ -3604,6 +3604,22 @@ fn a_test_that_exits_the_run_passing_is_found() {
     assert_eq!(one("tests/test_add.py", py, &forks), Vec::<String>::new());
 }
 
+/// Attack (helper 67's red team): a Rust test that exits the test binary with
+/// status 0 (`std::process::exit(0)`) ends `cargo test` passing, the tests after
+/// it never run. Nothing was found.
+#[test]
+fn a_rust_test_that_exits_the_run_passing_is_found() {
+    let rs = "#[test]\nfn adds() {\n    assert_eq!(add(2, 3), 5);\n}\n";
+    let after = rs.replace("    assert", "    std::process::exit(0);\n    assert");
+    let found = find(&[change("tests/add.rs", Some(rs), Some(&after))], &[]);
+    assert!(found.iter().any(kinds::high), "{after}: {found:?}");
+    let failing = rs.replace(
+        "    assert",
+        "    if bad() { std::process::exit(1); }\n    assert",
+    );
+    assert_eq!(one("tests/add.rs", rs, &failing), Vec::<String>::new());
+}
+
 /// Attack (helper 67's red team): a Python test taken out of pytest's collection
 /// by the module itself, its text unchanged: the name rebound or deleted after
 /// the `def` (`test_add = None`, `del test_add`), `test_add.__test__ = False`, or
