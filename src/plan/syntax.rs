@@ -9,6 +9,7 @@ mod bound;
 mod handed;
 mod marks;
 mod normal;
+mod resolved;
 mod spelled;
 mod uses;
 mod view;

@@ -311,33 +311,39 @@ fn patched(g: Grammar, src: &str, root: Node<'_>) -> Vec<String> {
         }
     }
     // JavaScript's check itself defined in the file (`const expect = () => …`,
-    // `function assert() {}`): every check through it is the file's own. Taken
-    // from a library by name (`const expect = chai.expect`, `require('assert')`)
-    // it is the library's.
+    // `function assert() {}`), assigned (`globalThis.expect = …`) or taken
+    // from a literal (`const { expect } = { expect: … }`): every check through
+    // it is the file's own. Taken from a library by name (`const expect =
+    // chai.expect`, `require('assert')`) it is the library's.
     if g.is_js() {
-        let own = |value: Option<Node<'_>>| {
-            value.is_some_and(|v| {
-                matches!(
-                    v.kind(),
-                    "arrow_function" | "function_expression" | "function" | "object" | "class"
-                )
-            })
-        };
         for n in preorder(root) {
-            let (name, defined) = match n.kind() {
-                "function_declaration" => (n.child_by_field_name("name"), true),
-                "variable_declarator" => (
-                    n.child_by_field_name("name"),
-                    own(n.child_by_field_name("value")),
-                ),
+            let field = |f| n.child_by_field_name(f);
+            let (target, value) = match n.kind() {
+                "function_declaration" => (field("name"), Some(n)),
+                "variable_declarator" => (field("name"), field("value")),
+                "assignment_expression" => (field("left"), field("right")),
                 _ => continue,
             };
-            if let Some(name) = name.filter(|n| n.kind() == "identifier")
-                && defined
-                && matches!(&src[name.byte_range()], "expect" | "assert")
-            {
-                names.push(src[name.byte_range()].to_string());
-            }
+            let own = value.is_some_and(|v| {
+                matches!(
+                    v.kind(),
+                    "function_declaration"
+                        | "arrow_function"
+                        | "function_expression"
+                        | "function"
+                        | "object"
+                        | "array"
+                        | "class"
+                )
+            });
+            let bound = target.filter(|_| own).map(preorder).into_iter().flatten();
+            names.extend(
+                bound
+                    .filter(|t| t.kind().ends_with("identifier") || t.kind().ends_with("pattern"))
+                    .map(|t| &src[t.byte_range()])
+                    .filter(|t| matches!(*t, "expect" | "assert"))
+                    .map(str::to_string),
+            );
         }
     }
     names.sort();

@@ -7,6 +7,7 @@ use tree_sitter::{Node, Tree};
 
 use super::handed::Handers;
 use super::normal::{self, callee_root, string_value};
+use super::resolved::{Names, constant, falsy, picked};
 use super::{
     Assertion, Grammar, Helper, MAX_DEPTH, Macro, Redefinition, Skip, Test, View, kids, kids_all,
 };
@@ -37,6 +38,7 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
         js_cases: HashSet::new(),
         js_aliases: HashMap::new(),
         rust_called: HashSet::new(),
+        names: Names::of(src, root),
     };
     match g {
         Grammar::Python => {
@@ -98,7 +100,7 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
             .filter(|t| python_swallows(src, *t));
         let withs = preorder(root)
             .filter(|n| n.kind() == "with_statement")
-            .filter(|w| python_suppresses_failure(src, *w));
+            .filter(|w| python_suppresses_failure(src, &r.names, *w));
         let bodies: Vec<std::ops::Range<usize>> = tries
             .chain(withs)
             .filter_map(|n| n.child_by_field_name("body"))
@@ -118,15 +120,18 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
 /// Whether a `with` suppresses a check's failure: `contextlib.suppress(…)` of
 /// `AssertionError`, `Exception` or `BaseException`, a `try` whose handler
 /// passes, written shorter.
-fn python_suppresses_failure(src: &str, with: Node<'_>) -> bool {
+fn python_suppresses_failure<'t>(src: &str, names: &Names<'_, 't>, with: Node<'t>) -> bool {
     let Some(clause) = kids(with).into_iter().find(|k| k.kind() == "with_clause") else {
         return false;
     };
+    // Through the file's names: `with quiet:` of `quiet = suppress(…)`, `s(…)`
+    // of `from contextlib import suppress as s`.
     preorder(clause)
+        .map(|n| names.value(n))
         .filter(|n| n.kind() == "call")
         .filter(|call| {
             call.child_by_field_name("function")
-                .is_some_and(|f| src[f.byte_range()].ends_with("suppress"))
+                .is_some_and(|f| names.path(f).ends_with("suppress"))
         })
         .filter_map(|call| call.child_by_field_name("arguments"))
         .any(|args| {
@@ -323,7 +328,7 @@ fn callee_words<'s>(src: &'s str, call: Node<'_>) -> Vec<&'s str> {
     words
 }
 
-struct Reader<'s> {
+struct Reader<'s, 'r> {
     g: Grammar,
     src: &'s str,
     view: View,
@@ -338,9 +343,11 @@ struct Reader<'s> {
     js_aliases: HashMap<&'s str, String>,
     /// Rust: the functions the file's tests call by name.
     rust_called: HashSet<&'s str>,
+    /// Python: what the file binds its names to.
+    names: Names<'s, 'r>,
 }
 
-impl<'s> Reader<'s> {
+impl<'s, 'r> Reader<'s, 'r> {
     fn text(&self, node: Node<'_>) -> &'s str {
         &self.src[node.byte_range()]
     }
@@ -457,13 +464,8 @@ impl<'s> Reader<'s> {
     /// `if condition: return` in `test`'s body: a guard under its condition, but
     /// Python's `if True: return` stops the test on every run, a marker.
     fn guard_return(&mut self, node: Node<'_>, test: &str, condition: Node<'_>) {
-        let words: String = self
-            .text(condition)
-            .chars()
-            .filter(|c| !c.is_whitespace() && !matches!(c, '(' | ')'))
-            .collect();
-        let always = ["True", "1", "notFalse", "notNone", "not0"];
-        match self.g == Grammar::Python && always.contains(&words.as_str()) {
+        let always = constant(self.src, condition).is_some_and(|v| v != 0);
+        match self.g == Grammar::Python && always {
             true => self.skip(node, Some(test), None),
             false => self.guard(node, Some(test), self.normal(condition)),
         }
@@ -508,7 +510,8 @@ impl<'s> Reader<'s> {
                         self.skip(marker, None, None);
                     }
                     // A test defined above taken out of collection by name.
-                    if let Some(test) = python_uncollected(self.src, item)
+                    for test in python_uncollected(self.src, &self.names, item)
+                        .into_iter()
                         .filter(|t| t.starts_with("test") && defined.contains_key(*t))
                     {
                         self.skip(item, Some(test), None);
@@ -549,7 +552,7 @@ impl<'s> Reader<'s> {
             } else if name.starts_with("test") {
                 let found = python_assertions(self.src, body);
                 asserted = found.len();
-                self.view.exits += python_test_exits(self.src, body);
+                self.view.exits += python_test_exits(self.src, &self.names, body);
                 // A marker in its body stops it, under the `if` around it.
                 for (marker, condition) in self.python_markers(body) {
                     let condition =
@@ -631,7 +634,13 @@ impl<'s> Reader<'s> {
                         false => continue,
                     }
                 }
-                "assignment" if field(n, "left") == "__test__" && field(n, "right") == "False" => n,
+                "assignment"
+                    if field(n, "left") == "__test__"
+                        && n.child_by_field_name("right")
+                            .is_some_and(|r| falsy(self.src, r)) =>
+                {
+                    n
+                }
                 _ => continue,
             };
             let word = match marker.kind() {
@@ -723,7 +732,9 @@ impl<'s> Reader<'s> {
             // tests, and `node --test` counts a file that exits 0 as one that passed.
             if node.kind() == "program"
                 && child.kind() == "expression_statement"
-                && child.named_child(0).is_some_and(|c| js_exit(self.src, c))
+                && child
+                    .named_child(0)
+                    .is_some_and(|c| js_exit(self.src, &self.names, c))
             {
                 self.view.exits += 1;
             }
@@ -829,12 +840,26 @@ impl<'s> Reader<'s> {
                 self.js_inner_skips(child, &name);
                 // An exit passing in the test's own callback ends the whole run
                 // there (jest and node's runner report it passed), as one at the
-                // top does; one in a function it defines (a signal's handler)
-                // runs when that is called.
+                // top does, and so does one in a function it calls at once or
+                // hands to a call (`run(() => …)`); one in a function it only
+                // defines, or sets to handle an event, runs when that comes.
                 for callback in js_callbacks(child) {
                     let Some(body) = callback.child_by_field_name("body") else {
                         continue;
                     };
+                    let mut run = HashSet::new();
+                    for call in preorder(body).filter(|n| n.kind() == "call_expression") {
+                        let f = call.child_by_field_name("function");
+                        let path = f.map(|f| self.names.path(f)).unwrap_or_default();
+                        let event = path
+                            .rsplit('.')
+                            .next()
+                            .is_some_and(|m| matches!(m, "on" | "once") || m.ends_with("Listener"));
+                        let args = call.child_by_field_name("arguments");
+                        let handed = args.filter(|_| !event).map(super::kids).unwrap_or_default();
+                        run.extend(f.map(|f| picked(self.src, f, 0).id()));
+                        run.extend(handed.iter().map(|a| a.id()));
+                    }
                     let nested = super::Spans::new(
                         preorder(body)
                             .filter(|n| {
@@ -845,14 +870,21 @@ impl<'s> Reader<'s> {
                                         | "function_declaration"
                                 )
                             })
+                            .filter(|n| !run.contains(&n.id()))
                             .map(|n| n.byte_range())
                             .collect::<Vec<_>>(),
                     );
-                    self.view.exits += preorder(body)
-                        .filter(|n| n.kind() == "expression_statement")
+                    // An arrow's body without braces is its one expression.
+                    let expressions = preorder(body).filter_map(|n| match n.kind() {
+                        "expression_statement" => n.named_child(0),
+                        "arrow_function" => n
+                            .child_by_field_name("body")
+                            .filter(|b| b.kind() != "statement_block"),
+                        _ => None,
+                    });
+                    self.view.exits += expressions
                         .filter(|n| !nested.holds(n.start_byte()))
-                        .filter_map(|n| n.named_child(0))
-                        .filter(|e| js_exit(self.src, *e))
+                        .filter(|e| js_exit(self.src, &self.names, *e))
                         .count();
                 }
                 let mut test = self.test(&name, &scope.join("::"), child, found);
@@ -1480,11 +1512,10 @@ fn test_macros<'s>(src: &'s str, root: Node<'_>) -> HashSet<&'s str> {
     out
 }
 
-/// Whether a statement of a Python module calls an exit: `sys.exit(…)`,
-/// `process.exit()` or `process.exit(0)` (or `reallyExit`) called, awaited or
-/// not: the process ends there, passing. An exit with another code fails loudly.
-fn js_exit(src: &str, expression: Node<'_>) -> bool {
-    let text = |n: Node<'_>| n.utf8_text(src.as_bytes()).unwrap_or("");
+/// Whether a JavaScript expression calls an exit passing: `process.exit()`, or
+/// `process.exit(0)` (or `reallyExit`, `process['exit']`) with the code any
+/// constant 0, called, awaited or not. An exit with another code fails loudly.
+fn js_exit<'t>(src: &str, names: &Names<'_, 't>, expression: Node<'t>) -> bool {
     let call = match expression.kind() {
         "await_expression" | "unary_expression" => expression.named_child(0),
         _ => Some(expression),
@@ -1492,9 +1523,9 @@ fn js_exit(src: &str, expression: Node<'_>) -> bool {
     let Some(call) = call.filter(|c| c.kind() == "call_expression") else {
         return false;
     };
-    let callee: String = call
+    let callee = call
         .child_by_field_name("function")
-        .map(|f| text(f).split_whitespace().collect())
+        .map(|f| names.path(f))
         .unwrap_or_default();
     let args: Vec<Node<'_>> = match call.child_by_field_name("arguments") {
         Some(args) => {
@@ -1508,59 +1539,106 @@ fn js_exit(src: &str, expression: Node<'_>) -> bool {
     matches!(callee.as_str(), "process.exit" | "process.reallyExit")
         && match args.as_slice() {
             [] => true,
-            [code] => text(*code) == "0",
+            [code] => constant(src, *code) == Some(0),
             _ => false,
         }
 }
 
-/// `os._exit(…)` under any name the module was imported as, `__import__('os')
-/// ._exit(…)`, `pytest.exit(…)`, or a bare `exit(…)`, `quit(…)`, `_exit(…)`; or
-/// raises `SystemExit`.
-/// The name a module or class statement takes out of pytest's collection:
+/// The names a module or class statement takes out of pytest's collection:
 /// `NAME = VALUE` or `del NAME` (once its `def` ran, the name holds no test),
-/// or `NAME.__test__ = False`. A value that is a call or a name may be the test
-/// wrapped (`test_a = settings(max_examples=5)(test_a)`): only a literal or a
-/// lambda counts.
-fn python_uncollected<'s>(src: &'s str, item: Node<'_>) -> Option<&'s str> {
-    let text = |n: Node<'_>| &src[n.byte_range()];
-    match item.kind() {
-        "delete_statement" => item
-            .named_child(0)
-            .filter(|n| n.kind() == "identifier")
+/// or `NAME.__test__ = FALSY`, each name of a list (`del a, b`, `a, b = None,
+/// None`), through the module's own names (`globals()['NAME']`, `setattr(
+/// sys.modules[__name__], 'NAME', …)`). A value that is a call or a name may
+/// be the test wrapped (`test_a = settings(max_examples=5)(test_a)`): only a
+/// literal or a lambda counts, or a conditional on a constant that picks one.
+fn python_uncollected<'s, 't>(src: &'s str, names: &Names<'_, 't>, item: Node<'t>) -> Vec<&'s str> {
+    let text = |n: Node<'t>| &src[n.byte_range()];
+    let string = |n: Node<'t>| match n.kind() {
+        "string" => kids(n)
+            .into_iter()
+            .find(|c| c.kind() == "string_content")
             .map(text),
-        "expression_statement" => {
-            let set = item.named_child(0).filter(|n| n.kind() == "assignment")?;
-            let left = set.child_by_field_name("left")?;
-            let literal = set.child_by_field_name("right").is_some_and(|r| {
-                matches!(
-                    r.kind(),
-                    "none"
-                        | "false"
-                        | "true"
-                        | "integer"
-                        | "float"
-                        | "string"
-                        | "list"
-                        | "dictionary"
-                        | "tuple"
-                        | "lambda"
-                )
+        _ => None,
+    };
+    // Whose attribute a target is: the module's own (`None`) or a name's.
+    let owner = |n: Node<'t>| match n.kind() {
+        "identifier" => Some(Some(text(n))),
+        _ if names.path(n) == "sys.modules[__name__]" => Some(None),
+        _ => None,
+    };
+    let target = |n: Node<'t>| -> Option<(Option<&'s str>, &'s str)> {
+        let field = |f| n.child_by_field_name(f);
+        match n.kind() {
+            "identifier" => Some((None, text(n))),
+            "attribute" => Some((owner(field("object")?)?, text(field("attribute")?))),
+            "subscript" => {
+                let module = field("value").is_some_and(|v| {
+                    matches!(names.path(v).as_str(), "globals()" | "vars()" | "locals()")
+                });
+                module.then(|| Some((None, string(field("subscript")?)?)))?
+            }
+            _ => None,
+        }
+    };
+    let list = |n: Node<'t>| match n.kind() {
+        "expression_list" | "pattern_list" | "tuple" | "tuple_pattern" => kids(n),
+        _ => vec![n],
+    };
+    let statement = match item.kind() {
+        "expression_statement" => item.named_child(0),
+        _ => Some(item),
+    };
+    let Some(statement) = statement else {
+        return Vec::new();
+    };
+    let field = |f| statement.child_by_field_name(f);
+    // Each target with the value it is given (none for a `del`).
+    let set: Vec<(_, Option<Node<'t>>)> = match statement.kind() {
+        "delete_statement" => kids(statement)
+            .into_iter()
+            .flat_map(list)
+            .filter_map(|n| Some((target(n)?, None)))
+            .collect(),
+        "assignment" => {
+            let (left, right) = (field("left").map(list), field("right").map(list));
+            let (left, right) = (left.unwrap_or_default(), right.unwrap_or_default());
+            match left.len() == right.len() {
+                true => left
+                    .into_iter()
+                    .zip(right)
+                    .filter_map(|(l, r)| Some((target(l)?, Some(r))))
+                    .collect(),
+                false => Vec::new(),
+            }
+        }
+        "call" if field("function").is_some_and(|f| names.path(f) == "setattr") => {
+            match field("arguments").map(kids).unwrap_or_default().as_slice() {
+                [object, name, value] => owner(*object)
+                    .zip(string(*name))
+                    .map(|t| (t, Some(*value)))
+                    .into_iter()
+                    .collect(),
+                _ => Vec::new(),
+            }
+        }
+        _ => Vec::new(),
+    };
+    set.into_iter()
+        .filter_map(|(target, value)| {
+            let value = value.map(|v| picked(src, v, 0));
+            let literal = value.is_none_or(|v| {
+                constant(src, v).is_some()
+                    || matches!(v.kind(), "list" | "dictionary" | "tuple" | "lambda")
             });
-            match left.kind() {
-                "identifier" => literal.then(|| text(left)),
-                "attribute" => {
-                    let false_ = set.child_by_field_name("right").map(text) == Some("False");
-                    let object = left.child_by_field_name("object")?;
-                    (false_
-                        && object.kind() == "identifier"
-                        && left.child_by_field_name("attribute").map(text) == Some("__test__"))
-                    .then(|| text(object))
+            match target {
+                (None, name) => literal.then_some(name),
+                (Some(object), "__test__") => {
+                    value.is_some_and(|v| falsy(src, v)).then_some(object)
                 }
                 _ => None,
             }
-        }
-        _ => None,
-    }
+        })
+        .collect()
 }
 
 /// Whether a class has no base (or `object` alone) and defines `__init__`.
@@ -1587,27 +1665,31 @@ fn python_plain_with_init(src: &str, class: Node<'_>) -> bool {
 
 /// The exits in a Python test's `body` that end the whole run passing:
 /// `os._exit(0)` and `pytest.exit(…, returncode=0)` (a `SystemExit` is the
-/// test's failure to pytest). None in a test that forks: its exits are the
-/// child's.
-fn python_test_exits(src: &str, body: Node<'_>) -> usize {
-    let squeezed = |n: Node<'_>| -> String { src[n.byte_range()].split_whitespace().collect() };
+/// test's failure to pytest), through the file's names and with the code any
+/// constant. None in a test that forks: its exits are the child's.
+fn python_test_exits<'t>(src: &str, names: &Names<'_, 't>, body: Node<'t>) -> usize {
     let calls: Vec<Node<'_>> = preorder(body).filter(|n| n.kind() == "call").collect();
-    let forks = calls.iter().any(|c| {
-        c.child_by_field_name("function").is_some_and(|f| {
-            matches!(
-                squeezed(f).as_str(),
-                "os.fork" | "fork" | "pty.fork" | "os.forkpty"
-            )
-        })
+    let callee = |c: &Node<'t>| c.child_by_field_name("function");
+    let forks = calls.iter().filter_map(callee).any(|f| {
+        matches!(
+            names.path(f).as_str(),
+            "os.fork" | "fork" | "pty.fork" | "os.forkpty"
+        )
     });
     if forks {
         return 0;
     }
     // A function defined in the test exits where it runs (a child process's
-    // target), not the test.
+    // target), not the test; a lambda called at once runs in it.
+    let at_once: HashSet<usize> = calls
+        .iter()
+        .filter_map(callee)
+        .map(|f| picked(src, f, 0).id())
+        .collect();
     let nested = super::Spans::new(
         preorder(body)
             .filter(|n| matches!(n.kind(), "function_definition" | "lambda"))
+            .filter(|n| !at_once.contains(&n.id()))
             .map(|n| n.byte_range())
             .collect::<Vec<_>>(),
     );
@@ -1615,18 +1697,22 @@ fn python_test_exits(src: &str, body: Node<'_>) -> usize {
         .into_iter()
         .filter(|call| !nested.holds(call.start_byte()))
         .filter(|call| {
-            let (Some(f), Some(args)) = (
-                call.child_by_field_name("function"),
-                call.child_by_field_name("arguments"),
-            ) else {
+            let (Some(f), Some(args)) = (callee(call), call.child_by_field_name("arguments"))
+            else {
                 return false;
             };
-            let args = squeezed(args);
-            match squeezed(f).as_str() {
-                "os._exit" | "posix._exit" | "_exit" => args == "(0)",
-                "pytest.exit" => args.contains("returncode=0)") || args.ends_with(",0)"),
-                _ => false,
-            }
+            let args = kids(args);
+            let returncode = args.iter().find_map(|a| {
+                let named = a.child_by_field_name("name").map(|n| &src[n.byte_range()]);
+                (named == Some("returncode")).then(|| a.child_by_field_name("value"))?
+            });
+            let code = match (names.path(f).as_str(), args.as_slice()) {
+                ("os._exit" | "posix._exit" | "_exit", [code]) => Some(*code),
+                ("pytest.exit", [_, code]) if code.kind() != "keyword_argument" => Some(*code),
+                ("pytest.exit", _) => returncode,
+                _ => None,
+            };
+            code.is_some_and(|c| constant(src, c) == Some(0))
         })
         .count()
 }
@@ -1651,35 +1737,14 @@ fn rust_test_exits(src: &str, body: Node<'_>) -> usize {
                 "std::process::exit" | "process::exit" | "libc::exit" | "libc::_exit"
             );
             let args = kids(args);
-            exit && args.len() == 1 && int_literal(&src[args[0].byte_range()]) == Some(0)
+            exit && args.len() == 1 && constant(src, args[0]) == Some(0)
         })
         .count()
 }
 
-/// The value of an integer literal as Rust, Python, Go and JavaScript spell one
-/// (`0`, `0x0`, `0o0`, `0b0`, `1_000`, `0u8`), or `None`.
-fn int_literal(text: &str) -> Option<u64> {
-    let t: String = text.trim().chars().filter(|c| *c != '_').collect();
-    let t = t.to_ascii_lowercase();
-    let (radix, rest) = match t.get(..2) {
-        Some("0x") => (16, &t[2..]),
-        Some("0o") => (8, &t[2..]),
-        Some("0b") => (2, &t[2..]),
-        _ => (10, &t[..]),
-    };
-    // Rust's type suffix (`0u8`, `0x0i32`): no digit of any radix is `u` or `i`.
-    let (digits, suffix) = rest.split_at(rest.find(['u', 'i']).unwrap_or(rest.len()));
-    let typed = suffix.is_empty()
-        || matches!(
-            suffix,
-            "u8" | "u16" | "u32" | "u64" | "usize" | "i8" | "i16" | "i32" | "i64" | "isize"
-        );
-    if !typed || digits.is_empty() {
-        return None;
-    }
-    u64::from_str_radix(digits, radix).ok()
-}
-
+/// Whether a statement of a Python module calls `os._exit(…)` under any name
+/// the module was imported as, `__import__('os')._exit(…)`, `pytest.exit(…)`,
+/// or a bare `exit(…)`, `quit(…)`, `_exit(…)`; or raises `SystemExit`.
 fn python_exit(src: &str, statement: Node<'_>) -> bool {
     if statement.kind() == "raise_statement" {
         let raised = statement.named_child(0).map(|r| &src[r.byte_range()]);

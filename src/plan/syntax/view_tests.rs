@@ -491,6 +491,9 @@ fn javascript_exits_passing_at_the_module_top_or_in_a_test() {
         ("process.exit();\n", 1),
         ("await process.exit(0);\n", 1),
         ("process.exit(1);\n", 0),
+        ("process['exit'](0);\n", 1),
+        ("process.exit(+false);\n", 1),
+        ("process.exit(+true);\n", 0),
         ("process.exit(failures ? 1 : 0);\n", 0),
         ("", 0),
     ] {
@@ -506,6 +509,20 @@ fn javascript_exits_passing_at_the_module_top_or_in_a_test() {
         "process.on('SIGTERM', () => process.exit(0));",
     );
     assert_eq!(read(Grammar::JavaScript, &handler).exits, 0);
+    // Called at once, or handed to a call that runs it, in the test (helper
+    // 70's red team); defined and never called, it is not.
+    for (exit, exits) in [
+        ("(() => process.exit(0))();", 1),
+        ("(function () { process.exit(0); })();", 1),
+        ("run(() => process.exit(0));", 1),
+        ("[0].forEach(() => process.exit(0));", 1),
+        ("run(() => process.exit(1));", 0),
+        ("const bye = () => process.exit(0);", 0),
+        ("process.once('exit', () => process.exit(0));", 0),
+    ] {
+        let v = read(Grammar::JavaScript, &test.replace("process.exit(1);", exit));
+        assert_eq!(v.exits, exits, "{exit}");
+    }
 }
 
 #[test]
@@ -534,13 +551,27 @@ fn rust_exits_passing_in_a_test() {
 #[test]
 fn python_exits_passing_in_a_test() {
     let test = |line: &str| {
-        format!("import os\n\ndef test_add():\n    {line}\n    assert add(2, 3) == 5\n")
+        format!(
+            "import os\nbye = os._exit\n\ndef test_add():\n    {line}\n    assert add(2, 3) == 5\n"
+        )
     };
     for (line, exits) in [
         ("os._exit(0)", 1),
         ("pytest.exit('done', returncode=0)", 1),
         ("os._exit(1)", 0),
         ("sys.exit(0)", 0),
+        // Helper 70's red team: the code a constant expression, the function
+        // fetched first, a lambda called at once.
+        ("os._exit(int(False))", 1),
+        ("os._exit(0x0)", 1),
+        ("os._exit(-0 if True else 1)", 1),
+        ("pytest.exit('done', returncode=not True)", 1),
+        ("getattr(os, '_exit')(0)", 1),
+        ("bye(0)", 1),
+        ("(lambda: os._exit(0))()", 1),
+        ("os._exit(int(True))", 0),
+        ("getattr(os, '_exit')(1)", 0),
+        ("f = lambda: os._exit(0)", 0),
         ("pytest.exit('stop')", 0),
         // A test that forks: the child's exit.
         ("pid = os.fork()\n    if pid == 0:\n        os._exit(0)", 0),
@@ -556,6 +587,20 @@ fn python_exits_passing_in_a_test() {
     ] {
         assert_eq!(read(Grammar::Python, &test(line)).exits, exits, "{line}");
     }
+}
+
+#[test]
+fn many_calls_through_names_read_in_linear_time() {
+    // Each call's callee is read through the file's names, and a callee may be
+    // a chain of calls (`g(1, 2)(1, 2)…`): its text copied at each level, for
+    // each call of the chain, was cubic.
+    let chain = format!("    g{}\n", "(1, 2)".repeat(500)).repeat(20);
+    let calls = "    bye(1)\n".repeat(5_000);
+    let text = format!("import os\nbye = os._exit\n\ndef test_a():\n{chain}{calls}    bye(0)\n");
+    assert_eq!(read(Grammar::Python, &text).exits, 1);
+    let calls = "  run(() => process.exit(1));\n".repeat(5_000);
+    let text = format!("test('a', () => {{\n{calls}  (() => process.exit(0))();\n}});\n");
+    assert_eq!(read(Grammar::JavaScript, &text).exits, 1);
 }
 
 #[test]

@@ -3594,6 +3594,20 @@ fn a_test_that_exits_the_run_passing_is_found() {
             js,
             js.replace("  expect", "  process.exit(0);\n  expect"),
         ),
+        // Helper 70's red team: fetched first, or called through a function.
+        (
+            "tests/test_add.py",
+            py,
+            py.replace(
+                "    assert",
+                "    getattr(os, '_exit')(int(False))\n    assert",
+            ),
+        ),
+        (
+            "src/add.test.js",
+            js,
+            js.replace("  expect", "  (() => process['exit'](+false))();\n  expect"),
+        ),
     ] {
         let found = find(&[change(path, Some(before), Some(&after))], &[]);
         assert!(found.iter().any(kinds::high), "{after}: {found:?}");
@@ -3634,6 +3648,17 @@ fn a_python_test_taken_out_of_collection_by_its_module_is_found() {
         format!("{py}\ntest_add = lambda: None\n"),
         format!("{py}\ndel test_add\n"),
         format!("{py}\ntest_add.__test__ = False\n"),
+        // Helper 70's red team: through the module's names, several at once, a
+        // conditional or any falsy value.
+        format!("{py}\nglobals()['test_add'] = None\n"),
+        format!("{py}\nsetattr(sys.modules[__name__], 'test_add', None)\n"),
+        format!("{py}\ndel helper, test_add\n"),
+        format!("{py}\nhelper, test_add = None, None\n"),
+        format!("{py}\ntest_add = None if True else test_add\n"),
+        format!("{py}\ntest_add.__test__ = 0\n"),
+        format!("{py}\ntest_add.__test__ = ''\n"),
+        format!("{py}\nsetattr(test_add, '__test__', None)\n"),
+        format!("{py}\n__test__ = 0\n"),
     ] {
         says(
             &one("tests/test_add.py", py, &after),
@@ -3655,6 +3680,9 @@ fn a_python_test_taken_out_of_collection_by_its_module_is_found() {
     for honest in [
         format!("test_add = None\n\n{py}"),
         format!("{py}\ntest_add = settings(max_examples=5)(test_add)\n"),
+        format!("{py}\ntest_add = None if False else test_add\n"),
+        format!("{py}\nhelper = None\ndel helper\n"),
+        format!("{py}\ntest_add.__test__ = 1\n"),
     ] {
         assert_eq!(one("tests/test_add.py", py, &honest), Vec::<String>::new());
     }
@@ -3681,6 +3709,11 @@ fn a_check_replaced_in_a_javascript_test_file_is_found() {
         "const expect = () => ({ toBe() {} });\n",
         "function assert() {}\n",
         "let expect = function () { return { toBe: () => {} }; };\n",
+        // Helper 70's red team: assigned, or destructured from a literal.
+        "expect = () => ({ toBe() {} });\n",
+        "globalThis.expect = () => ({ toBe() {} });\n",
+        "global.assert = function () {};\n",
+        "const { expect } = { expect: () => ({ toBe() {} }) };\n",
     ] {
         let after = format!("{local}{js}");
         says(
@@ -3693,6 +3726,8 @@ fn a_check_replaced_in_a_javascript_test_file_is_found() {
         "const { expect } = require('chai');\n",
         "const expect = chai.expect;\n",
         "const assert = require('assert');\n",
+        "globalThis.expect = chai.expect;\n",
+        "import { expect } from 'chai';\n",
     ] {
         let after = format!("{library}{js}");
         assert_eq!(
@@ -3726,9 +3761,35 @@ fn checks_under_a_suppress_of_their_failure_are_found() {
             "swallows its failure",
         );
     }
+    // Helper 70's red team: suppress under another name, or bound first.
+    for (top, with) in [
+        (
+            "from contextlib import suppress as s\n",
+            "s(AssertionError)",
+        ),
+        ("quiet = contextlib.suppress(AssertionError)\n", "quiet"),
+    ] {
+        let after = format!("{top}{py}")
+            .replace("    assert", &format!("    with {with}:\n        assert"));
+        let before = format!("{top}{py}");
+        says(
+            &one("tests/test_add.py", &before, &after),
+            "tests/test_add.py",
+            "swallows its failure",
+        );
+    }
     let honest = py.replace(
         "    assert add(2, 3) == 5\n",
         "    assert add(2, 3) == 5\n    with contextlib.suppress(FileNotFoundError):\n        os.remove('out.txt')\n",
     );
     assert_eq!(one("tests/test_add.py", py, &honest), Vec::<String>::new());
+    let quiet = format!("quiet = contextlib.suppress(KeyError)\n{py}");
+    let honest = quiet.replace(
+        "    assert add(2, 3) == 5\n",
+        "    assert add(2, 3) == 5\n    with quiet:\n        del cache['x']\n",
+    );
+    assert_eq!(
+        one("tests/test_add.py", &quiet, &honest),
+        Vec::<String>::new()
+    );
 }
