@@ -1204,7 +1204,8 @@ impl<'c> Row<'c> {
         let input = |was: &str, now: &str| {
             let (o, n) = outside.get_or_init(|| {
                 let side = |text: &Option<String>, read: &Read| {
-                    with_code::outside_checks(text.as_deref().unwrap_or(""), &read.statements)
+                    let path = &self.change.path;
+                    with_code::outside_checks(path, text.as_deref().unwrap_or(""), &read.statements)
                 };
                 (
                     side(&self.change.before, &old.read),

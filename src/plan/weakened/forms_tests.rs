@@ -3552,6 +3552,20 @@ fn an_expected_value_reworded_with_the_test_s_own_input_is_a_lead() {
         "recovery_test.go",
         "(its expected value changed)",
     );
+    // The check and a comment reworded, the input not (helper 68's review): a
+    // comment is no input, nor a string that stands alone.
+    for note in ["// Oupps: what it panics with", "\"Oupps\""] {
+        let noted = old.replace("\tr := New", &format!("\t{note}\n\tr := New"));
+        let moved = alone.replace(
+            "\tr := New",
+            &format!("\t{}\n\tr := New", note.replace("Oupps", "Oops")),
+        );
+        says(
+            &one("recovery_test.go", &noted, &moved),
+            "recovery_test.go",
+            "(its expected value changed)",
+        );
+    }
     // A word cut from both, or another input where the code may be wrong for
     // the first: rewritten.
     for other in [

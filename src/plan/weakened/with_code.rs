@@ -78,29 +78,39 @@ fn definitions(grammar: Grammar, text: &str) -> Vec<Definition> {
 /// The words of `text`'s code, its comments left out where its grammar reads it
 /// (a word written into a comment is no change of behaviour).
 fn code_words<'t>(path: &str, text: &'t str) -> HashSet<&'t str> {
+    code_word_list(path, text).into_iter().collect()
+}
+
+/// [`code_words`], each as often as the code spells it, in order.
+fn code_word_list<'t>(path: &str, text: &'t str) -> Vec<&'t str> {
     let Some(tree) = Grammar::of(path).and_then(|g| clean_tree(g, text)) else {
         return words(text).collect();
     };
+    let mut out = Vec::new();
     // A statement that is a string alone (a docstring, `'use strict'`) says
-    // nothing the code does.
-    let said: Vec<std::ops::Range<usize>> = preorder(tree.root_node())
-        .filter(|n| {
-            n.kind() == "expression_statement"
-                && n.named_child_count() == 1
-                && n.named_child(0)
-                    .is_some_and(|c| c.kind().contains("string"))
-        })
-        .map(|n| n.byte_range())
-        .collect();
-    preorder(tree.root_node())
-        .filter(|n| !said.iter().any(|r| r.contains(&n.start_byte())))
-        .filter(|n| {
-            let kind = n.kind();
-            // A string's whole text: some grammars split it at its escapes.
-            (n.child_count() == 0 && !kind.contains("comment")) || kind.contains("string")
-        })
-        .flat_map(|n| words(&text[n.byte_range()]))
-        .collect()
+    // nothing the code does, and a string is read whole: the walk is in
+    // document order, so what either holds is what starts before its end.
+    let mut said = 0;
+    for n in preorder(tree.root_node()) {
+        if n.start_byte() < said {
+            continue;
+        }
+        let kind = n.kind();
+        if kind == "expression_statement"
+            && n.named_child_count() == 1
+            && n.named_child(0)
+                .is_some_and(|c| c.kind().contains("string"))
+        {
+            said = n.end_byte();
+        } else if kind.contains("string") {
+            // A string's whole text, once: some grammars split it at its escapes.
+            out.extend(words(&text[n.byte_range()]));
+            said = n.end_byte();
+        } else if n.child_count() == 0 && !kind.contains("comment") {
+            out.extend(words(&text[n.byte_range()]));
+        }
+    }
+    out
 }
 
 fn squeezed(text: &str) -> String {
@@ -112,12 +122,17 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
         .filter(|w| !w.is_empty())
 }
 
-/// Each word's count in a test file's `text` less its count in the file's
-/// assertion `statements`: how often its own code outside its checks (the input
-/// it hands the code, a message it raises) spells the word.
-pub(super) fn outside_checks(text: &str, statements: &[String]) -> HashMap<String, isize> {
+/// Each word's count in a test file's code (at `path`, its comments left out)
+/// less its count in the file's assertion `statements`: how often its own code
+/// outside its checks (the input it hands the code, a message it raises)
+/// spells the word.
+pub(super) fn outside_checks(
+    path: &str,
+    text: &str,
+    statements: &[String],
+) -> HashMap<String, isize> {
     let mut out: HashMap<String, isize> = HashMap::new();
-    for w in words(text) {
+    for w in code_word_list(path, text) {
         *out.entry(w.to_string()).or_default() += 1;
     }
     for w in statements.iter().flat_map(|s| words(s)) {
