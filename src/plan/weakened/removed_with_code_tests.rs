@@ -413,3 +413,233 @@ fn a_test_removed_with_a_one_line_definition_is_a_lead() {
     ]);
     assert!(found.iter().any(|r| r.ends_with(", high")), "{found:?}");
 }
+
+// A removed test tied to the code by a name or a literal of its own that the
+// product no longer has (a magic string, a struct field, an error message), not
+// only by a definition it calls. Attacks first: each must stay high.
+
+/// `res.go(url)` with `'back'` meaning the referrer, and its tests.
+const GO_LIB: &str = "exports.go = function go(res, url) {\n  var loc = url;\n  if (url === 'back') {\n    loc = res.referrer || '/';\n  }\n  return res.set('Location', loc);\n};\n";
+const GO_LIB_PLAIN: &str = "exports.go = function go(res, url) {\n  var loc = url;\n  return res.set('Location', loc);\n};\n";
+const GO_SPEC: &str = "var lib = require('../lib/go');\n\ndescribe('go', function () {\n  it('sets the url', function () {\n    expect(lib.go(fake(), '/a').Location).toBe('/a');\n  });\n  it('goes back to the referrer', function () {\n    expect(lib.go(fake('/r'), 'back').Location).toBe('/r');\n  });\n});\n";
+const GO_SPEC_KEPT: &str = "var lib = require('../lib/go');\n\ndescribe('go', function () {\n  it('sets the url', function () {\n    expect(lib.go(fake(), '/a').Location).toBe('/a');\n  });\n});\n";
+
+fn go_spec_removed_with(lib_after: &str) -> Vec<String> {
+    rules(&[
+        change("lib/go.js", Some(GO_LIB), Some(lib_after)),
+        change("test/go.spec.js", Some(GO_SPEC), Some(GO_SPEC_KEPT)),
+    ])
+}
+
+#[test]
+fn attack_a_test_of_a_literal_deleted_with_the_product_unchanged_stays_high() {
+    let found = rules(&[change("test/go.spec.js", Some(GO_SPEC), Some(GO_SPEC_KEPT))]);
+    assert_eq!(
+        found,
+        ["assertions-removed, high", "assertions-removed, high"]
+    );
+}
+
+#[test]
+fn attack_a_test_of_a_literal_deleted_with_an_unrelated_product_edit_stays_high() {
+    let found = go_spec_removed_with(&GO_LIB.replace("|| '/'", "|| '/home'"));
+    assert!(found.iter().all(|r| r.ends_with(", high")), "{found:?}");
+    assert!(!found.is_empty());
+}
+
+#[test]
+fn attack_a_test_of_a_literal_the_product_renames_stays_high() {
+    let found = go_spec_removed_with(&GO_LIB.replace("'back'", "'previous'"));
+    assert!(found.iter().all(|r| r.ends_with(", high")), "{found:?}");
+    assert!(!found.is_empty());
+}
+
+/// The literal only in a comment of the product, and the comment taken out: a
+/// comment is no behaviour.
+#[test]
+fn attack_a_failing_test_deleted_with_a_comment_word_removed_stays_high() {
+    let commented = format!("// 'back' is the referrer\n{GO_LIB_PLAIN}");
+    let found = rules(&[
+        change("lib/go.js", Some(&commented), Some(GO_LIB_PLAIN)),
+        change("test/go.spec.js", Some(GO_SPEC), Some(GO_SPEC_KEPT)),
+    ]);
+    assert!(found.iter().all(|r| r.ends_with(", high")), "{found:?}");
+    assert!(!found.is_empty());
+}
+
+/// The literal taken out of an example script, not the code the tests test.
+#[test]
+fn attack_a_literal_taken_out_of_an_example_only_stays_high() {
+    let demo = "var lib = require('../lib/go');\nlib.go(res, 'back');\n";
+    let found = rules(&[
+        change(
+            "examples/demo.js",
+            Some(demo),
+            Some("var lib = require('../lib/go');\n"),
+        ),
+        change("test/go.spec.js", Some(GO_SPEC), Some(GO_SPEC_KEPT)),
+    ]);
+    assert!(found.iter().all(|r| r.ends_with(", high")), "{found:?}");
+    assert!(!found.is_empty());
+}
+
+/// A name the removed test uses taken out of the product only where it was
+/// used, not where it is defined (a call dropped; `go` itself is kept in a file
+/// the change left alone).
+#[test]
+fn attack_a_use_of_a_name_dropped_from_the_product_stays_high() {
+    let caller = "var lib = require('./go');\nexports.home = function home(res) {\n  var r = res;\n  lib.referrer(r);\n  return r;\n};\n";
+    let caller_after = "var lib = require('./go');\nexports.home = function home(res) {\n  var r = res;\n  return r;\n};\n";
+    let spec = GO_SPEC.replace("'back'", "lib.referrer");
+    let found = rules(&[
+        change("lib/home.js", Some(caller), Some(caller_after)),
+        change("test/go.spec.js", Some(&spec), Some(GO_SPEC_KEPT)),
+    ]);
+    assert!(found.iter().all(|r| r.ends_with(", high")), "{found:?}");
+    assert!(!found.is_empty());
+}
+
+/// Honest (express): the magic string taken out of the code with its tests.
+#[test]
+fn a_test_of_a_magic_string_removed_with_it_is_a_lead() {
+    let found = go_spec_removed_with(GO_LIB_PLAIN);
+    assert!(!found.is_empty());
+    assert!(
+        found.iter().all(|r| r == "removed-with-code, low"),
+        "{found:?}"
+    );
+}
+
+/// Honest (axios): a check taken out of a helper of the product (`lib/helpers/`
+/// is the code's, not the tests'), its module deleted with its spec, and the
+/// test of the error it raised removed.
+#[test]
+fn a_test_of_an_error_message_removed_with_the_check_is_a_lead() {
+    let origin = "var isBad = require('./isBad');\n\nmodule.exports = function sameOrigin(url) {\n  if (isBad(url)) {\n    throw new Error('URL looks like an attack');\n  }\n  return url.indexOf('//') === -1;\n};\n";
+    let origin_after =
+        "module.exports = function sameOrigin(url) {\n  return url.indexOf('//') === -1;\n};\n";
+    let bad = "module.exports = function isBad(url) {\n  var re = /<script/i;\n  return re.test(url);\n};\n";
+    let spec = "var sameOrigin = require('../../lib/helpers/sameOrigin');\n\ndescribe('sameOrigin', function () {\n  it('same', function () {\n    expect(sameOrigin('/a')).toBe(true);\n  });\n  it('throws on an attack', function () {\n    expect(function () {\n      sameOrigin('/a?<script>');\n    }).toThrowError(Error, 'URL looks like an attack');\n  });\n});\n";
+    let spec_after = "var sameOrigin = require('../../lib/helpers/sameOrigin');\n\ndescribe('sameOrigin', function () {\n  it('same', function () {\n    expect(sameOrigin('/a')).toBe(true);\n  });\n});\n";
+    let bad_spec = "var isBad = require('../../lib/helpers/isBad');\n\ndescribe('isBad', function () {\n  it('finds', function () {\n    expect(isBad('<script>')).toBe(true);\n  });\n});\n";
+    let found = rules(&[
+        change(
+            "lib/helpers/sameOrigin.js",
+            Some(origin),
+            Some(origin_after),
+        ),
+        change("lib/helpers/isBad.js", Some(bad), None),
+        change(
+            "test/helpers/sameOrigin.spec.js",
+            Some(spec),
+            Some(spec_after),
+        ),
+        change("test/helpers/isBad.spec.js", Some(bad_spec), None),
+    ]);
+    assert!(!found.is_empty());
+    assert!(
+        found.iter().all(|r| r == "removed-with-code, low"),
+        "{found:?}"
+    );
+    // The message reworded, not removed: still high.
+    let reworded = origin.replace("looks like an attack", "is unsafe");
+    let found = rules(&[
+        change("lib/helpers/sameOrigin.js", Some(origin), Some(&reworded)),
+        change(
+            "test/helpers/sameOrigin.spec.js",
+            Some(spec),
+            Some(spec_after),
+        ),
+    ]);
+    assert!(found.iter().any(|r| r.ends_with(", high")), "{found:?}");
+}
+
+const SERVE: &str = "package embed\n\ntype Config struct {\n\tMaxSnaps uint\n\tMaxWals  uint\n}\n\nfunc (c *Config) Flags(fs *FlagSet) {\n\tfs.UintVar(&c.MaxSnaps, \"max-snaps\", 5, \"snapshots kept\")\n\tfs.UintVar(&c.MaxWals, \"max-wals\", 5, \"wals kept\")\n}\n";
+const SERVE_AFTER: &str = "package embed\n\ntype Config struct {\n\tMaxWals uint\n}\n\nfunc (c *Config) Flags(fs *FlagSet) {\n\tfs.UintVar(&c.MaxWals, \"max-wals\", 5, \"wals kept\")\n}\n";
+const SERVE_TEST: &str = "package embed\n\nimport \"testing\"\n\nfunc TestFlags(t *testing.T) {\n\tc := parse(\"-max-wals=10\", \"-max-snaps=10\")\n\tif c.MaxWals != 10 {\n\t\tt.Errorf(\"wals %v\", c.MaxWals)\n\t}\n\tif c.MaxSnaps != 10 {\n\t\tt.Errorf(\"snaps %v\", c.MaxSnaps)\n\t}\n}\n";
+const SERVE_TEST_AFTER: &str = "package embed\n\nimport \"testing\"\n\nfunc TestFlags(t *testing.T) {\n\tc := parse(\"-max-wals=10\")\n\tif c.MaxWals != 10 {\n\t\tt.Errorf(\"wals %v\", c.MaxWals)\n\t}\n}\n";
+
+/// Honest (etcd): a flag and its struct field removed with its checks.
+#[test]
+fn a_check_of_a_struct_field_removed_with_the_field_is_a_lead() {
+    let found = rules(&[
+        change("embed/config.go", Some(SERVE), Some(SERVE_AFTER)),
+        change(
+            "embed/config_test.go",
+            Some(SERVE_TEST),
+            Some(SERVE_TEST_AFTER),
+        ),
+    ]);
+    assert!(!found.is_empty());
+    assert!(
+        found.iter().all(|r| r == "removed-with-code, low"),
+        "{found:?}"
+    );
+    // The field renamed (`MaxSnaps` become `MaxSnapshots`), its checks dropped:
+    // still high.
+    let renamed = SERVE
+        .replace("MaxSnaps ", "MaxSnapshots")
+        .replace("c.MaxSnaps,", "c.MaxSnapshots,");
+    let found = rules(&[
+        change("embed/config.go", Some(SERVE), Some(&renamed)),
+        change(
+            "embed/config_test.go",
+            Some(SERVE_TEST),
+            Some(SERVE_TEST_AFTER),
+        ),
+    ]);
+    assert!(found.iter().any(|r| r.ends_with(", high")), "{found:?}");
+}
+
+/// Honest (cobra): the function a test's name names (`isTesting`, by
+/// `TestNoArgsWhenTesting`) deleted, the test calling only the code around it.
+#[test]
+fn a_test_named_for_a_function_removed_with_it_is_a_lead() {
+    let code = "package c\n\nfunc (c *Command) Execute() []string {\n\tif !isTesting() {\n\t\treturn osArgs()\n\t}\n\treturn nil\n}\n";
+    let code_after = "package c\n\nfunc (c *Command) Execute() []string {\n\treturn osArgs()\n}\n";
+    let probe = "package c\n\nimport \"testing\"\n\nfunc isTesting() bool {\n\tok := testing.Testing()\n\treturn ok\n}\n";
+    let kept = "package c\n\nimport \"testing\"\n\nfunc TestExecute(t *testing.T) {\n\tif (&Command{}).Execute() == nil {\n\t\tt.Error(\"nil\")\n\t}\n}\n";
+    let tests = format!(
+        "{kept}\nfunc TestNoArgsWhenTesting(t *testing.T) {{\n\tif len((&Command{{}}).Execute()) != 0 {{\n\t\tt.Error(\"args\")\n\t}}\n}}\n"
+    );
+    let found = rules(&[
+        change("command.go", Some(code), Some(code_after)),
+        change("command_probe.go", Some(probe), None),
+        change("command_test.go", Some(&tests), Some(kept)),
+    ]);
+    assert!(!found.is_empty());
+    assert!(
+        found.iter().all(|r| r == "removed-with-code, low"),
+        "{found:?}"
+    );
+    // The same test deleted with the function kept: still high.
+    let found = rules(&[
+        change(
+            "command.go",
+            Some(code),
+            Some(
+                code_after
+                    .replace("return osArgs()", "return osArgs()[1:]")
+                    .as_str(),
+            ),
+        ),
+        change("command_test.go", Some(&tests), Some(kept)),
+    ]);
+    assert!(found.iter().any(|r| r.ends_with(", high")), "{found:?}");
+}
+
+/// Attack (cobra's rewritten completions, a W case the first cut made low): the
+/// code rewritten, more put in than taken out, and a literal or a parameter's
+/// name the deleted tests used gone with the old lines: a rewrite drops names
+/// at will, which is no sign of a feature taken out.
+#[test]
+fn attack_a_test_file_deleted_while_its_code_is_rewritten_stays_high() {
+    let rewritten = "exports.go = function go(res, target) {\n  var loc = String(target);\n  if (loc.length === 0) {\n    loc = '/';\n  }\n  if (loc.startsWith('//')) {\n    loc = loc.slice(1);\n  }\n  return res.set('Location', loc);\n};\n";
+    let spec = "var lib = require('../lib/go');\n\nit('goes back', function () {\n  expect(lib.go(fake('/r'), 'back').Location).toBe('/r');\n});\n";
+    let found = rules(&[
+        change("lib/go.js", Some(GO_LIB), Some(rewritten)),
+        change("test/go.spec.js", Some(spec), None),
+    ]);
+    assert!(found.iter().all(|r| r.ends_with(", high")), "{found:?}");
+    assert!(!found.is_empty());
+}

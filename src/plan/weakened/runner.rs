@@ -883,6 +883,11 @@ fn pytest_lines(path: &str, text: &str) -> Vec<String> {
 
 /// tox's `commands` with pytest's own options read as [`choosing_options`] reads
 /// `addopts`: `pytest -v {posargs}` chooses what `pytest {posargs}` does.
+///
+/// A benchmark run (`--codspeed`, `--benchmark-only`) deselects every test but
+/// the benchmarks, whatever else it names: it reads as the flag alone, so a
+/// benchmark env pointed at other files changes nothing, and the flag put where
+/// the suite ran is a line of its own.
 fn pytest_command(words: &[String]) -> Vec<String> {
     let at = words.iter().position(|w| {
         let w = w.trim_matches(['"', '\'']);
@@ -891,7 +896,16 @@ fn pytest_command(words: &[String]) -> Vec<String> {
     match at {
         Some(at) => {
             let mut out = words[..=at].to_vec();
-            out.extend(choosing_options(&words[at + 1..]));
+            let benchmarks = words[at + 1..].iter().find(|w| {
+                matches!(
+                    w.trim_matches(['"', '\'']),
+                    "--codspeed" | "--benchmark-only"
+                )
+            });
+            match benchmarks {
+                Some(flag) => out.push(flag.clone()),
+                None => out.extend(choosing_options(&words[at + 1..])),
+            }
             out
         }
         None => words.to_vec(),
@@ -1836,6 +1850,33 @@ mod tests {
             assert!(
                 finding("tox.ini", Some(&before), &tox(args)).is_some(),
                 "{args}"
+            );
+        }
+        // A benchmark run (`--codspeed`, `--benchmark-only`) runs no test of
+        // the suite before or after: what it selects chooses no test (attrs'
+        // codspeed env pointed at its own benchmarks). Turning one on where the
+        // suite ran deselects it.
+        let bench = |env: &str, args: &str| format!("[testenv:{env}]\ncommands = pytest {args}\n");
+        for (was, now) in [
+            (
+                "--codspeed -n auto",
+                "--codspeed -n auto bench/test_benchmarks.py",
+            ),
+            ("--benchmark-only tests", "--benchmark-only tests/bench"),
+        ] {
+            assert_eq!(
+                finding("tox.ini", Some(&bench("perf", was)), &bench("perf", now)),
+                None,
+                "{now}"
+            );
+        }
+        for (was, now) in [
+            ("{posargs}", "--codspeed {posargs}"),
+            ("tests", "--benchmark-only tests"),
+        ] {
+            assert!(
+                finding("tox.ini", Some(&bench("py", was)), &bench("py", now)).is_some(),
+                "{now}"
             );
         }
         // `testpaths` narrowed chooses what runs.

@@ -193,14 +193,16 @@ fn near(a: &str, b: &str) -> bool {
 }
 
 /// Whether `path` is the code's: a test's helper or fixture taken out with the
-/// tests that call it, or reworded with them, is the tests' own change.
+/// tests that call it, or reworded with them, is the tests' own change. A
+/// `helpers/` folder of the library (axios' `lib/helpers/`) is the code's; the
+/// tests' own (`tests/helpers.py`) is known by its test folder.
 fn product(path: &str, text: Option<&str>) -> bool {
     let tests_own = path
         .to_ascii_lowercase()
         .split(['/', '_', '-', '.'])
         .any(|w| {
             [
-                "test", "spec", "fixture", "mock", "fake", "helper", "conftest", "bench",
+                "test", "spec", "fixture", "mock", "fake", "conftest", "bench",
             ]
             .iter()
             .any(|t| w.starts_with(t))
@@ -328,16 +330,31 @@ fn names_gone<'g>(text: &str, gone: &'g HashSet<String>) -> Option<&'g String> {
     named.first().copied()
 }
 
+/// One thing a test file lost: a test or an assertion.
+struct Lost {
+    /// Its bytes in the file's old text.
+    span: std::ops::Range<usize>,
+    /// A whole test's name (`None`: an assertion of a test kept).
+    name: Option<String>,
+    /// Its assertions' text (its own, for an assertion).
+    checks: Vec<String>,
+}
+
 /// What a test file lost between `before` and `after` (`None`: deleted): each
-/// test gone, by its assertions' text (its definition's, with none), and each
-/// assertion gone from a test kept.
-fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<(String, Vec<String>)>> {
+/// test gone, with its assertions (a test of two functions removed with one of
+/// them loses the other's checks too), and each assertion gone from a test kept.
+fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<Lost>> {
     let old = syntax::view(grammar, before)?;
     let new = match after {
         Some(after) => syntax::view(grammar, after)?,
         None => syntax::View::default(),
     };
     let key = |t: &syntax::Test| (t.scope.clone(), t.name.clone());
+    let check = |a: &syntax::Assertion| Lost {
+        span: a.span.clone(),
+        name: None,
+        checks: vec![a.text.clone()],
+    };
     // Tests of one name in one scope pair in their order, the k-th with the k-th.
     let mut seen: HashMap<(String, String), usize> = HashMap::new();
     let mut out = Vec::new();
@@ -346,13 +363,12 @@ fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<(Stri
         let nth = *k;
         *k += 1;
         let Some(kept) = new.tests.iter().filter(|t| key(t) == key(test)).nth(nth) else {
-            // Each of its assertions, when it has any: a test of two functions
-            // removed with one of them loses the other's checks too.
-            let whole = before.get(test.span.clone())?.to_string();
-            out.push((
-                whole,
-                test.assertions.iter().map(|a| a.text.clone()).collect(),
-            ));
+            before.get(test.span.clone())?;
+            out.push(Lost {
+                span: test.span.clone(),
+                name: Some(test.name.clone()),
+                checks: test.assertions.iter().map(|a| a.text.clone()).collect(),
+            });
             continue;
         };
         let mut left: Vec<&str> = kept.assertions.iter().map(|a| a.normal.as_str()).collect();
@@ -361,7 +377,7 @@ fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<(Stri
                 Some(k) => {
                     left.swap_remove(k);
                 }
-                None => out.push((a.text.clone(), vec![a.text.clone()])),
+                None => out.push(check(a)),
             }
         }
     }
@@ -371,7 +387,7 @@ fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<(Stri
             Some(k) => {
                 left.swap_remove(k);
             }
-            None => out.push((a.text.clone(), vec![a.text.clone()])),
+            None => out.push(check(a)),
         }
     }
     Some(out)
@@ -385,6 +401,8 @@ pub(super) struct Code<'c> {
     /// Each changed code file's path (its old one too, when moved) with the
     /// words it spells now and did not, and the reverse.
     words: OnceCell<Vec<Spelled>>,
+    /// The names and literals the code took out ([`gone_tokens`]).
+    tokens: OnceCell<HashSet<String>>,
 }
 
 impl<'c> Code<'c> {
@@ -393,6 +411,7 @@ impl<'c> Code<'c> {
             changes,
             gone: OnceCell::new(),
             words: OnceCell::new(),
+            tokens: OnceCell::new(),
         }
     }
 
@@ -459,7 +478,11 @@ impl<'c> Code<'c> {
             return what;
         }
         let gone = self.gone.get_or_init(|| gone(self.changes));
-        settle(change, what, gone)
+        let tokens = self.tokens.get_or_init(|| {
+            let defined = gone.0.keys().chain(&gone.1).cloned().collect();
+            gone_tokens(self.changes, &defined)
+        });
+        settle(change, what, gone, tokens)
     }
 }
 
@@ -467,7 +490,12 @@ fn removal(p: &Part) -> bool {
     p.rule == RuleId::AssertionsRemoved
 }
 
-fn settle(change: &Change, what: Vec<Part>, (gone, kept): &Gone) -> Vec<Part> {
+fn settle(
+    change: &Change,
+    what: Vec<Part>,
+    (gone, kept): &Gone,
+    tokens: &HashSet<String>,
+) -> Vec<Part> {
     let old_path = change.was.as_deref().unwrap_or(&change.path);
     let (Some(before), Some(grammar)) = (change.before.as_deref(), Grammar::of(old_path)) else {
         return what;
@@ -487,20 +515,44 @@ fn settle(change: &Change, what: Vec<Part>, (gone, kept): &Gone) -> Vec<Part> {
         .map(|(name, _)| name.clone())
         .collect();
     let gone = &gone;
-    if gone.is_empty() {
+    if gone.is_empty() && tokens.is_empty() {
         return what;
     }
     let Some(lost) = lost(grammar, before, change.after.as_deref()) else {
         return what;
     };
+    // The test file's own names and literals, each where it stands; those its
+    // kept tests still use are no tie of the lost ones to the code.
+    let mine = code_tokens(grammar, before);
+    let still_mine: HashSet<String> = change
+        .after
+        .as_deref()
+        .map(|a| code_tokens(grammar, a).into_iter().map(|t| t.1).collect())
+        .unwrap_or_default();
+    let taken = |span: &std::ops::Range<usize>| -> Option<String> {
+        let mut found: Vec<&String> = mine
+            .iter()
+            .filter(|(at, t)| span.contains(at) && tokens.contains(t) && !still_mine.contains(t))
+            .map(|(_, t)| t)
+            .collect();
+        found.sort();
+        found.first().map(|t| (*t).clone())
+    };
     // Each lost names a gone definition, and none of its assertions names only
-    // code still there (`assert add(1, 2) == 3` in a test of `add` and `sub`).
-    let named: Option<Vec<&String>> = lost
+    // code still there (`assert add(1, 2) == 3` in a test of `add` and `sub`);
+    // or uses a name or literal of its own the code took out; or is a test
+    // whose name names a gone definition (`TestNoArgsWhenTesting`, `isTesting`).
+    let named: Option<Vec<String>> = lost
         .iter()
-        .map(|(whole, checks)| {
+        .map(|l| {
+            let whole = &before[l.span.clone()];
             let still =
                 |a: &String| names_gone(a, gone).is_none() && words(a).any(|w| kept.contains(w));
-            names_gone(whole, gone).filter(|_| !checks.iter().any(still))
+            names_gone(whole, gone)
+                .filter(|_| !l.checks.iter().any(still))
+                .cloned()
+                .or_else(|| taken(&l.span))
+                .or_else(|| l.name.as_deref().and_then(|n| named_for(n, gone)))
         })
         .collect();
     let Some(named) = named else {
@@ -510,15 +562,24 @@ fn settle(change: &Change, what: Vec<Part>, (gone, kept): &Gone) -> Vec<Part> {
         .after
         .as_deref()
         .map_or_else(HashSet::new, |a| a.lines().map(str::trim).collect());
-    let taken_out: String = before
-        .lines()
-        .filter(|l| !after.contains(l.trim()))
+    let mut at = 0;
+    let mut out_lines = Vec::new();
+    for line in before.split_inclusive('\n') {
+        if !after.contains(line.trim()) {
+            out_lines.push(at..at + line.len());
+        }
+        at += line.len();
+    }
+    let taken_out: String = out_lines
+        .iter()
+        .map(|r| &before[r.clone()])
         .collect::<Vec<_>>()
         .join("\n");
     let Some(name) = named
         .into_iter()
         .min()
-        .or_else(|| names_gone(&taken_out, gone))
+        .or_else(|| names_gone(&taken_out, gone).cloned())
+        .or_else(|| out_lines.iter().find_map(&taken))
     else {
         return what;
     };
@@ -531,4 +592,227 @@ fn settle(change: &Change, what: Vec<Part>, (gone, kept): &Gone) -> Vec<Part> {
             false => p,
         })
         .collect()
+}
+
+/// The gone definition a test's `name` is named for: every telling word of the
+/// definition's name (`isTesting`: `testing`) is a word of the test's name.
+fn named_for(name: &str, gone: &HashSet<String>) -> Option<String> {
+    let said: HashSet<String> = name_words(name).into_iter().collect();
+    let mut found: Vec<&String> = gone
+        .iter()
+        .filter(|g| {
+            let telling: Vec<String> = name_words(g)
+                .into_iter()
+                .filter(|w| w.len() >= 3 && w != "test")
+                .collect();
+            !telling.is_empty() && telling.iter().all(|w| said.contains(w))
+        })
+        .collect();
+    found.sort();
+    found.first().map(|g| (*g).clone())
+}
+
+/// The words of a name, lowercase, split at its separators and its case
+/// (`TestNoOSArgs`: `test`, `no`, `os`, `args`).
+fn name_words(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for part in words(name) {
+        let chars: Vec<char> = part.chars().collect();
+        let mut word = String::new();
+        for (i, c) in chars.iter().enumerate() {
+            let prev = i.checked_sub(1).map(|j| chars[j]);
+            let next = chars.get(i + 1);
+            let starts = c.is_uppercase()
+                && prev.is_some_and(|p| {
+                    p.is_lowercase()
+                        || p.is_ascii_digit()
+                        || (p.is_uppercase() && next.is_some_and(|n| n.is_lowercase()))
+                });
+            if starts && !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+            word.extend(c.to_lowercase());
+        }
+        if !word.is_empty() {
+            out.push(word);
+        }
+    }
+    out
+}
+
+/// Whether `path` is code the product ships: not an example, a demo or a
+/// script beside it, whose lines an agent could drop at no cost to what the
+/// tests test.
+fn shipped(path: &str, text: Option<&str>) -> bool {
+    product(path, text)
+        && !path
+            .to_ascii_lowercase()
+            .split(['/', '_', '-', '.'])
+            .any(|w| {
+                ["example", "demo", "sample", "script", "doc", "tool"]
+                    .iter()
+                    .any(|t| w.starts_with(t))
+            })
+}
+
+/// A file's code tokens, each with where it starts: its identifiers, and the
+/// text of each string literal whole (its quotes off). Comments are none.
+fn code_tokens(grammar: Grammar, text: &str) -> Vec<(usize, String)> {
+    let Some(tree) = clean_tree(grammar, text) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut strings: Vec<std::ops::Range<usize>> = Vec::new();
+    for node in preorder(tree.root_node()) {
+        let kind = node.kind();
+        if strings.iter().any(|r| r.contains(&node.start_byte())) {
+            continue;
+        }
+        if kind.contains("string") && !kind.contains("content") && !kind.contains("fragment") {
+            strings.push(node.byte_range());
+            let quoted = &text[node.byte_range()];
+            let quotes = |c: char| matches!(c, '"' | '\'' | '`');
+            let Some(open) = quoted.find(quotes) else {
+                continue;
+            };
+            let inner = quoted[open..]
+                .trim_start_matches(quotes)
+                .trim_end_matches(quotes);
+            out.push((node.start_byte(), inner.to_string()));
+        } else if node.child_count() == 0 && kind.contains("identifier") {
+            out.push((node.start_byte(), text[node.byte_range()].to_string()));
+        }
+    }
+    out
+}
+
+/// The names a file declares for more than one function's use: a struct's or
+/// a class's field, a constant or a variable of the file's top (past the
+/// definitions [`gone`] follows). A parameter or a local a rewrite renames at
+/// will is none.
+fn declared(grammar: Grammar, text: &str) -> HashSet<String> {
+    const FIELDS: [&str; 4] = [
+        "field_declaration",
+        "field_definition",
+        "public_field_definition",
+        "property_signature",
+    ];
+    let Some(tree) = clean_tree(grammar, text) else {
+        return HashSet::new();
+    };
+    let local = |n: tree_sitter::Node<'_>| {
+        std::iter::successors(n.parent(), |p| p.parent()).any(|p| {
+            let kind = p.kind();
+            kind.contains("function") || kind.contains("method") || kind == "func_literal"
+        })
+    };
+    preorder(tree.root_node())
+        .filter(|n| {
+            FIELDS.contains(&n.kind())
+                || (matches!(n.kind(), "const_spec" | "var_spec") && !local(*n))
+        })
+        .filter_map(|n| n.child_by_field_name("name"))
+        .filter(|n| n.child_count() == 0)
+        .map(|n| text[n.byte_range()].to_string())
+        .collect()
+}
+
+/// Whether `change` took out more lines than it put in: a removal, not a
+/// rewrite (whose dropped names and literals are no sign of a feature gone).
+fn cut_down(change: &Change) -> bool {
+    let (Some(before), Some(after)) = (change.before.as_deref(), change.after.as_deref()) else {
+        return false;
+    };
+    let squeeze = |l: &str| l.split_whitespace().collect::<Vec<_>>().join(" ");
+    let old: HashSet<String> = before.lines().map(squeeze).collect();
+    let new: HashSet<String> = after.lines().map(squeeze).collect();
+    old.difference(&new).count() > new.difference(&old).count()
+}
+
+/// The names and literals the change took out of the code it ships: a literal
+/// (`'back'`, an error message, a flag's name) or a declared name (a struct's
+/// field) a changed code file cut down had before, that no changed code file
+/// has now,
+/// outside its comments, and that no line kept renamed (the line taken out
+/// with it replaced by a new token is a line added). The definitions [`gone`]
+/// reads, `defined`, are its to say.
+fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> HashSet<String> {
+    let mut had: Vec<(usize, String, bool)> = Vec::new();
+    let mut now: HashSet<String> = HashSet::new();
+    for (i, c) in changes.iter().enumerate() {
+        let old_path = c.was.as_deref().unwrap_or(&c.path);
+        if let Some(after) = c.after.as_deref()
+            && product(&c.path, Some(after))
+            && let Some(grammar) = Grammar::of(&c.path)
+        {
+            now.extend(code_tokens(grammar, after).into_iter().map(|t| t.1));
+        }
+        // A file deleted whole says nothing of a token: its definitions do.
+        let (Some(before), Some(_), Some(grammar)) = (
+            c.before.as_deref(),
+            c.after.as_deref(),
+            Grammar::of(old_path),
+        ) else {
+            continue;
+        };
+        if !shipped(old_path, Some(before)) || !cut_down(c) {
+            continue;
+        }
+        let names = declared(grammar, before);
+        for (at, token) in code_tokens(grammar, before) {
+            let literal = before[at..].starts_with(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+                || !before[at..].starts_with(token.as_str());
+            if literal || names.contains(&token) {
+                had.push((i, token, literal));
+            }
+        }
+    }
+    let telling = |t: &str| t.chars().filter(|c| c.is_alphanumeric()).count() >= 3;
+    let mut out = HashSet::new();
+    for (i, token, _) in &had {
+        if out.contains(token)
+            || now.contains(token)
+            || defined.contains(token)
+            || !telling(token)
+            || renamed(&changes[*i], token)
+        {
+            continue;
+        }
+        out.insert(token.clone());
+    }
+    out
+}
+
+/// Whether a line of `change` holding `token` became a line added with the
+/// token replaced by one the file did not have: a rename, the thing kept.
+fn renamed(change: &Change, token: &str) -> bool {
+    let (Some(before), Some(after)) = (change.before.as_deref(), change.after.as_deref()) else {
+        return false;
+    };
+    let Some(grammar) = Grammar::of(&change.path) else {
+        return false;
+    };
+    let squeeze = |l: &str| l.split_whitespace().collect::<Vec<_>>().join(" ");
+    let old_lines: HashSet<String> = before.lines().map(squeeze).collect();
+    let added: HashSet<String> = after
+        .lines()
+        .map(squeeze)
+        .filter(|l| !old_lines.contains(l))
+        .collect();
+    let had: HashSet<String> = code_tokens(grammar, before)
+        .into_iter()
+        .map(|t| t.1)
+        .collect();
+    let new: Vec<String> = code_tokens(grammar, after)
+        .into_iter()
+        .map(|t| t.1)
+        .filter(|t| !had.contains(t))
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect();
+    before
+        .lines()
+        .map(squeeze)
+        .filter(|l| l.contains(token) && !added.contains(l))
+        .any(|l| new.iter().any(|u| added.contains(&l.replace(token, u))))
 }
