@@ -262,6 +262,7 @@ pub fn pruned<'t>(node: Node<'t>, prune: fn(&str) -> bool) -> Preorder<'t> {
     }
 }
 
+#[derive(Clone)]
 pub struct Preorder<'t> {
     cursor: tree_sitter::TreeCursor<'t>,
     done: bool,
@@ -503,11 +504,14 @@ impl<'s, 'r> Reader<'s, 'r> {
                     if depth == 0 {
                         self.view.exits += usize::from(python_exit(self.src, item));
                     }
-                    // A marker among a module's or a class's own statements
-                    // (`pytestmark = …`, `pytest.importorskip(…)`, `__test__ =
-                    // False`) is the whole file's.
+                    // A marker among a module's own statements (`pytestmark =
+                    // …`, `pytest.importorskip(…)`, `__test__ = False`) is the
+                    // whole file's; among a class's, the class's, as its
+                    // decorator's is (helper 73: a new base class kept out of
+                    // collection, its tests run by a subclass).
+                    let owner = scope.rsplit("::").next().filter(|s| !s.is_empty());
                     for (marker, _) in self.python_markers(item) {
-                        self.skip(marker, None, None);
+                        self.skip(marker, owner, None);
                     }
                     // A test defined above taken out of collection by name.
                     for test in python_uncollected(self.src, &self.names, item)
@@ -1641,7 +1645,8 @@ fn python_uncollected<'s, 't>(src: &'s str, names: &Names<'_, 't>, item: Node<'t
         .collect()
 }
 
-/// Whether a class has no base (or `object` alone) and defines `__init__`.
+/// Whether a class has no base (or `object` alone) and defines `__init__` beside
+/// a test.
 fn python_plain_with_init(src: &str, class: Node<'_>) -> bool {
     let bases = class
         .child_by_field_name("superclasses")
@@ -1652,15 +1657,20 @@ fn python_plain_with_init(src: &str, class: Node<'_>) -> bool {
     let Some(body) = class.child_by_field_name("body") else {
         return false;
     };
-    kids(body).into_iter().any(|item| {
-        let def = match item.kind() {
-            "decorated_definition" => item.child_by_field_name("definition"),
-            _ => Some(item),
-        };
-        def.filter(|d| d.kind() == "function_definition")
-            .and_then(|d| d.child_by_field_name("name"))
-            .is_some_and(|n| &src[n.byte_range()] == "__init__")
-    })
+    let defined: Vec<&str> = kids(body)
+        .into_iter()
+        .filter_map(|item| {
+            let def = match item.kind() {
+                "decorated_definition" => item.child_by_field_name("definition"),
+                _ => Some(item),
+            };
+            def.filter(|d| d.kind() == "function_definition")
+                .and_then(|d| d.child_by_field_name("name"))
+                .map(|n| &src[n.byte_range()])
+        })
+        .collect();
+    // A helper named `Test*` with no tests of its own loses none (helper 73).
+    defined.contains(&"__init__") && defined.iter().any(|d| d.starts_with("test"))
 }
 
 /// The exits in a Python test's `body` that end the whole run passing:
@@ -1722,8 +1732,25 @@ fn python_test_exits<'t>(src: &str, names: &Names<'_, 't>, body: Node<'t>) -> us
 /// reports a run that exits 0 as passed). Not in a function the test defines:
 /// it exits where it is called.
 fn rust_test_exits(src: &str, body: Node<'_>) -> usize {
-    pruned(body, |kind| kind == "function_item")
-        .filter(|n| n.kind() == "call_expression")
+    let calls =
+        pruned(body, |kind| kind == "function_item").filter(|n| n.kind() == "call_expression");
+    let path = |call: Node<'_>| -> String {
+        call.child_by_field_name("function")
+            .map_or_else(String::new, |f| {
+                src[f.byte_range()].split_whitespace().collect()
+            })
+    };
+    // A test that forks: the child's exit (helper 73's red team).
+    let forks = calls.clone().any(|call| {
+        matches!(
+            path(call).trim_start_matches("::"),
+            "libc::fork" | "fork" | "unistd::fork" | "nix::unistd::fork"
+        )
+    });
+    if forks {
+        return 0;
+    }
+    calls
         .filter(|call| {
             let (Some(f), Some(args)) = (
                 call.child_by_field_name("function"),

@@ -541,6 +541,11 @@ fn rust_exits_passing_in_a_test() {
         // A function the test defines exits where it is called.
         ("fn child() { std::process::exit(0) }", 0),
         ("let code = run(); std::process::exit(code);", 0),
+        // A test that forks: the child's exit (helper 73's red team).
+        (
+            "match unsafe { libc::fork() } { 0 => std::process::exit(0), _ => wait() }",
+            0,
+        ),
     ] {
         assert_eq!(read(Grammar::Rust, &test(line)).exits, exits, "{line}");
     }

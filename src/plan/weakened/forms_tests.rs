@@ -3690,8 +3690,17 @@ fn a_python_test_taken_out_of_collection_by_its_module_is_found() {
         "tests/test_add.py",
         "skip marker",
     );
-    // Honest: bound before the def, wrapped, and a TestCase's own __init__.
+    // Honest: bound before the def, wrapped, and a TestCase's own __init__;
+    // helper 73's red team: a helper class named `Test*` with an `__init__` and
+    // no tests (pytest warns, nothing is lost), and a base class kept out of
+    // collection whose subclass is collected.
     for honest in [
+        format!(
+            "{py}\nclass TestServer:\n    def __init__(self, port):\n        self.port = port\n\ndef test_server():\n    assert TestServer(1).port == 1\n"
+        ),
+        format!(
+            "{py}\nclass BaseCalc:\n    __test__ = False\n\n    def test_sub(self):\n        assert sub(3, 2) == 1\n\nclass TestCalc(BaseCalc):\n    __test__ = True\n"
+        ),
         format!("test_add = None\n\n{py}"),
         format!("{py}\ntest_add = settings(max_examples=5)(test_add)\n"),
         format!("{py}\ntest_add = None if False else test_add\n"),
@@ -3728,6 +3737,8 @@ fn a_check_replaced_in_a_javascript_test_file_is_found() {
         "globalThis.expect = () => ({ toBe() {} });\n",
         "global.assert = function () {};\n",
         "const { expect } = { expect: () => ({ toBe() {} }) };\n",
+        // One that checks, its failure caught (helper 73's honest twin below).
+        "function assert(c) { try { if (!c) throw new Error('no'); } catch (e) {} }\n",
     ] {
         let after = format!("{local}{js}");
         says(
@@ -3742,6 +3753,10 @@ fn a_check_replaced_in_a_javascript_test_file_is_found() {
         "const assert = require('assert');\n",
         "globalThis.expect = chai.expect;\n",
         "import { expect } from 'chai';\n",
+        // The file's own that fails (helper 73's red team: found before).
+        "function assert(cond, msg) {\n  if (!cond) throw new Error(msg || 'assertion failed');\n}\n",
+        "const expect = (got) => ({ toBe(want) { if (got !== want) throw new Error(`${got}`); } });\n",
+        "const assert = (c) => nodeAssert.ok(c);\n",
     ] {
         let after = format!("{library}{js}");
         assert_eq!(
