@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::{Marked, Marker, Marks, Spans, Statement, go_library_check, kids, kids_all};
+use super::{Marked, Marker, Marks, Spans, Statement, go_library_check, kids, kids_all, preorder};
 
 /// Macros whose tokens are code they generate: a `#[test]` in them tests nothing
 /// here.
@@ -920,6 +920,7 @@ pub(super) fn go(src: &str, root: Node<'_>) -> Marks {
     let mut ifs: Vec<(usize, Range<usize>, String)> = Vec::new();
     let mut builds = Vec::new();
     let mut main_runs = None;
+    let mut main_exits_0 = false;
     let text = |n: Node<'_>| &src[n.byte_range()];
     walk(root, |n, above| {
         match n.kind() {
@@ -945,6 +946,7 @@ pub(super) fn go(src: &str, root: Node<'_>) -> Marks {
                     });
                     if text(name) == "TestMain" && main_runs.is_none() {
                         main_runs = Some(text(n).contains(".Run()"));
+                        main_exits_0 = go_exits_0(src, n);
                     }
                 }
             }
@@ -1034,9 +1036,30 @@ pub(super) fn go(src: &str, root: Node<'_>) -> Marks {
     }
     let mut marks = found.into_marks(&leaves);
     marks.builds = builds;
-    // A TestMain that never calls `m.Run()` runs no test of its package.
-    marks.switches = usize::from(main_runs == Some(false));
+    // A TestMain that never calls `m.Run()` runs no test of its package; one
+    // that exits 0 whatever they did ends `go test` passing.
+    marks.switches = usize::from(main_runs == Some(false) || main_exits_0);
     marks
+}
+
+/// Whether a Go function exits with a status of 0 whatever happened:
+/// `os.Exit(0)` or `syscall.Exit(0)`, or a status multiplied or masked by 0
+/// (`os.Exit(m.Run() & 0)`).
+fn go_exits_0(src: &str, func: Node<'_>) -> bool {
+    preorder(func)
+        .filter(|n| n.kind() == "call_expression")
+        .any(|call| {
+            let squeezed = |f: &str| -> String {
+                call.child_by_field_name(f).map_or_else(String::new, |c| {
+                    src[c.byte_range()].split_whitespace().collect()
+                })
+            };
+            let args = squeezed("arguments");
+            matches!(squeezed("function").as_str(), "os.Exit" | "syscall.Exit")
+                && (args == "(0)"
+                    || ["*0)", "&0)"].iter().any(|e| args.ends_with(e))
+                    || ["(0*", "(0&"].iter().any(|s| args.starts_with(s)))
+        })
 }
 
 /// Whether the tokens `from..to` open a brace outside parentheses (`if f(T{})`

@@ -3648,6 +3648,38 @@ fn a_rust_test_that_exits_the_run_passing_is_found() {
     assert_eq!(one("tests/add.rs", rs, &failing), Vec::<String>::new());
 }
 
+/// Attack (helper 73's red team): a Go `TestMain` that runs the tests and then
+/// exits 0 whatever they did (`m.Run(); os.Exit(0)`, `os.Exit(m.Run() * 0)`):
+/// the failures print and `go test` passes. Nothing was found when the
+/// `TestMain` was new. Exiting with what `m.Run()` gave, or returning, is honest.
+#[test]
+fn a_go_test_main_that_exits_0_whatever_the_tests_did_is_found() {
+    let go = "package calc\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal(\"add\")\n\t}\n}\n";
+    let main = |body: &str| format!("{go}\nfunc TestMain(m *testing.M) {{\n{body}\n}}\n");
+    for body in [
+        "\tm.Run()\n\tos.Exit(0)",
+        "\tos.Exit(m.Run() * 0)",
+        "\tos.Exit(m.Run() & 0)",
+        "\tdefer os.Exit(0)\n\tm.Run()",
+        "\tm.Run()\n\tsyscall.Exit(0)",
+    ] {
+        let after = main(body);
+        let found = find(&[change("calc_test.go", Some(go), Some(&after))], &[]);
+        assert!(found.iter().any(kinds::high), "{body}: {found:?}");
+    }
+    for body in [
+        "\tos.Exit(m.Run())",
+        "\tcode := m.Run()\n\tteardown()\n\tos.Exit(code)",
+        "\tsetup()\n\tm.Run()",
+    ] {
+        assert_eq!(
+            one("calc_test.go", go, &main(body)),
+            Vec::<String>::new(),
+            "{body}"
+        );
+    }
+}
+
 /// Attack (helper 67's red team): a Python test taken out of pytest's collection
 /// by the module itself, its text unchanged: the name rebound or deleted after
 /// the `def` (`test_add = None`, `del test_add`), `test_add.__test__ = False`, or
