@@ -38,6 +38,7 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
         js_cases: HashSet::new(),
         js_aliases: HashMap::new(),
         rust_called: HashSet::new(),
+        rust_exits: Vec::new(),
         names: Names::of(src, root),
     };
     match g {
@@ -57,6 +58,7 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
         }
         Grammar::Rust => {
             r.test_macros = test_macros(src, root);
+            r.rust_exits = rust_exit_paths(src, root);
             r.rust_items(root, "", 0);
             let called = &r.rust_called;
             r.view.helpers.retain(|h| called.contains(h.name.as_str()));
@@ -344,6 +346,8 @@ struct Reader<'s, 'r> {
     js_aliases: HashMap<&'s str, String>,
     /// Rust: the functions the file's tests call by name.
     rust_called: HashSet<&'s str>,
+    /// Rust: the paths that call the process's exit here ([`rust_exit_paths`]).
+    rust_exits: Vec<String>,
     /// Python: what the file binds its names to.
     names: Names<'s, 'r>,
 }
@@ -1168,7 +1172,7 @@ impl<'s, 'r> Reader<'s, 'r> {
             self.rust_called.extend(callee.map(|f| self.text(f)));
         }
         if let Some(body) = item.child_by_field_name("body") {
-            self.view.exits += rust_test_exits(self.src, body);
+            self.view.exits += rust_test_exits(self.src, &self.rust_exits, body);
             (test.gated, test.ungated) = self.rust_statements(body, None);
             self.guard_returns(body, name);
             test.returns_early = returns_early(body, &test.assertions);
@@ -1731,7 +1735,7 @@ fn python_test_exits<'t>(src: &str, names: &Names<'_, 't>, body: Node<'t>) -> us
 /// `std::process::exit(0)` (`cargo test` runs the tests in one process, and
 /// reports a run that exits 0 as passed). Not in a function the test defines:
 /// it exits where it is called.
-fn rust_test_exits(src: &str, body: Node<'_>) -> usize {
+fn rust_test_exits(src: &str, exits: &[String], body: Node<'_>) -> usize {
     let calls =
         pruned(body, |kind| kind == "function_item").filter(|n| n.kind() == "call_expression");
     let path = |call: Node<'_>| -> String {
@@ -1759,14 +1763,58 @@ fn rust_test_exits(src: &str, body: Node<'_>) -> usize {
                 return false;
             };
             let path: String = src[f.byte_range()].split_whitespace().collect();
-            let exit = matches!(
-                path.trim_start_matches("::"),
-                "std::process::exit" | "process::exit" | "libc::exit" | "libc::_exit"
-            );
+            let exit = exits.iter().any(|e| e == path.trim_start_matches("::"));
             let args = kids(args);
             exit && args.len() == 1 && constant(src, args[0]) == Some(0)
         })
         .count()
+}
+
+/// The paths a Rust file calls the process's exit by: `std::process::exit`,
+/// `process::exit`, `libc::exit` and `libc::_exit`, and those its `use`
+/// declarations bind (`use std::process::exit as bye;` gives `bye`, `use
+/// std::process as p;` gives `p::exit`, `use std::process::*;` gives `exit`).
+fn rust_exit_paths(src: &str, root: Node<'_>) -> Vec<String> {
+    let mut out: Vec<String> = [
+        "std::process::exit",
+        "process::exit",
+        "libc::exit",
+        "libc::_exit",
+    ]
+    .map(String::from)
+    .into();
+    for u in preorder(root).filter(|n| n.kind() == "use_declaration") {
+        let squeezed: String = src[u.byte_range()].split_whitespace().collect();
+        let used = squeezed
+            .trim_start_matches("pub")
+            .trim_start_matches("use")
+            .trim_end_matches(';')
+            .trim_start_matches("::");
+        for (module, item) in [
+            ("std::process", "exit"),
+            ("libc", "exit"),
+            ("libc", "_exit"),
+        ] {
+            let Some(rest) = used.strip_prefix(module) else {
+                continue;
+            };
+            if let Some(alias) = rest.strip_prefix("as") {
+                out.push(format!("{alias}::{item}"));
+            } else if rest == "::*" {
+                out.push(item.to_string());
+            } else if let Some(list) = rest.strip_prefix("::") {
+                let list = list.trim_start_matches('{').trim_end_matches('}');
+                for part in list.split(',') {
+                    match part.strip_prefix(item) {
+                        Some("") => out.push(item.to_string()),
+                        Some(aliased) => out.extend(aliased.strip_prefix("as").map(String::from)),
+                        None => {}
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Whether a statement of a Python module calls `os._exit(…)` under any name

@@ -549,6 +549,23 @@ fn rust_exits_passing_in_a_test() {
     ] {
         assert_eq!(read(Grammar::Rust, &test(line)).exits, exits, "{line}");
     }
+    // Through what a `use` binds (helper 73's red team).
+    for (uses, line) in [
+        ("use std::process::exit;", "exit(0);"),
+        ("use std::process::exit as bye;", "bye(0);"),
+        ("use std::process as p;", "p::exit(0);"),
+        ("use std::process::*;", "exit(0);"),
+        ("use std::process::{exit, id};", "exit(0);"),
+        ("use libc::_exit;", "unsafe { _exit(0) };"),
+    ] {
+        let text = format!("{uses}\n\n{}", test(line));
+        assert_eq!(read(Grammar::Rust, &text).exits, 1, "{uses}");
+    }
+    assert_eq!(
+        read(Grammar::Rust, &test("exit(0);")).exits,
+        0,
+        "an exit of the file's own"
+    );
     let helper = "fn main() {\n    std::process::exit(0);\n}\n";
     assert_eq!(read(Grammar::Rust, helper).exits, 0, "a program's own exit");
 }
