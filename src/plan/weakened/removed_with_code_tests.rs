@@ -413,3 +413,48 @@ fn a_test_removed_with_a_one_line_definition_is_a_lead() {
     ]);
     assert!(found.iter().any(|r| r.ends_with(", high")), "{found:?}");
 }
+
+// Helper 72's fresh commits: an Angular helper's file deleted with its spec
+// drew `assertions-removed` (high): the spec's one test reads a binding its
+// `describe('createNoopInjectionToken', …)` made, so the test's own text named
+// nothing gone. The suite a test sits in is part of what it tests; a test in
+// that suite whose checks name code still there stays high.
+const TOKEN: &str = "export function createToken(name: string) {\n  const key = Symbol(name)\n  return [() => key] as const\n}\n";
+const TOKEN_SPEC: &str = "import { createToken } from './token'\nimport { other } from './other'\n\ndescribe('createToken', () => {\n  const [get] = createToken('noop')\n  it('works', () => {\n    expect(typeof get()).toBe('symbol')\n  })\n})\n";
+
+#[test]
+fn a_js_test_whose_suite_names_the_function_taken_out_is_a_lead() {
+    let found = rules(&[
+        change("src/token.ts", Some(TOKEN), None),
+        change("src/token.test.ts", Some(TOKEN_SPEC), None),
+    ]);
+    assert!(!found.is_empty());
+    assert!(
+        found.iter().all(|r| r == "removed-with-code, low"),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn attack_a_suite_named_after_code_taken_out_keeps_a_check_of_code_still_there_high() {
+    let other = "export function other(x: number) {\n  return x + 1\n}\n";
+    let spec = TOKEN_SPEC.replace(
+        "expect(typeof get()).toBe('symbol')",
+        "expect(other(1)).toBe(2)",
+    );
+    let found = rules(&[
+        change("src/token.ts", Some(TOKEN), None),
+        change("src/other.ts", Some(other), Some(other)),
+        change("src/token.test.ts", Some(&spec), None),
+    ]);
+    assert!(
+        found.contains(&"assertions-removed, high".to_string()),
+        "{found:?}"
+    );
+    // The spec deleted with the code left as it was.
+    let found = rules(&[change("src/token.test.ts", Some(TOKEN_SPEC), None)]);
+    assert!(
+        found.contains(&"assertions-removed, high".to_string()),
+        "{found:?}"
+    );
+}

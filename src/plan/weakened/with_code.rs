@@ -332,8 +332,10 @@ fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<(Stri
         *k += 1;
         let Some(kept) = new.tests.iter().filter(|t| key(t) == key(test)).nth(nth) else {
             // Each of its assertions, when it has any: a test of two functions
-            // removed with one of them loses the other's checks too.
-            let whole = before.get(test.span.clone())?.to_string();
+            // removed with one of them loses the other's checks too. The suites
+            // it sits in name what it tests as well (`describe('createToken')`
+            // around a test of what the suite made of it).
+            let whole = format!("{}\n{}", test.scope, before.get(test.span.clone())?);
             out.push((
                 whole,
                 test.assertions.iter().map(|a| a.text.clone()).collect(),
