@@ -105,11 +105,9 @@ pub fn is_test_path(path: &str) -> bool {
                 || name == "conftest.py"
                 || name == "tests.py"
         }
-        // `add.test.ts`, and a folder's own `test.ts` (date-fns keeps each
-        // function's tests so).
         Lang::Js => {
             let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
-            stem.ends_with(".test") || stem.ends_with(".spec") || matches!(stem, "test" | "spec")
+            stem.ends_with(".test") || stem.ends_with(".spec")
         }
         Lang::Go => name.ends_with("_test.go"),
         Lang::Rust => false,

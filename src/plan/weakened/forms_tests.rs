@@ -3748,17 +3748,3 @@ fn javascript_a_wait_traded_for_a_throwing_query_loses_no_check() {
         says(&one(p, before, &after), p, "1 of 3 assertions removed");
     }
 }
-
-// Helper 72's fresh commits: date-fns keeps each function's tests in a file
-// named `test.ts` beside it (`src/intlFormat/test.ts`); a skip put on its
-// existing tests there drew nothing, as no file of that name was read as tests.
-// A file whose name is `test` or `spec` alone is one; `tester.ts` is not.
-#[test]
-fn javascript_a_file_named_test_alone_is_a_test_file() {
-    let skipped = JS.replace("test('adds'", "test.skip('adds'");
-    for p in ["src/add/test.ts", "src/add/test.js", "src/add/spec.mjs"] {
-        says(&one(p, JS, &skipped), p, "skip marker added");
-    }
-    assert!(one("src/add/tester.ts", JS, &skipped).is_empty());
-    assert!(one("src/add/contest.ts", JS, &skipped).is_empty());
-}
