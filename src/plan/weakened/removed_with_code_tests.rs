@@ -458,3 +458,57 @@ fn attack_a_suite_named_after_code_taken_out_keeps_a_check_of_code_still_there_h
         "{found:?}"
     );
 }
+
+// The same commit also turned `export const getClient = tokens[0]` into a
+// function of that name elsewhere: a function new to the change was read as
+// the removed one renamed, so nothing counted gone. A name the code already
+// bound at the start is that binding written again, not a new name for the
+// removed function; a new function under a name the code never bound still is.
+#[test]
+fn a_binding_made_a_function_elsewhere_is_no_rename_of_the_removed_one() {
+    let client = "import { createToken } from './token'\n\nexport const getClient = createToken('client')[0]\n";
+    let client_now = "import { inject } from './di'\n\nexport function getClient() {\n  return inject('client')\n}\n";
+    let found = rules(&[
+        change("src/token.ts", Some(TOKEN), None),
+        change("src/client.ts", Some(client), Some(client_now)),
+        change("src/token.test.ts", Some(TOKEN_SPEC), None),
+    ]);
+    assert!(!found.is_empty());
+    assert!(
+        found.iter().all(|r| r == "removed-with-code, low"),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn attack_the_removed_function_renamed_to_a_new_name_with_its_body_touched_stays_high() {
+    let renamed = "export function makeToken(label: string) {\n  const id = Symbol(label)\n  return [() => id] as const\n}\n";
+    let found = rules(&[
+        change("src/token.ts", Some(TOKEN), None),
+        change("src/make.ts", None, Some(renamed)),
+        change("src/token.test.ts", Some(TOKEN_SPEC), None),
+    ]);
+    assert!(
+        found.contains(&"assertions-removed, high".to_string()),
+        "{found:?}"
+    );
+}
+
+// A function's own local is no binding of the module's: the removed function
+// renamed to a local's name elsewhere, its body touched, is still a rename.
+#[test]
+fn attack_the_removed_function_renamed_to_a_local_s_name_stays_high() {
+    let other = "export function other(x: number) {\n  const id = x + 1\n  return id\n}\n";
+    let renamed = format!(
+        "{other}\nexport function id(label: string) {{\n  const key2 = Symbol(label)\n  return [() => key2] as const\n}}\n"
+    );
+    let found = rules(&[
+        change("src/token.ts", Some(TOKEN), None),
+        change("src/other.ts", Some(other), Some(&renamed)),
+        change("src/token.test.ts", Some(TOKEN_SPEC), None),
+    ]);
+    assert!(
+        found.contains(&"assertions-removed, high".to_string()),
+        "{found:?}"
+    );
+}

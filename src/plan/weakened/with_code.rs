@@ -75,6 +75,36 @@ fn definitions(grammar: Grammar, text: &str) -> Vec<Definition> {
     out
 }
 
+/// The names `text` binds at its top with a variable declaration (`export const
+/// getClient = tokens[0]`), whatever the value: a simple name's, not a
+/// pattern's, and not a function's local.
+fn declared(grammar: Grammar, text: &str) -> Vec<String> {
+    let Some(tree) = clean_tree(grammar, text) else {
+        return Vec::new();
+    };
+    let root = tree.root_node();
+    let mut out = Vec::new();
+    for top in root.named_children(&mut root.walk()) {
+        let declaration = match top.kind() {
+            "export_statement" => top.child_by_field_name("declaration"),
+            _ => Some(top),
+        };
+        let Some(d) = declaration
+            .filter(|d| matches!(d.kind(), "lexical_declaration" | "variable_declaration"))
+        else {
+            continue;
+        };
+        out.extend(
+            d.named_children(&mut d.walk())
+                .filter(|n| n.kind() == "variable_declarator")
+                .filter_map(|n| n.child_by_field_name("name"))
+                .filter(|n| n.kind() == "identifier")
+                .map(|n| text[n.byte_range()].to_string()),
+        );
+    }
+    out
+}
+
 /// The words of `text`'s code, its comments left out where its grammar reads it
 /// (a word written into a comment is no change of behaviour).
 fn code_words<'t>(path: &str, text: &'t str) -> HashSet<&'t str> {
@@ -201,6 +231,8 @@ fn product(path: &str, text: Option<&str>) -> bool {
 /// files, and files no grammar reads, say nothing.
 fn gone(changes: &[Change]) -> Gone {
     let mut defined: Vec<(Definition, &str)> = Vec::new();
+    // Every name a product file bound at the start, to a function or not.
+    let mut bound: HashSet<String> = HashSet::new();
     let mut now: Vec<(String, &'static str)> = Vec::new();
     let mut now_words: HashSet<&str> = HashSet::new();
     let mut now_text = String::new();
@@ -215,6 +247,7 @@ fn gone(changes: &[Change]) -> Gone {
                     .into_iter()
                     .map(|d| (d, old_path)),
             );
+            bound.extend(declared(grammar, before));
         }
         if let Some(after) = c.after.as_deref()
             && product(&c.path, Some(after))
@@ -231,9 +264,12 @@ fn gone(changes: &[Change]) -> Gone {
         }
     }
     let was: HashSet<&str> = defined.iter().map(|d| d.0.0.as_str()).collect();
+    // A definition under a name the code bound at the start (`const getClient =
+    // tokens[0]` become `function getClient()`) is that binding written again,
+    // no new name a removed function could have taken.
     let new_kinds: HashSet<&str> = now
         .iter()
-        .filter(|(name, _)| !was.contains(name.as_str()))
+        .filter(|(name, _)| !was.contains(name.as_str()) && !bound.contains(name))
         .map(|(_, kind)| *kind)
         .collect();
     let kept_bodies = still_in(defined.iter().map(|d| d.0.1.as_str()), &now_text);
