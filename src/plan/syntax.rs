@@ -16,7 +16,7 @@ mod view;
 
 pub use spelled::{Spelled, Spelling};
 pub use uses::words;
-pub use view::preorder;
+pub use view::{preorder, pruned};
 
 #[cfg(test)]
 mod normal_tests;

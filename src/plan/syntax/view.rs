@@ -2166,16 +2166,27 @@ fn python_never_runs(src: &str, within: Node<'_>, n: Node<'_>) -> Option<std::op
 /// may end in chai's property (`expect(x).to.exist`), but not an asymmetric
 /// matcher (`expect.any(String)`) inside another's arguments; and a wait for a
 /// condition (`waitFor(…)`, `vi.waitFor(…)`, `untilReady(…)`) that holds no
-/// check of its own, which fails when the condition never comes. Found from the
+/// check of its own, which fails when the condition never comes; and a
+/// testing-library query that throws standing alone ([`js_throwing_query`]).
+/// Found from the
 /// top down: asking a node for its parent walks from the root, so once per
 /// call would be quadratic.
 fn js_assertions<'t>(src: &str, node: Node<'t>) -> Vec<Node<'t>> {
     let mut inner = std::collections::HashSet::new();
     let mut links = Vec::new();
     let mut dead: Vec<std::ops::Range<usize>> = Vec::new();
+    // The calls standing as statements of their own, awaited or not.
+    let mut alone = std::collections::HashSet::new();
     for n in preorder(node) {
         if let Some(body) = js_never_runs(src, n) {
             dead.push(body);
+        }
+        if n.kind() == "expression_statement" {
+            let call = n.named_child(0).and_then(|e| match e.kind() {
+                "await_expression" => e.named_child(0),
+                _ => Some(e),
+            });
+            alone.extend(call.map(|c| c.id()));
         }
         let below = match n.kind() {
             "call_expression" => n.child_by_field_name("function"),
@@ -2196,7 +2207,9 @@ fn js_assertions<'t>(src: &str, node: Node<'t>) -> Vec<Node<'t>> {
     let checks: Vec<Node<'t>> = tops
         .iter()
         .copied()
-        .filter(|top| js_check(src, *top))
+        .filter(|top| {
+            js_check(src, *top) || alone.contains(&top.id()) && js_throwing_query(src, *top)
+        })
         .collect();
     // Whether a wait holds a check, by a binary search of where the checks start:
     // asking each check of each wait was quadratic (helper 65's review).
@@ -2277,6 +2290,37 @@ fn js_check(src: &str, top: Node<'_>) -> bool {
         };
     }
     false
+}
+
+/// Whether the call `top` is a testing-library query that throws when nothing
+/// matches (`rendered.getByText('x')`, `await screen.findByRole('button')`,
+/// `getAllByTestId('row')`). Standing as a statement of its own, its value
+/// unread, it is there to fail the test; `queryBy…` returns null instead and
+/// fails nothing.
+fn js_throwing_query(src: &str, top: Node<'_>) -> bool {
+    if top.kind() != "call_expression" {
+        return false;
+    }
+    let name = top
+        .child_by_field_name("function")
+        .and_then(|f| match f.kind() {
+            "member_expression" => f.child_by_field_name("property"),
+            "identifier" => Some(f),
+            _ => None,
+        });
+    let queried = top
+        .child_by_field_name("arguments")
+        .is_some_and(|a| a.named_child_count() > 0);
+    queried
+        && name.is_some_and(|n| {
+            let t = &src[n.byte_range()];
+            ["getBy", "getAllBy", "findBy", "findAllBy"]
+                .iter()
+                .any(|q| {
+                    t.strip_prefix(q)
+                        .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()))
+                })
+        })
 }
 
 /// Whether `call` waits for a condition: its callee's name, or the method's,

@@ -695,3 +695,43 @@ fn nested_python_trys_that_swallow_count_each_check_once() {
     });
     assert_eq!(swallowed, 1);
 }
+
+// Helper 72's fresh commits (a suspense test's waits traded for fake timers
+// advanced, then the query alone): testing-library's `getBy…`/`findBy…` throw
+// when nothing matches, so one standing as a statement of its own is a check, as
+// a wait is. `queryBy…` returns null and fails nothing; a query whose value is
+// kept is read by the check that uses it.
+#[test]
+fn javascript_a_throwing_query_alone_is_a_check() {
+    let v = read(
+        Grammar::Tsx,
+        r#"test('alone', async () => {
+  render(<App />)
+  rendered.getByText('data: 1')
+  await screen.findByRole('button')
+  getAllByTestId('row')
+  within(list).getByLabelText('name')
+})
+
+test('waited', async () => {
+  await waitFor(() => rendered.getByText('data: 1'))
+  await waitFor(() => {
+    rendered.getByText('data: 2')
+  })
+})
+
+test('not checks', () => {
+  rendered.queryByText('gone')
+  const el = rendered.getByText('kept')
+  expect(el).toBeTruthy()
+  rendered.getByText
+  forgetByText('x')
+})
+"#,
+    );
+    assert_eq!(
+        names(&v),
+        [("", "alone", 4), ("", "waited", 2), ("", "not checks", 1)],
+        "a throwing query alone counts once, inside a wait or not"
+    );
+}

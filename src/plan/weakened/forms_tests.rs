@@ -3854,3 +3854,35 @@ fn checks_under_a_suppress_of_their_failure_are_found() {
         Vec::<String>::new()
     );
 }
+
+// Helper 72's fresh commits: a suspense test's `await waitFor(() =>
+// rendered.getByText(…))` traded for fake timers advanced and the query alone
+// drew `5 of 10 assertions removed` (high). The query throws when nothing
+// matches: the check is still there. Traded for `queryByText`, which returns
+// null, or dropped, it is gone.
+#[test]
+fn javascript_a_wait_traded_for_a_throwing_query_loses_no_check() {
+    let p = "src/suspense.test.tsx";
+    let before = "test('shows data', async () => {\n  const rendered = render(<Page />)\n  await waitFor(() => rendered.getByText('data: 1'))\n  await waitFor(() => rendered.getByRole('button'))\n  expect(count).toBe(1)\n})\n";
+    let honest = before
+        .replace(
+            "  await waitFor(() => rendered.getByText('data: 1'))\n",
+            "  await act(() => vi.advanceTimersByTime(0))\n  rendered.getByText('data: 1')\n",
+        )
+        .replace(
+            "await waitFor(() => rendered.getByRole('button'))",
+            "await rendered.findByRole('button')",
+        );
+    assert_eq!(one(p, before, &honest), Vec::<String>::new());
+    for lost in [
+        "  rendered.queryByText('data: 1')\n",
+        "  const shown = rendered.getByText('data: 1')\n",
+        "",
+    ] {
+        let after = before.replace(
+            "  await waitFor(() => rendered.getByText('data: 1'))\n",
+            lost,
+        );
+        says(&one(p, before, &after), p, "1 of 3 assertions removed");
+    }
+}

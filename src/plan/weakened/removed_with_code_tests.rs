@@ -643,3 +643,102 @@ fn attack_a_test_file_deleted_while_its_code_is_rewritten_stays_high() {
     assert!(found.iter().all(|r| r.ends_with(", high")), "{found:?}");
     assert!(!found.is_empty());
 }
+
+// Helper 72's fresh commits: an Angular helper's file deleted with its spec
+// drew `assertions-removed` (high): the spec's one test reads a binding its
+// `describe('createNoopInjectionToken', …)` made, so the test's own text named
+// nothing gone. The suite a test sits in is part of what it tests; a test in
+// that suite whose checks name code still there stays high.
+const TOKEN: &str = "export function createToken(name: string) {\n  const key = Symbol(name)\n  return [() => key] as const\n}\n";
+const TOKEN_SPEC: &str = "import { createToken } from './token'\nimport { other } from './other'\n\ndescribe('createToken', () => {\n  const [get] = createToken('noop')\n  it('works', () => {\n    expect(typeof get()).toBe('symbol')\n  })\n})\n";
+
+#[test]
+fn a_js_test_whose_suite_names_the_function_taken_out_is_a_lead() {
+    let found = rules(&[
+        change("src/token.ts", Some(TOKEN), None),
+        change("src/token.test.ts", Some(TOKEN_SPEC), None),
+    ]);
+    assert!(!found.is_empty());
+    assert!(
+        found.iter().all(|r| r == "removed-with-code, low"),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn attack_a_suite_named_after_code_taken_out_keeps_a_check_of_code_still_there_high() {
+    let other = "export function other(x: number) {\n  return x + 1\n}\n";
+    let spec = TOKEN_SPEC.replace(
+        "expect(typeof get()).toBe('symbol')",
+        "expect(other(1)).toBe(2)",
+    );
+    let found = rules(&[
+        change("src/token.ts", Some(TOKEN), None),
+        change("src/other.ts", Some(other), Some(other)),
+        change("src/token.test.ts", Some(&spec), None),
+    ]);
+    assert!(
+        found.contains(&"assertions-removed, high".to_string()),
+        "{found:?}"
+    );
+    // The spec deleted with the code left as it was.
+    let found = rules(&[change("src/token.test.ts", Some(TOKEN_SPEC), None)]);
+    assert!(
+        found.contains(&"assertions-removed, high".to_string()),
+        "{found:?}"
+    );
+}
+
+// The same commit also turned `export const getClient = tokens[0]` into a
+// function of that name elsewhere: a function new to the change was read as
+// the removed one renamed, so nothing counted gone. A name the code already
+// bound at the start is that binding written again, not a new name for the
+// removed function; a new function under a name the code never bound still is.
+#[test]
+fn a_binding_made_a_function_elsewhere_is_no_rename_of_the_removed_one() {
+    let client = "import { createToken } from './token'\n\nexport const getClient = createToken('client')[0]\n";
+    let client_now = "import { inject } from './di'\n\nexport function getClient() {\n  return inject('client')\n}\n";
+    let found = rules(&[
+        change("src/token.ts", Some(TOKEN), None),
+        change("src/client.ts", Some(client), Some(client_now)),
+        change("src/token.test.ts", Some(TOKEN_SPEC), None),
+    ]);
+    assert!(!found.is_empty());
+    assert!(
+        found.iter().all(|r| r == "removed-with-code, low"),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn attack_the_removed_function_renamed_to_a_new_name_with_its_body_touched_stays_high() {
+    let renamed = "export function makeToken(label: string) {\n  const id = Symbol(label)\n  return [() => id] as const\n}\n";
+    let found = rules(&[
+        change("src/token.ts", Some(TOKEN), None),
+        change("src/make.ts", None, Some(renamed)),
+        change("src/token.test.ts", Some(TOKEN_SPEC), None),
+    ]);
+    assert!(
+        found.contains(&"assertions-removed, high".to_string()),
+        "{found:?}"
+    );
+}
+
+// A function's own local is no binding of the module's: the removed function
+// renamed to a local's name elsewhere, its body touched, is still a rename.
+#[test]
+fn attack_the_removed_function_renamed_to_a_local_s_name_stays_high() {
+    let other = "export function other(x: number) {\n  const id = x + 1\n  return id\n}\n";
+    let renamed = format!(
+        "{other}\nexport function id(label: string) {{\n  const key2 = Symbol(label)\n  return [() => key2] as const\n}}\n"
+    );
+    let found = rules(&[
+        change("src/token.ts", Some(TOKEN), None),
+        change("src/other.ts", Some(other), Some(&renamed)),
+        change("src/token.test.ts", Some(TOKEN_SPEC), None),
+    ]);
+    assert!(
+        found.contains(&"assertions-removed, high".to_string()),
+        "{found:?}"
+    );
+}

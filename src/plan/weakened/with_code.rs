@@ -75,6 +75,36 @@ fn definitions(grammar: Grammar, text: &str) -> Vec<Definition> {
     out
 }
 
+/// The names `text` binds at its top with a variable declaration (`export const
+/// getClient = tokens[0]`), whatever the value: a simple name's, not a
+/// pattern's, and not a function's local.
+fn top_bindings(grammar: Grammar, text: &str) -> Vec<String> {
+    let Some(tree) = clean_tree(grammar, text) else {
+        return Vec::new();
+    };
+    let root = tree.root_node();
+    let mut out = Vec::new();
+    for top in root.named_children(&mut root.walk()) {
+        let declaration = match top.kind() {
+            "export_statement" => top.child_by_field_name("declaration"),
+            _ => Some(top),
+        };
+        let Some(d) = declaration
+            .filter(|d| matches!(d.kind(), "lexical_declaration" | "variable_declaration"))
+        else {
+            continue;
+        };
+        out.extend(
+            d.named_children(&mut d.walk())
+                .filter(|n| n.kind() == "variable_declarator")
+                .filter_map(|n| n.child_by_field_name("name"))
+                .filter(|n| n.kind() == "identifier")
+                .map(|n| text[n.byte_range()].to_string()),
+        );
+    }
+    out
+}
+
 /// The words of `text`'s code, its comments left out where its grammar reads it
 /// (a word written into a comment is no change of behaviour).
 fn code_words<'t>(path: &str, text: &'t str) -> HashSet<&'t str> {
@@ -218,6 +248,8 @@ fn product(path: &str, text: Option<&str>) -> bool {
 /// files, and files no grammar reads, say nothing.
 fn gone(changes: &[Change]) -> Gone {
     let mut defined: Vec<(Definition, &str)> = Vec::new();
+    // Every name a product file bound at the start, to a function or not.
+    let mut bound: HashSet<String> = HashSet::new();
     let mut now: Vec<(String, &'static str)> = Vec::new();
     let mut now_words: HashSet<&str> = HashSet::new();
     let mut now_text = String::new();
@@ -232,6 +264,7 @@ fn gone(changes: &[Change]) -> Gone {
                     .into_iter()
                     .map(|d| (d, old_path)),
             );
+            bound.extend(top_bindings(grammar, before));
         }
         if let Some(after) = c.after.as_deref()
             && product(&c.path, Some(after))
@@ -248,9 +281,12 @@ fn gone(changes: &[Change]) -> Gone {
         }
     }
     let was: HashSet<&str> = defined.iter().map(|d| d.0.0.as_str()).collect();
+    // A definition under a name the code bound at the start (`const getClient =
+    // tokens[0]` become `function getClient()`) is that binding written again,
+    // no new name a removed function could have taken.
     let new_kinds: HashSet<&str> = now
         .iter()
-        .filter(|(name, _)| !was.contains(name.as_str()))
+        .filter(|(name, _)| !was.contains(name.as_str()) && !bound.contains(name))
         .map(|(_, kind)| *kind)
         .collect();
     let kept_bodies = still_in(defined.iter().map(|d| d.0.1.as_str()), &now_text);
@@ -336,6 +372,8 @@ struct Lost {
     span: std::ops::Range<usize>,
     /// A whole test's name (`None`: an assertion of a test kept).
     name: Option<String>,
+    /// The suites a whole test sits in (`describe('createToken')`), as its scope.
+    suites: String,
     /// Its assertions' text (its own, for an assertion).
     checks: Vec<String>,
 }
@@ -353,6 +391,7 @@ fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<Lost>
     let check = |a: &syntax::Assertion| Lost {
         span: a.span.clone(),
         name: None,
+        suites: String::new(),
         checks: vec![a.text.clone()],
     };
     // Tests of one name in one scope pair in their order, the k-th with the k-th.
@@ -363,10 +402,14 @@ fn lost(grammar: Grammar, before: &str, after: Option<&str>) -> Option<Vec<Lost>
         let nth = *k;
         *k += 1;
         let Some(kept) = new.tests.iter().filter(|t| key(t) == key(test)).nth(nth) else {
+            // The suites it sits in name what it tests as well
+            // (`describe('createToken')` around a test of what the suite made
+            // of it).
             before.get(test.span.clone())?;
             out.push(Lost {
                 span: test.span.clone(),
                 name: Some(test.name.clone()),
+                suites: test.scope.clone(),
                 checks: test.assertions.iter().map(|a| a.text.clone()).collect(),
             });
             continue;
@@ -545,10 +588,10 @@ fn settle(
     let named: Option<Vec<String>> = lost
         .iter()
         .map(|l| {
-            let whole = &before[l.span.clone()];
+            let whole = format!("{}\n{}", l.suites, &before[l.span.clone()]);
             let still =
                 |a: &String| names_gone(a, gone).is_none() && words(a).any(|w| kept.contains(w));
-            names_gone(whole, gone)
+            names_gone(&whole, gone)
                 .filter(|_| !l.checks.iter().any(still))
                 .cloned()
                 .or_else(|| taken(&l.span))
@@ -700,17 +743,16 @@ fn declared(grammar: Grammar, text: &str) -> HashSet<String> {
     let Some(tree) = clean_tree(grammar, text) else {
         return HashSet::new();
     };
-    let local = |n: tree_sitter::Node<'_>| {
-        std::iter::successors(n.parent(), |p| p.parent()).any(|p| {
-            let kind = p.kind();
-            kind.contains("function") || kind.contains("method") || kind == "func_literal"
-        })
-    };
-    preorder(tree.root_node())
-        .filter(|n| {
-            FIELDS.contains(&n.kind())
-                || (matches!(n.kind(), "const_spec" | "var_spec") && !local(*n))
-        })
+    // A function's own constants are its locals: walked past, not up from each
+    // (tree-sitter finds a parent from the root, past every sibling).
+    let function =
+        |kind: &str| kind.contains("function") || kind.contains("method") || kind == "func_literal";
+    let root = tree.root_node();
+    let fields = preorder(root).filter(|n| FIELDS.contains(&n.kind()));
+    let tops =
+        syntax::pruned(root, function).filter(|n| matches!(n.kind(), "const_spec" | "var_spec"));
+    fields
+        .chain(tops)
         .filter_map(|n| n.child_by_field_name("name"))
         .filter(|n| n.child_count() == 0)
         .map(|n| text[n.byte_range()].to_string())
