@@ -273,7 +273,7 @@ pub const RULES: [Rule; 28] = [
         severity: Severity::Low,
         languages: ALL,
         fields: &["old", "new"],
-        doc: "an exact check's expected value changed, still exact, where the change also changed the code of a function the check calls (not a stub filled in, nor one added): what it now gives may be what the goal asked for (otherwise it is assertion-rewritten)",
+        doc: "an exact check's expected value changed, still exact, where the change also changed or added a function the check calls: what it now gives may be what the goal asked for (with that code unchanged it is assertion-rewritten)",
     },
     Rule {
         id: RuleId::TestsSkipped,

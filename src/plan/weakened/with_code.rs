@@ -107,14 +107,12 @@ fn top_bindings(grammar: Grammar, text: &str) -> Vec<String> {
 
 /// Each definition of `text` not inside another function (a method is its
 /// class's) with the words of its code in order, comments, docstrings and
-/// formatting aside, and whether each is a stub ([`super::hacks::is_stub`]);
-/// one name's definitions together.
-fn definition_words<'t>(path: &str, text: &'t str) -> HashMap<&'t str, (Vec<&'t str>, bool)> {
-    let mut out: HashMap<&str, (Vec<&str>, bool)> = HashMap::new();
+/// formatting aside; one name's definitions together.
+fn definition_words<'t>(path: &str, text: &'t str) -> HashMap<&'t str, Vec<&'t str>> {
+    let mut out: HashMap<&str, Vec<&str>> = HashMap::new();
     let Some(tree) = Grammar::of(path).and_then(|g| clean_tree(g, text)) else {
         return out;
     };
-    let lang = Lang::of(path);
     let listed = code_word_list(path, text);
     let at = |w: &str| w.as_ptr() as usize - text.as_ptr() as usize;
     let function =
@@ -127,33 +125,22 @@ fn definition_words<'t>(path: &str, text: &'t str) -> HashMap<&'t str, (Vec<&'t 
         let range = node.byte_range();
         let from = listed.partition_point(|w| at(w) < range.start);
         let to = listed.partition_point(|w| at(w) < range.end);
-        // Read as a file of its own, which ends its last line.
-        let own = format!("{}\n", &text[range]);
-        let stub = lang.is_some_and(|l| super::hacks::is_stub(l, &own));
-        let entry = out
-            .entry(&text[name.byte_range()])
-            .or_insert((Vec::new(), true));
-        entry.0.extend(&listed[from..to]);
-        entry.1 &= stub;
+        out.entry(&text[name.byte_range()])
+            .or_default()
+            .extend(&listed[from..to]);
     }
     out
 }
 
-/// The functions and methods whose code a change of `path` changed: by name.
-/// Not one it added, nor a stub it filled in (`raise NotImplementedError`,
-/// `todo!()`): a check of one was written before the code, and its expected
-/// value is what the code was asked to give (an agent that changes it to what
-/// its code gives has made the test agree).
+/// The functions and methods whose code a change of `path` changed, or that it
+/// added: by name.
 fn changed_definitions(path: &str, before: Option<&str>, after: Option<&str>) -> Vec<String> {
     let old = before
         .map(|b| definition_words(path, b))
         .unwrap_or_default();
     let new = after.map(|a| definition_words(path, a)).unwrap_or_default();
     new.iter()
-        .filter(|(name, (words, _))| {
-            old.get(*name)
-                .is_some_and(|(was, stub)| !stub && was != words)
-        })
+        .filter(|(name, words)| old.get(*name) != Some(*words))
         .map(|(name, _)| name.to_string())
         .collect()
 }
@@ -534,8 +521,7 @@ impl<'c> Code<'c> {
 
     /// Whether the check `was` calls a function or method whose code the change
     /// changed (comments, docstrings and formatting aside) in the product it
-    /// ships ([`changed_definitions`]): what it gives may now be another value
-    /// on purpose.
+    /// ships, or added: what it gives may now be another value on purpose.
     /// Without it, an expected value changed is a check made to agree with code
     /// nobody touched (a constant put beside it, a docstring reworded).
     pub(super) fn callee_changed(&self, was: &str) -> bool {
