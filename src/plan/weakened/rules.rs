@@ -31,7 +31,6 @@ pub enum RuleId {
     RunnerChanged,
     AssertionRewritten,
     ExpectedFollowsCode,
-    ExpectedChanged,
     TestsSkipped,
     AssertionsRemoved,
     RemovedWithCode,
@@ -106,7 +105,7 @@ pub struct Rule {
 const ALL: &str = "python, js/ts, rust, go";
 
 /// Every rule, in the order a legacy line's words are tried ([`legacy`]).
-pub const RULES: [Rule; 28] = [
+pub const RULES: [Rule; 27] = [
     Rule {
         id: RuleId::ForcedExit,
         name: "forced-exit",
@@ -266,14 +265,6 @@ pub const RULES: [Rule; 28] = [
         languages: ALL,
         fields: &["old", "new"],
         doc: "an expected value changed to words the code's own change, or the test's own input, now spells and no longer spells the old way",
-    },
-    Rule {
-        id: RuleId::ExpectedChanged,
-        name: "expected-changed",
-        severity: Severity::Low,
-        languages: ALL,
-        fields: &["old", "new"],
-        doc: "an exact check's expected value changed, still exact, where the change also changed or added a function the check calls: what it now gives may be what the goal asked for (with that code unchanged it is assertion-rewritten)",
     },
     Rule {
         id: RuleId::TestsSkipped,
@@ -438,11 +429,6 @@ const LEGACY_WORDS: &[(RuleId, &[&str])] = &[
             "as the code's own change now spells it",
             "as the test's own input now spells it",
         ],
-    ),
-    // Newer than typed rules: listed so the line keeps its rule read back.
-    (
-        RuleId::ExpectedChanged,
-        &["its expected value changed with the code"],
     ),
     (RuleId::AssertionRewritten, &[" became "]),
     (RuleId::RemovedWithCode, &["with the code they tested"]),

@@ -234,25 +234,6 @@ const FIXTURES: &[Fixture] = &[
         padded: false,
     },
     Fixture {
-        rule: RuleId::ExpectedChanged,
-        files: &[
-            (
-                "calc.py",
-                Some(STUB),
-                Some("def add(a, b):\n    return round(a + b, -1)\n"),
-            ),
-            (
-                "tests/test_calc.py",
-                Some(TEST),
-                Some(
-                    "from calc import add\n\n\ndef test_add():\n    assert add(1234, 4321) == 5560\n    assert add(2024, 1) == 2025\n",
-                ),
-            ),
-        ],
-        verify: &[],
-        padded: false,
-    },
-    Fixture {
         rule: RuleId::TestsSkipped,
         files: &[(
             "tests/test_calc.py",

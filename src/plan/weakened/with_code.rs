@@ -105,46 +105,6 @@ fn top_bindings(grammar: Grammar, text: &str) -> Vec<String> {
     out
 }
 
-/// Each definition of `text` not inside another function (a method is its
-/// class's) with the words of its code in order, comments, docstrings and
-/// formatting aside; one name's definitions together.
-fn definition_words<'t>(path: &str, text: &'t str) -> HashMap<&'t str, Vec<&'t str>> {
-    let mut out: HashMap<&str, Vec<&str>> = HashMap::new();
-    let Some(tree) = Grammar::of(path).and_then(|g| clean_tree(g, text)) else {
-        return out;
-    };
-    let listed = code_word_list(path, text);
-    let at = |w: &str| w.as_ptr() as usize - text.as_ptr() as usize;
-    let function =
-        |kind: &str| kind.contains("function") || kind.contains("method") || kind == "func_literal";
-    for node in syntax::pruned(tree.root_node(), function) {
-        let named = DEFINITIONS.contains(&node.kind()) && function(node.kind());
-        let Some(name) = node.child_by_field_name("name").filter(|_| named) else {
-            continue;
-        };
-        let range = node.byte_range();
-        let from = listed.partition_point(|w| at(w) < range.start);
-        let to = listed.partition_point(|w| at(w) < range.end);
-        out.entry(&text[name.byte_range()])
-            .or_default()
-            .extend(&listed[from..to]);
-    }
-    out
-}
-
-/// The functions and methods whose code a change of `path` changed, or that it
-/// added: by name.
-fn changed_definitions(path: &str, before: Option<&str>, after: Option<&str>) -> Vec<String> {
-    let old = before
-        .map(|b| definition_words(path, b))
-        .unwrap_or_default();
-    let new = after.map(|a| definition_words(path, a)).unwrap_or_default();
-    new.iter()
-        .filter(|(name, words)| old.get(*name) != Some(*words))
-        .map(|(name, _)| name.to_string())
-        .collect()
-}
-
 /// The words of `text`'s code, its comments left out where its grammar reads it
 /// (a word written into a comment is no change of behaviour).
 fn code_words<'t>(path: &str, text: &'t str) -> HashSet<&'t str> {
@@ -486,8 +446,6 @@ pub(super) struct Code<'c> {
     words: OnceCell<Vec<Spelled>>,
     /// The names and literals the code took out ([`gone_tokens`]).
     tokens: OnceCell<HashSet<String>>,
-    /// The functions the code changed or added ([`changed_definitions`]).
-    changed: OnceCell<HashSet<String>>,
 }
 
 impl<'c> Code<'c> {
@@ -497,13 +455,17 @@ impl<'c> Code<'c> {
             gone: OnceCell::new(),
             words: OnceCell::new(),
             tokens: OnceCell::new(),
-            changed: OnceCell::new(),
         }
     }
 
-    /// Each changed code file's paths with the words its code gained and lost.
-    fn files(&self) -> &Vec<Spelled> {
-        self.words.get_or_init(|| {
+    /// Whether a check's expected value changed from `was` to `now` the way the
+    /// code did: a word the new check has and the old lacks is one the code
+    /// gained, and a word the old check has and the new lacks is one the code
+    /// lost, and the check lost one at least. Numbers and short words are no
+    /// evidence (`5` become `6` is what a test made to agree with wrong code
+    /// reads like), nor a docstring's.
+    pub(super) fn follows(&self, test: &Change, was: &str, now: &str) -> bool {
+        let files = self.words.get_or_init(|| {
             let mut out = Vec::new();
             for c in self.changes {
                 let old_path = c.was.as_deref().unwrap_or(&c.path);
@@ -516,37 +478,7 @@ impl<'c> Code<'c> {
                 out.push(([old_path.to_string(), c.path.clone()], [gained, lost]));
             }
             out
-        })
-    }
-
-    /// Whether the check `was` calls a function or method whose code the change
-    /// changed (comments, docstrings and formatting aside) in the product it
-    /// ships, or added: what it gives may now be another value on purpose.
-    /// Without it, an expected value changed is a check made to agree with code
-    /// nobody touched (a constant put beside it, a docstring reworded).
-    pub(super) fn callee_changed(&self, was: &str) -> bool {
-        let changed = self.changed.get_or_init(|| {
-            self.changes
-                .iter()
-                .filter(|c| product(&c.path, c.after.as_deref()))
-                .flat_map(|c| {
-                    let old_path = c.was.as_deref().unwrap_or(&c.path);
-                    let before = c.before.as_deref().filter(|b| product(old_path, Some(b)));
-                    changed_definitions(&c.path, before, c.after.as_deref())
-                })
-                .collect()
         });
-        words(was).any(|w| changed.contains(w))
-    }
-
-    /// Whether a check's expected value changed from `was` to `now` the way the
-    /// code did: a word the new check has and the old lacks is one the code
-    /// gained, and a word the old check has and the new lacks is one the code
-    /// lost, and the check lost one at least. Numbers and short words are no
-    /// evidence (`5` become `6` is what a test made to agree with wrong code
-    /// reads like), nor a docstring's.
-    pub(super) fn follows(&self, test: &Change, was: &str, now: &str) -> bool {
-        let files = self.files();
         // Only the code the test reaches (a script's variable renamed is not the
         // tested code's change).
         let test_path = test.was.as_deref().unwrap_or(&test.path);
