@@ -2301,13 +2301,7 @@ fn js_throwing_query(src: &str, top: Node<'_>) -> bool {
     if top.kind() != "call_expression" {
         return false;
     }
-    let name = top
-        .child_by_field_name("function")
-        .and_then(|f| match f.kind() {
-            "member_expression" => f.child_by_field_name("property"),
-            "identifier" => Some(f),
-            _ => None,
-        });
+    let name = js_callee_name(top);
     let queried = top
         .child_by_field_name("arguments")
         .is_some_and(|a| a.named_child_count() > 0);
@@ -2323,16 +2317,21 @@ fn js_throwing_query(src: &str, top: Node<'_>) -> bool {
         })
 }
 
-/// Whether `call` waits for a condition: its callee's name, or the method's,
-/// starts `until` or `waitFor`.
-fn js_wait(src: &str, call: Node<'_>) -> bool {
-    let name = call
-        .child_by_field_name("function")
+/// The name a JavaScript call calls: the function's (`waitFor`), or the
+/// method's (`screen.getByText`).
+fn js_callee_name(call: Node<'_>) -> Option<Node<'_>> {
+    call.child_by_field_name("function")
         .and_then(|f| match f.kind() {
             "member_expression" => f.child_by_field_name("property"),
             "identifier" => Some(f),
             _ => None,
-        });
+        })
+}
+
+/// Whether `call` waits for a condition: its callee's name, or the method's,
+/// starts `until` or `waitFor`.
+fn js_wait(src: &str, call: Node<'_>) -> bool {
+    let name = js_callee_name(call);
     name.is_some_and(|n| {
         let t = &src[n.byte_range()];
         t.starts_with("until") || t.starts_with("waitFor")
