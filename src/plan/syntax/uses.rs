@@ -8,6 +8,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
+use super::resolved::{constant, falsy};
 use super::{Exported, Grammar, Spans, Uses, kids, parse, preorder};
 
 /// Each word of `text` (a name or a keyword) outside strings and comments, in
@@ -316,6 +317,7 @@ fn patched(g: Grammar, src: &str, root: Node<'_>) -> Vec<String> {
     // it is the file's own. Taken from a library by name (`const expect =
     // chai.expect`, `require('assert')`) it is the library's.
     if g.is_js() {
+        let defined = Own::of(src, root);
         for n in preorder(root) {
             let field = |f| n.child_by_field_name(f);
             let (target, value) = match n.kind() {
@@ -344,7 +346,7 @@ fn patched(g: Grammar, src: &str, root: Node<'_>) -> Vec<String> {
                 .collect();
             // One that can fail is a check of the file's own making (helper 73's
             // red team: `function assert(c) { if (!c) throw new Error() }`).
-            if !checks.is_empty() && value.is_some_and(|v| !js_can_fail(src, v)) {
+            if !checks.is_empty() && value.is_some_and(|v| !defined.can_fail(v)) {
                 names.extend(checks.into_iter().map(str::to_string));
             }
         }
@@ -354,26 +356,106 @@ fn patched(g: Grammar, src: &str, root: Node<'_>) -> Vec<String> {
     names
 }
 
-/// Whether a JavaScript definition can fail a test: it throws, or calls a check
-/// (a callee spelled with `assert` or `expect`), and catches nothing on the way.
-fn js_can_fail(src: &str, definition: Node<'_>) -> bool {
-    let mut fails = false;
-    for n in preorder(definition) {
-        match n.kind() {
-            "catch_clause" => return false,
-            "throw_statement" => fails = true,
-            "call_expression" => {
-                let callee = n
-                    .child_by_field_name("function")
-                    .map(|f| &src[f.byte_range()]);
-                let lower = callee.unwrap_or("").to_ascii_lowercase();
-                fails |=
-                    lower.len() < 200 && (lower.contains("assert") || lower.contains("expect"));
+/// A JavaScript file's own functions by name, and whether each can fail a test.
+struct Own<'s, 't> {
+    src: &'s str,
+    functions: HashMap<&'s str, Node<'t>>,
+    /// By a definition's first byte; `false` while it is being read, so a
+    /// definition that calls itself fails only by something else it does.
+    known: std::cell::RefCell<HashMap<usize, bool>>,
+}
+
+impl<'s, 't> Own<'s, 't> {
+    fn of(src: &'s str, root: Node<'t>) -> Self {
+        let mut functions = HashMap::new();
+        for n in preorder(root) {
+            let field = |f| n.child_by_field_name(f);
+            let (name, value) = match n.kind() {
+                "function_declaration" => (field("name"), Some(n)),
+                "variable_declarator" => (field("name"), field("value")),
+                _ => continue,
+            };
+            let function = value.filter(|v| {
+                matches!(
+                    v.kind(),
+                    "function_declaration" | "arrow_function" | "function_expression" | "function"
+                )
+            });
+            if let (Some(name), Some(f)) = (name.filter(|n| n.kind() == "identifier"), function) {
+                functions.entry(&src[name.byte_range()]).or_insert(f);
             }
-            _ => {}
+        }
+        Own {
+            src,
+            functions,
+            known: Default::default(),
         }
     }
-    fails
+
+    /// Whether a definition can fail a test: a `throw` it reaches (not under a
+    /// constant-false `if`, not after a `return`), a call of a function of the
+    /// file's own that can fail, or a call of a check (a callee spelled with
+    /// `assert` or `expect` that the file does not define, given something
+    /// other than constants); and no `catch` on the way. Helper 73's and this
+    /// stop's red teams: a callee spelled `assertNothing` that does nothing, a
+    /// `throw` under `if (false)`.
+    fn can_fail(&self, definition: Node<'t>) -> bool {
+        let key = definition.start_byte();
+        if let Some(known) = self.known.borrow().get(&key) {
+            return *known;
+        }
+        self.known.borrow_mut().insert(key, false);
+        let fails = self.reads_failing(definition);
+        self.known.borrow_mut().insert(key, fails);
+        fails
+    }
+
+    fn reads_failing(&self, definition: Node<'t>) -> bool {
+        let src = self.src;
+        let mut fails = false;
+        let mut walk = vec![definition];
+        while let Some(n) = walk.pop() {
+            let condition = n.child_by_field_name("condition");
+            match n.kind() {
+                "catch_clause" => return false,
+                "throw_statement" => fails = true,
+                "if_statement" if condition.is_some_and(|c| falsy(src, c)) => {
+                    walk.extend(n.child_by_field_name("alternative"));
+                    continue;
+                }
+                "call_expression" => fails |= self.call_can_fail(n),
+                _ => {}
+            }
+            let children = kids(n);
+            let reached = match n.kind() {
+                "statement_block" => children
+                    .iter()
+                    .position(|c| c.kind() == "return_statement")
+                    .map_or(children.len(), |at| at + 1),
+                _ => children.len(),
+            };
+            walk.extend(children[..reached].iter().rev());
+        }
+        fails
+    }
+
+    fn call_can_fail(&self, call: Node<'t>) -> bool {
+        let Some(callee) = call.child_by_field_name("function") else {
+            return false;
+        };
+        let text = &self.src[callee.byte_range()];
+        let root = text.split(['.', '(', '[', '?']).next().unwrap_or("").trim();
+        if let Some(own) = self.functions.get(root) {
+            return self.can_fail(*own);
+        }
+        let lower = text.to_ascii_lowercase();
+        let check = lower.len() < 200 && (lower.contains("assert") || lower.contains("expect"));
+        let args = call
+            .child_by_field_name("arguments")
+            .map(kids)
+            .unwrap_or_default();
+        check && !args.iter().all(|a| constant(self.src, *a).is_some())
+    }
 }
 
 /// The list a table's rows are written in, from where an argument starts: the

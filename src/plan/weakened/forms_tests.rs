@@ -3886,3 +3886,42 @@ fn javascript_a_wait_traded_for_a_throwing_query_loses_no_check() {
         says(&one(p, before, &after), p, "1 of 3 assertions removed");
     }
 }
+
+/// Attack: the file's own `assert` or `expect` made to look as if it can fail.
+/// It called something spelled with `assert`, or held a `throw` it never reaches,
+/// and counted as a check: every check through it passed and nothing was found.
+/// A call counts through what the file binds the callee to; a throw under a
+/// constant-false condition or after a `return` is no throw; a check of
+/// constants alone cannot fail. One that fails through a helper of its own
+/// (`fail(…)` that throws) stays honest.
+#[test]
+fn an_own_check_that_only_looks_as_if_it_can_fail_is_found() {
+    let js = "const { add } = require('./add');\n\ntest('adds', () => {\n  expect(add(2, 3)).toBe(5);\n  assert(add(1, 1) === 2);\n});\n";
+    for local in [
+        "const assertNothing = () => {};\nfunction assert(c) { assertNothing(c); }\n",
+        "function assert(c) { if (false) throw new Error('no'); }\n",
+        "function assert(c) { if (0) { throw new Error('no'); } }\n",
+        "function assert(c) { return; throw new Error('no'); }\n",
+        "const expect = () => ({ toBe() { assert.ok(true); } });\n",
+        "function expectLater() {}\nconst expect = () => ({ toBe(v) { expectLater(v); } });\n",
+    ] {
+        let after = format!("{local}{js}");
+        says(
+            &one("src/add.test.js", js, &after),
+            "src/add.test.js",
+            "the assertions call is patched in the test",
+        );
+    }
+    for honest in [
+        "const fail = (m) => { throw new Error(m); };\nfunction assert(c) { if (!c) fail('no'); }\n",
+        "function check(c) { if (!c) { throw new Error('no'); } }\nconst expect = (got) => ({ toBe(want) { check(got === want); } });\n",
+        "function assert(c) { if (!c) { return fail(); } }\nfunction fail() { throw new Error('no'); }\n",
+    ] {
+        let after = format!("{honest}{js}");
+        assert_eq!(
+            one("src/add.test.js", js, &after),
+            Vec::<String>::new(),
+            "{honest}"
+        );
+    }
+}
