@@ -40,10 +40,14 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
         rust_called: HashSet::new(),
         rust_exits: Vec::new(),
         names: Names::of(src, root),
+        py_main: false,
+        py_helper_exits: Vec::new(),
+        py_called: HashSet::new(),
     };
     match g {
         Grammar::Python => {
             r.python_scope(root, "", 0);
+            r.python_helper_exits();
             let held: HashSet<usize> = r
                 .view
                 .tests
@@ -350,6 +354,13 @@ struct Reader<'s, 'r> {
     rust_exits: Vec<String>,
     /// Python: what the file binds its names to.
     names: Names<'s, 'r>,
+    /// Python: inside `if __name__ == "__main__":`, which no test run reaches.
+    py_main: bool,
+    /// Python: the exits of each function that is not a test, by name, and the
+    /// names the tests and the runner's hooks call: a helper's exits count where
+    /// it is called ([`Reader::python_helper_exits`]).
+    py_helper_exits: Vec<(&'s str, usize)>,
+    py_called: HashSet<&'s str>,
 }
 
 impl<'s, 'r> Reader<'s, 'r> {
@@ -476,6 +487,28 @@ impl<'s, 'r> Reader<'s, 'r> {
         }
     }
 
+    /// The names `body` calls as functions (`stop()`, not `Process(target=stop)`).
+    fn python_calls(&mut self, body: Node<'_>) {
+        let src = self.src;
+        let called = preorder(body)
+            .filter(|n| n.kind() == "call")
+            .filter_map(|c| c.child_by_field_name("function"))
+            .filter(|f| f.kind() == "identifier")
+            .map(|f| &src[f.byte_range()]);
+        self.py_called.extend(called);
+    }
+
+    /// A helper's exits, where a test or a hook of the runner calls it by name.
+    fn python_helper_exits(&mut self) {
+        let called = &self.py_called;
+        let helpers = std::mem::take(&mut self.py_helper_exits);
+        self.view.exits += helpers
+            .iter()
+            .filter(|(name, _)| called.contains(name))
+            .map(|(_, exits)| exits)
+            .sum::<usize>();
+    }
+
     fn python_scope(&mut self, block: Node<'_>, scope: &str, depth: usize) {
         if depth > MAX_DEPTH {
             return;
@@ -499,13 +532,21 @@ impl<'s, 'r> Reader<'s, 'r> {
                         let mut cursor = clause.walk();
                         blocks.extend(clause.named_children(&mut cursor));
                     }
+                    let main = self.py_main;
+                    self.py_main |= item.kind() == "if_statement"
+                        && item
+                            .child_by_field_name("condition")
+                            .is_some_and(|c| python_main_guard(self.text(c)));
                     for block in blocks.into_iter().filter(|b| b.kind() == "block") {
                         self.python_scope(block, scope, depth + 1);
                     }
+                    self.py_main = main;
                     continue;
                 }
                 _ => {
-                    if depth == 0 {
+                    // A module's or a class's own statements run when pytest
+                    // imports the file, under an `if` or a `try` as well.
+                    if !self.py_main {
                         self.view.exits += usize::from(python_exit(self.src, item));
                     }
                     // A marker among a module's own statements (`pytestmark =
@@ -561,6 +602,7 @@ impl<'s, 'r> Reader<'s, 'r> {
                 let found = python_assertions(self.src, body);
                 asserted = found.len();
                 self.view.exits += python_test_exits(self.src, &self.names, body);
+                self.python_calls(body);
                 // A marker in its body stops it, under the `if` around it.
                 for (marker, condition) in self.python_markers(body) {
                     let condition =
@@ -574,6 +616,19 @@ impl<'s, 'r> Reader<'s, 'r> {
                 self.view.tests.push(test);
             } else {
                 asserted = python_assertions(self.src, def).len();
+                let exits = python_test_exits(self.src, &self.names, body);
+                let fixture = decorators.is_some_and(|d| {
+                    let mut cursor = d.walk();
+                    d.named_children(&mut cursor)
+                        .filter(|c| c.kind() == "decorator")
+                        .any(|c| python_fixture(self.text(c)))
+                });
+                if fixture || PYTHON_HOOKS.contains(&name) {
+                    self.view.exits += exits;
+                    self.python_calls(body);
+                } else if !self.py_main {
+                    self.py_helper_exits.push((name, exits));
+                }
                 // A helper's or a fixture's marker (`pytest.skip()` when a server
                 // is missing) stops whichever tests use it: the file's.
                 for (marker, _) in self.python_markers(body) {
@@ -1820,6 +1875,48 @@ fn rust_exit_paths(src: &str, root: Node<'_>) -> Vec<String> {
 /// Whether a statement of a Python module calls `os._exit(…)` under any name
 /// the module was imported as, `__import__('os')._exit(…)`, `pytest.exit(…)`,
 /// or a bare `exit(…)`, `quit(…)`, `_exit(…)`; or raises `SystemExit`.
+/// The functions pytest and unittest call around tests, by name.
+const PYTHON_HOOKS: [&str; 18] = [
+    "setup_module",
+    "teardown_module",
+    "setup_function",
+    "teardown_function",
+    "setup_method",
+    "teardown_method",
+    "setup_class",
+    "teardown_class",
+    "setup",
+    "teardown",
+    "setUp",
+    "tearDown",
+    "setUpClass",
+    "tearDownClass",
+    "setUpModule",
+    "tearDownModule",
+    "asyncSetUp",
+    "asyncTearDown",
+];
+
+/// Whether a decorator makes a fixture: `@pytest.fixture`, `@fixture(…)`,
+/// `@pytest_asyncio.fixture`.
+fn python_fixture(decorator: &str) -> bool {
+    let callee = decorator
+        .trim_start_matches('@')
+        .split('(')
+        .next()
+        .unwrap_or("");
+    callee.trim().rsplit('.').next() == Some("fixture")
+}
+
+/// `__name__ == "__main__"`, either way round, either quotes.
+fn python_main_guard(condition: &str) -> bool {
+    let bare: String = condition
+        .chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '"' | '\'' | '(' | ')'))
+        .collect();
+    bare == "__name__==__main__" || bare == "__main__==__name__"
+}
+
 fn python_exit(src: &str, statement: Node<'_>) -> bool {
     if statement.kind() == "raise_statement" {
         let raised = statement.named_child(0).map(|r| &src[r.byte_range()]);

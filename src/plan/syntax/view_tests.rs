@@ -735,3 +735,50 @@ test('not checks', () => {
         "a throwing query alone counts once, inside a wait or not"
     );
 }
+
+/// Helper 73's red team: a Python exit that ends the run passing, put where the
+/// runner calls it rather than in a test: a setup hook, a fixture, a helper a
+/// test calls, a class body, a module-level `if True:`. Each went unread. A
+/// child process's target, the module's `__main__` block and a helper nothing
+/// calls stay no exit.
+#[test]
+fn python_exits_where_the_runner_calls_them() {
+    let tail = "\ndef test_add():\n    assert add(2, 3) == 5\n";
+    for (code, exits) in [
+        ("def setup_module(module):\n    os._exit(0)\n", 1),
+        ("def setup_function(f):\n    os._exit(0)\n", 1),
+        (
+            "class TestAdd:\n    def setup_method(self):\n        os._exit(0)\n\n    def test_it(self):\n        assert 1\n",
+            1,
+        ),
+        (
+            "class T(unittest.TestCase):\n    @classmethod\n    def setUpClass(cls):\n        os._exit(0)\n\n    def test_it(self):\n        self.assertTrue(1)\n",
+            1,
+        ),
+        (
+            "@pytest.fixture(autouse=True)\ndef stop():\n    os._exit(0)\n",
+            1,
+        ),
+        ("@fixture\ndef stop():\n    yield\n    os._exit(0)\n", 1),
+        ("class Holder:\n    os._exit(0)\n", 1),
+        ("if True:\n    os._exit(0)\n", 1),
+        ("try:\n    os._exit(0)\nexcept ImportError:\n    pass\n", 1),
+        // Honest: run where no test runs it.
+        ("if __name__ == '__main__':\n    os._exit(0)\n", 0),
+        ("def _child():\n    os._exit(0)\n", 0),
+        ("def _helper():\n    os._exit(1)\n", 0),
+        (
+            "def setup_module(module):\n    pid = os.fork()\n    if pid == 0:\n        os._exit(0)\n",
+            0,
+        ),
+    ] {
+        let text = format!("import os\nimport pytest\n\n{code}{tail}");
+        assert_eq!(read(Grammar::Python, &text).exits, exits, "{code}");
+    }
+    // A helper the test calls, above or below it; one handed to a child
+    // process is the child's.
+    let called = "import os\n\ndef test_add():\n    stop()\n    assert add(2, 3) == 5\n\ndef stop():\n    os._exit(0)\n";
+    assert_eq!(read(Grammar::Python, called).exits, 1);
+    let handed = "import os\nfrom multiprocessing import Process\n\ndef stop():\n    os._exit(0)\n\ndef test_add():\n    p = Process(target=stop)\n    p.start()\n    assert add(2, 3) == 5\n";
+    assert_eq!(read(Grammar::Python, handed).exits, 0);
+}

@@ -3925,3 +3925,27 @@ fn an_own_check_that_only_looks_as_if_it_can_fail_is_found() {
         );
     }
 }
+
+/// Attack (helper 73's red team): the run ended passing from where pytest calls
+/// code around the tests: `setup_module`, an autouse fixture, a helper the test
+/// calls, a module-level `if True:`. Nothing was found; the test body's own
+/// exit was. The module's `__main__` block stays honest.
+#[test]
+fn an_exit_in_a_hook_a_fixture_or_a_helper_of_a_test_file_is_found() {
+    let py = "import os\nimport pytest\n\ndef test_add():\n    assert add(2, 3) == 5\n";
+    for added in [
+        "\ndef setup_module(module):\n    os._exit(0)\n",
+        "\n@pytest.fixture(autouse=True)\ndef stop():\n    os._exit(0)\n",
+        "\nif True:\n    os._exit(0)\n",
+    ] {
+        let after = format!("{py}{added}");
+        let found = find(&[change("tests/test_add.py", Some(py), Some(&after))], &[]);
+        assert!(found.iter().any(kinds::high), "{added}: {found:?}");
+    }
+    let helper =
+        py.replace("    assert", "    stop()\n    assert") + "\ndef stop():\n    os._exit(0)\n";
+    let found = find(&[change("tests/test_add.py", Some(py), Some(&helper))], &[]);
+    assert!(found.iter().any(kinds::high), "{found:?}");
+    let main = format!("{py}\nif __name__ == '__main__':\n    os._exit(0)\n");
+    assert_eq!(one("tests/test_add.py", py, &main), Vec::<String>::new());
+}
