@@ -555,8 +555,12 @@ impl<'s, 'r> Reader<'s, 'r> {
                     // decorator's is (helper 73: a new base class kept out of
                     // collection, its tests run by a subclass).
                     let owner = scope.rsplit("::").next().filter(|s| !s.is_empty());
+                    let bound = self.python_mark_binding(item);
                     for (marker, _) in self.python_markers(item) {
-                        self.skip(marker, owner, None);
+                        // A mark bound to a name skips what it decorates, not here.
+                        if !(bound && self.python_mark(marker)) {
+                            self.skip(marker, owner, None);
+                        }
                     }
                     // A test defined above taken out of collection by name.
                     for test in python_uncollected(self.src, &self.names, item)
@@ -578,7 +582,10 @@ impl<'s, 'r> Reader<'s, 'r> {
                 Some(d) => d
                     .named_children(&mut cursor)
                     .filter(|d| d.kind() == "decorator")
-                    .flat_map(|d| self.python_markers(d))
+                    .flat_map(|d| match self.python_markers(d) {
+                        m if m.is_empty() => self.python_bound_marks(d),
+                        m => m,
+                    })
                     .collect(),
                 None => Vec::new(),
             };
@@ -722,6 +729,45 @@ impl<'s, 'r> Reader<'s, 'r> {
             out.push((marker, condition));
         }
         out
+    }
+
+    /// Whether `item` binds a name other than `pytestmark` (`slow =
+    /// pytest.mark.skip`).
+    fn python_mark_binding(&self, item: Node<'_>) -> bool {
+        let left = item
+            .named_child(0)
+            .filter(|a| a.kind() == "assignment")
+            .and_then(|a| a.child_by_field_name("left"));
+        left.is_some_and(|l| {
+            l.kind() == "identifier" && !matches!(self.text(l), "pytestmark" | "__test__")
+        })
+    }
+
+    /// Whether a marker only marks what it decorates (`pytest.mark.skip`,
+    /// `unittest.skip(…)`), where `pytest.skip(…)` skips where it is called.
+    fn python_mark(&self, marker: Node<'_>) -> bool {
+        let text = self.text(marker);
+        text.contains("mark.") || text.starts_with("unittest.")
+    }
+
+    /// The marks of a decorator that names a mark bound in the file
+    /// (`@need_env`, `need_env = pytest.mark.skipif(…)`).
+    fn python_bound_marks(&self, decorator: Node<'r>) -> Vec<(Node<'r>, Option<String>)> {
+        let Some(head) = decorator
+            .named_child(0)
+            .filter(|h| h.kind() == "identifier")
+        else {
+            return Vec::new();
+        };
+        let value = self.names.value(head);
+        match value.id() == head.id() {
+            true => Vec::new(),
+            false => self
+                .python_markers(value)
+                .into_iter()
+                .filter(|(m, _)| self.python_mark(*m))
+                .collect(),
+        }
     }
 
     fn skip(&mut self, node: Node<'_>, test: Option<&str>, condition: Option<String>) {

@@ -782,3 +782,28 @@ fn python_exits_where_the_runner_calls_them() {
     let handed = "import os\nfrom multiprocessing import Process\n\ndef stop():\n    os._exit(0)\n\ndef test_add():\n    p = Process(target=stop)\n    p.start()\n    assert add(2, 3) == 5\n";
     assert_eq!(read(Grammar::Python, handed).exits, 0);
 }
+
+/// A pytest mark bound to a name (`need_dotenv = pytest.mark.skipif(…)`) skips
+/// nothing where it is bound: it skips each test it decorates (`@need_dotenv`),
+/// under its condition. Read as a marker on the whole file where bound, a new
+/// alias put on new tests was a file switched off (helper 76: flask), and the
+/// alias put on an old test went unseen.
+#[test]
+fn a_python_mark_bound_to_a_name_skips_the_tests_it_decorates() {
+    let text = "import pytest\n\nneed_env = pytest.mark.skipif(env is None, reason='no env')\nslow = pytest.mark.skip\n\n@need_env\ndef test_a():\n    assert 1\n\n@slow\ndef test_b():\n    assert 1\n\ndef test_c():\n    assert 1\n";
+    let v = read(Grammar::Python, text);
+    let on: Vec<(Option<&str>, Option<&str>)> = v
+        .skips
+        .iter()
+        .map(|s| (s.test.as_deref(), s.condition.as_deref()))
+        .collect();
+    assert_eq!(on.len(), 2, "{on:?}");
+    assert_eq!(on[0].0, Some("test_a"));
+    assert!(on[0].1.is_some_and(|c| c.contains("env")), "{on:?}");
+    assert_eq!(on[1], (Some("test_b"), None));
+    // Called where bound, a skip runs at import: the whole file's.
+    let module = "import pytest\n\nskipped = pytest.skip('no', allow_module_level=True)\n\ndef test_a():\n    assert 1\n";
+    let v = read(Grammar::Python, module);
+    assert_eq!(v.skips.len(), 1);
+    assert_eq!(v.skips[0].test, None);
+}

@@ -3949,3 +3949,27 @@ fn an_exit_in_a_hook_a_fixture_or_a_helper_of_a_test_file_is_found() {
     let main = format!("{py}\nif __name__ == '__main__':\n    os._exit(0)\n");
     assert_eq!(one("tests/test_add.py", py, &main), Vec::<String>::new());
 }
+
+/// Attack: a skip mark bound to a name before (`slow = pytest.mark.skip`), put
+/// on a test that ran. Nothing was found: the bound mark was counted once where
+/// bound, before and after. Honest (helper 76: flask `491d331e`): a new
+/// conditional alias put on new tests switches off nothing that ran.
+#[test]
+fn a_skip_mark_bound_to_a_name_put_on_a_test_that_ran_is_found() {
+    let py =
+        "import pytest\n\nslow = pytest.mark.skip\n\ndef test_add():\n    assert add(2, 3) == 5\n";
+    let after = py.replace("def test_add", "@slow\ndef test_add");
+    says(
+        &one("tests/test_add.py", py, &after),
+        "tests/test_add.py",
+        "1 skip marker added",
+    );
+    let plain = "import pytest\n\ndef test_add():\n    assert add(2, 3) == 5\n";
+    let new_tests = format!(
+        "{plain}\nneed_env = pytest.mark.skipif(env is None, reason='no env')\n\n@need_env\ndef test_env():\n    assert load() == 1\n"
+    );
+    assert_eq!(
+        one("tests/test_add.py", plain, &new_tests),
+        Vec::<String>::new()
+    );
+}
