@@ -43,6 +43,7 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
         py_main: false,
         py_helper_exits: Vec::new(),
         py_called: HashSet::new(),
+        js_functions: HashMap::new(),
     };
     match g {
         Grammar::Python => {
@@ -74,6 +75,11 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
             r.view.marks = super::marks::go(src, root);
         }
         _ => {
+            for f in preorder(root).filter(|n| n.kind() == "function_declaration") {
+                if let Some(name) = f.child_by_field_name("name") {
+                    r.js_functions.entry(&src[name.byte_range()]).or_insert(f);
+                }
+            }
             r.js(root, &mut Vec::new(), &mut Vec::new(), 0);
             let held: HashSet<usize> = r
                 .view
@@ -361,6 +367,8 @@ struct Reader<'s, 'r> {
     /// it is called ([`Reader::python_helper_exits`]).
     py_helper_exits: Vec<(&'s str, usize)>,
     py_called: HashSet<&'s str>,
+    /// JavaScript: the file's function declarations by name.
+    js_functions: HashMap<&'s str, Node<'r>>,
 }
 
 impl<'s, 'r> Reader<'s, 'r> {
@@ -882,6 +890,13 @@ impl<'s, 'r> Reader<'s, 'r> {
             let case = matches!(root, "it" | "test" | "specify" | "xit" | "xtest" | "fit")
                 || self.js_cases.contains(root);
             if !suite && !case {
+                // A hook's exit ends the run as a test's does.
+                if matches!(
+                    root,
+                    "beforeAll" | "beforeEach" | "afterAll" | "afterEach" | "before" | "after"
+                ) {
+                    self.view.exits += self.js_run_exits(child);
+                }
                 // `const test = base.skipIf(cond)`: every test called through it.
                 if callee_words(self.src, child)
                     .first()
@@ -939,6 +954,21 @@ impl<'s, 'r> Reader<'s, 'r> {
                 }
             }
             if suite {
+                // A suite's body runs as the file is collected: an exit among
+                // its own statements ends the run before any test.
+                for callback in self.js_run_callbacks(child) {
+                    let statements = callback
+                        .child_by_field_name("body")
+                        .filter(|b| b.kind() == "statement_block")
+                        .map(super::kids)
+                        .unwrap_or_default();
+                    self.view.exits += statements
+                        .iter()
+                        .filter(|s| s.kind() == "expression_statement")
+                        .filter_map(|s| s.named_child(0))
+                        .filter(|e| js_exit(self.src, &self.names, *e))
+                        .count();
+                }
                 scope.push(name);
                 if let Some(args) = args {
                     self.js(args, scope, under, depth + 1);
@@ -947,55 +977,7 @@ impl<'s, 'r> Reader<'s, 'r> {
             } else {
                 let found = js_assertions(self.src, child);
                 self.js_inner_skips(child, &name);
-                // An exit passing in the test's own callback ends the whole run
-                // there (jest and node's runner report it passed), as one at the
-                // top does, and so does one in a function it calls at once or
-                // hands to a call (`run(() => …)`); one in a function it only
-                // defines, or sets to handle an event, runs when that comes.
-                for callback in js_callbacks(child) {
-                    let Some(body) = callback.child_by_field_name("body") else {
-                        continue;
-                    };
-                    let mut run = HashSet::new();
-                    for call in preorder(body).filter(|n| n.kind() == "call_expression") {
-                        let f = call.child_by_field_name("function");
-                        let path = f.map(|f| self.names.path(f)).unwrap_or_default();
-                        let event = path
-                            .rsplit('.')
-                            .next()
-                            .is_some_and(|m| matches!(m, "on" | "once") || m.ends_with("Listener"));
-                        let args = call.child_by_field_name("arguments");
-                        let handed = args.filter(|_| !event).map(super::kids).unwrap_or_default();
-                        run.extend(f.map(|f| picked(self.src, f, 0).id()));
-                        run.extend(handed.iter().map(|a| a.id()));
-                    }
-                    let nested = super::Spans::new(
-                        preorder(body)
-                            .filter(|n| {
-                                matches!(
-                                    n.kind(),
-                                    "arrow_function"
-                                        | "function_expression"
-                                        | "function_declaration"
-                                )
-                            })
-                            .filter(|n| !run.contains(&n.id()))
-                            .map(|n| n.byte_range())
-                            .collect::<Vec<_>>(),
-                    );
-                    // An arrow's body without braces is its one expression.
-                    let expressions = preorder(body).filter_map(|n| match n.kind() {
-                        "expression_statement" => n.named_child(0),
-                        "arrow_function" => n
-                            .child_by_field_name("body")
-                            .filter(|b| b.kind() != "statement_block"),
-                        _ => None,
-                    });
-                    self.view.exits += expressions
-                        .filter(|n| !nested.holds(n.start_byte()))
-                        .filter(|e| js_exit(self.src, &self.names, *e))
-                        .count();
-                }
+                self.view.exits += self.js_run_exits(child);
                 let mut test = self.test(&name, &scope.join("::"), child, found);
                 test.returns_early = js_callbacks(child)
                     .iter()
@@ -1004,6 +986,87 @@ impl<'s, 'r> Reader<'s, 'r> {
                 self.view.tests.push(test);
             }
         }
+    }
+
+    /// The exits passing in the functions a call hands the runner (a test's,
+    /// a hook's): each ends the whole run there (jest and node's runner report
+    /// it passed), and so does one in a function it calls at once or hands to a
+    /// call (`run(() => …)`); one in a function it only defines, or sets to
+    /// handle an event, runs when that comes.
+    fn js_run_exits(&self, call: Node<'r>) -> usize {
+        let mut exits = 0;
+        for callback in self.js_run_callbacks(call) {
+            let Some(body) = callback.child_by_field_name("body") else {
+                continue;
+            };
+            let mut run = HashSet::new();
+            for call in preorder(body).filter(|n| n.kind() == "call_expression") {
+                let f = call.child_by_field_name("function");
+                let path = f.map(|f| self.names.path(f)).unwrap_or_default();
+                let event = path
+                    .rsplit('.')
+                    .next()
+                    .is_some_and(|m| matches!(m, "on" | "once") || m.ends_with("Listener"));
+                let args = call.child_by_field_name("arguments");
+                let handed = args.filter(|_| !event).map(super::kids).unwrap_or_default();
+                run.extend(f.map(|f| picked(self.src, f, 0).id()));
+                run.extend(handed.iter().map(|a| a.id()));
+            }
+            let nested = super::Spans::new(
+                preorder(body)
+                    .filter(|n| {
+                        matches!(
+                            n.kind(),
+                            "arrow_function" | "function_expression" | "function_declaration"
+                        )
+                    })
+                    .filter(|n| !run.contains(&n.id()))
+                    .map(|n| n.byte_range())
+                    .collect::<Vec<_>>(),
+            );
+            // An arrow's body without braces is its one expression.
+            let braceless = Some(body).filter(|b| b.kind() != "statement_block");
+            let expressions = preorder(body).filter_map(|n| match n.kind() {
+                "expression_statement" => n.named_child(0),
+                "arrow_function" => n
+                    .child_by_field_name("body")
+                    .filter(|b| b.kind() != "statement_block"),
+                _ => None,
+            });
+            exits += braceless
+                .into_iter()
+                .chain(expressions)
+                .filter(|n| !nested.holds(n.start_byte()))
+                .filter(|e| js_exit(self.src, &self.names, *e))
+                .count();
+        }
+        exits
+    }
+
+    /// The functions a call hands the runner: written in place, or named
+    /// (`test('a', run)`, `function run() {…}` or `const run = () => …`).
+    fn js_run_callbacks(&self, call: Node<'r>) -> Vec<Node<'r>> {
+        let Some(args) = call.child_by_field_name("arguments") else {
+            return Vec::new();
+        };
+        let function = |n: &Node<'_>| {
+            matches!(
+                n.kind(),
+                "arrow_function" | "function_expression" | "function_declaration"
+            )
+        };
+        kids(args)
+            .into_iter()
+            .filter_map(|a| match a.kind() {
+                "identifier" => self
+                    .js_functions
+                    .get(self.text(a))
+                    .copied()
+                    .or_else(|| Some(self.names.value(a))),
+                _ => Some(a),
+            })
+            .filter(function)
+            .collect()
     }
 
     /// `test.each([])(…)`: a table of no rows runs the test on none.

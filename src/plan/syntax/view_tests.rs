@@ -807,3 +807,38 @@ fn a_python_mark_bound_to_a_name_skips_the_tests_it_decorates() {
     assert_eq!(v.skips.len(), 1);
     assert_eq!(v.skips[0].test, None);
 }
+
+/// Helper 73's red team: a JavaScript exit passing put where the runner calls
+/// it rather than in a test's own callback: a hook (`beforeAll`, `afterEach`),
+/// a suite's body, a callback passed by name. Each went unread. One set to
+/// handle an event, or in a function nothing runs, stays no exit.
+#[test]
+fn javascript_exits_where_the_runner_calls_them() {
+    let tail = "test('adds', () => {\n  expect(add(2, 3)).toBe(5);\n});\n";
+    for (code, exits) in [
+        ("beforeAll(() => {\n  process.exit(0);\n});\n", 1),
+        ("beforeEach(function () {\n  process.exit(0);\n});\n", 1),
+        ("afterAll(() => process.exit(0));\n", 1),
+        ("before(() => { process.exit(); });\n", 1),
+        (
+            "describe('s', () => {\n  process.exit(0);\n  it('a', () => {\n    expect(1).toBe(1);\n  });\n});\n",
+            1,
+        ),
+        (
+            "function run() {\n  process.exit(0);\n}\ntest('b', run);\n",
+            1,
+        ),
+        ("const run = () => process.exit(0);\ntest('b', run);\n", 1),
+        // Honest: a handler, a hook that closes, a function nothing runs.
+        (
+            "beforeAll(() => {\n  process.on('SIGTERM', () => process.exit(0));\n});\n",
+            0,
+        ),
+        ("afterAll(() => server.close());\n", 0),
+        ("function run() {\n  process.exit(0);\n}\n", 0),
+        ("beforeAll(() => {\n  process.exit(1);\n});\n", 0),
+    ] {
+        let text = format!("{code}{tail}");
+        assert_eq!(read(Grammar::JavaScript, &text).exits, exits, "{code}");
+    }
+}
