@@ -2310,8 +2310,13 @@ fn python_assertions<'t>(src: &str, node: Node<'t>) -> Vec<Node<'t>> {
             "call" => n.child_by_field_name("function").is_some_and(|f| {
                 let t = &src[f.byte_range()];
                 let last = t.rsplit('.').next().unwrap_or(t);
+                // `pytest.warns(None)` records warnings and checks none.
+                let first = n
+                    .child_by_field_name("arguments")
+                    .and_then(|a| a.named_child(0));
+                let nothing = t == "pytest.warns" && first.is_some_and(|a| a.kind() == "none");
                 last.starts_with("assert")
-                    || matches!(t, "pytest.raises" | "pytest.warns" | "pytest.fail")
+                    || (matches!(t, "pytest.raises" | "pytest.warns" | "pytest.fail") && !nothing)
             }),
             _ => false,
         };
