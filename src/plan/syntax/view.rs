@@ -44,6 +44,7 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
         py_helper_exits: Vec::new(),
         py_called: HashSet::new(),
         js_functions: HashMap::new(),
+        rust_helper_exits: Vec::new(),
     };
     match g {
         Grammar::Python => {
@@ -66,6 +67,12 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
             r.rust_exits = rust_exit_paths(src, root);
             r.rust_items(root, "", 0);
             let called = &r.rust_called;
+            r.view.exits += r
+                .rust_helper_exits
+                .iter()
+                .filter(|(name, _)| called.contains(name))
+                .map(|(_, exits)| exits)
+                .sum::<usize>();
             r.view.helpers.retain(|h| called.contains(h.name.as_str()));
             r.rust_macros(root);
             r.view.marks = super::marks::rust(src, root);
@@ -367,6 +374,9 @@ struct Reader<'s, 'r> {
     /// it is called ([`Reader::python_helper_exits`]).
     py_helper_exits: Vec<(&'s str, usize)>,
     py_called: HashSet<&'s str>,
+    /// Rust: the exits of each function that is not a test, by name: counted
+    /// where a test calls it.
+    rust_helper_exits: Vec<(&'s str, usize)>,
     /// JavaScript: the file's function declarations by name.
     js_functions: HashMap<&'s str, Node<'r>>,
 }
@@ -1320,6 +1330,10 @@ impl<'s, 'r> Reader<'s, 'r> {
             path == "test" || path.ends_with("::test") || matches!(path, "rstest" | "test_case")
         });
         if !is_test {
+            if let Some(body) = item.child_by_field_name("body") {
+                let exits = rust_test_exits(self.src, &self.rust_exits, body);
+                self.rust_helper_exits.push((name, exits));
+            }
             self.rust_helper(item, name);
             return;
         }

@@ -853,3 +853,31 @@ fn pytest_warns_none_checks_nothing() {
     let v = read(Grammar::Python, text);
     assert_eq!(names(&v), [("", "test_a", 0), ("", "test_b", 1)]);
 }
+
+/// Helper 73's red team: a Rust test's exit put in a helper the test calls
+/// (`fn stop() { std::process::exit(0) }`) ended the run passing unseen. A
+/// helper no test calls, and a program's own `main`, stay no exit.
+#[test]
+fn rust_exits_in_a_helper_a_test_calls() {
+    let helper = "fn stop() {\n    std::process::exit(0);\n}\n\n";
+    let test = "#[test]\nfn adds() {\n    stop();\n    assert_eq!(add(2, 3), 5);\n}\n";
+    let other = "#[test]\nfn adds() {\n    assert_eq!(add(2, 3), 5);\n}\n";
+    for (text, exits) in [
+        (format!("{helper}{test}"), 1),
+        (format!("{test}\n{helper}"), 1),
+        (
+            format!(
+                "mod util {{\n    pub fn stop() {{\n        std::process::exit(0);\n    }}\n}}\n\n{}",
+                test.replace("stop()", "util::stop()")
+            ),
+            1,
+        ),
+        (format!("{helper}{other}"), 0),
+        (
+            format!("fn main() {{\n    std::process::exit(0);\n}}\n\n{other}"),
+            0,
+        ),
+    ] {
+        assert_eq!(read(Grammar::Rust, &text).exits, exits, "{text}");
+    }
+}
