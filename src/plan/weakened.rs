@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use super::syntax;
 
+mod bounds;
 mod call_count;
 mod checks;
 mod forms;
@@ -1186,6 +1187,14 @@ impl<'c> Row<'c> {
         };
         let in_place =
             checks::weakened_in_place(old.lang, &was, &now, (&old.read.bound, &new.read.bound));
+        // A check kept word for word whose bound, bound to a name, moved.
+        if let (Some(before), Some(after)) = (&self.change.before, &self.change.after) {
+            what.extend(
+                bounds::named_loosened(bounded(before), bounded(after))
+                    .into_iter()
+                    .map(rewritten),
+            );
+        }
         what.extend(
             in_place
                 .into_iter()
@@ -2978,6 +2987,9 @@ mod answer_table_tests;
 #[cfg(test)]
 #[path = "weakened/assertion_in_string_tests.rs"]
 mod assertion_in_string_tests;
+#[cfg(test)]
+#[path = "weakened/bound_loosened_tests.rs"]
+mod bound_loosened_tests;
 #[cfg(test)]
 #[path = "weakened/cfg_helper_tests.rs"]
 mod cfg_helper_tests;

@@ -62,7 +62,12 @@ pub(super) fn loosened(removed: &[String], added: &[String]) -> Vec<String> {
         let order = new_lex.iter().any(|l| comparison(l) == Some(Cmp::Order));
         let context = substring_context(new);
         for (k, old_lex, could) in olds {
-            if used[*k] || !(could.number || (could.exact && order) || (could.text && context)) {
+            if used[*k]
+                || !(could.number
+                    || could.bound
+                    || (could.exact && order)
+                    || (could.text && context))
+            {
                 continue;
             }
             if let Some(why) = looser(old_lex, &new_lex, new) {
@@ -104,7 +109,7 @@ pub(super) fn clip(s: &str) -> String {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-enum Lex {
+pub(super) enum Lex {
     Word(String),
     Num(f64),
     Str(String),
@@ -112,7 +117,7 @@ enum Lex {
 }
 
 /// An assertion's text as words, numbers, strings and operators.
-fn lex(s: &str) -> Vec<Lex> {
+pub(super) fn lex(s: &str) -> Vec<Lex> {
     let b = s.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -224,6 +229,8 @@ struct Could {
     exact: bool,
     number: bool,
     text: bool,
+    /// A number the check compares with as a bound or a tolerance ([`role`]).
+    bound: bool,
 }
 
 impl Could {
@@ -238,6 +245,7 @@ impl Could {
             exact: old.iter().any(|l| comparison(l) == Some(Cmp::Exact)),
             number,
             text: old.iter().any(|l| matches!(l, Lex::Str(_))),
+            bound: (0..old.len()).any(|k| matches!(old[k], Lex::Num(_)) && role(old, k).is_some()),
         }
     }
 }
@@ -271,6 +279,9 @@ fn substring_context(text: &str) -> bool {
 
 /// Why `new` passes for more than `old` (same skeleton), if it does.
 fn looser(old: &[Lex], new: &[Lex], text: &str) -> Option<&'static str> {
+    if let Some(why) = moved(old, new, |k| role(old, k)) {
+        return Some(why);
+    }
     let substring_context = substring_context(text);
     for (k, (a, b)) in old.iter().zip(new).enumerate() {
         match (a, b) {
@@ -297,4 +308,204 @@ fn looser(old: &[Lex], new: &[Lex], text: &str) -> Option<&'static str> {
         }
     }
     None
+}
+
+/// What a number or a name stands for in the check it is in: the bound the
+/// subject must stay under or over, a tolerance, or a count of places.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Role {
+    Upper,
+    Lower,
+    Tolerance,
+    Places,
+}
+
+impl Role {
+    /// Whether the check passes for more with `y` in `x`'s place.
+    fn looser(self, x: f64, y: f64) -> bool {
+        match self {
+            Role::Upper | Role::Tolerance => y > x,
+            Role::Lower | Role::Places => y < x,
+        }
+    }
+
+    pub(super) fn why(self) -> &'static str {
+        match self {
+            Role::Upper => "a bound raised",
+            Role::Lower => "a bound lowered",
+            Role::Tolerance => "a tolerance widened",
+            Role::Places => "fewer decimal places checked",
+        }
+    }
+}
+
+/// Keywords that name a tolerance: `pytest.approx(x, rel=…)`, `math.isclose(…,
+/// abs_tol=…)`, `assert_abs_diff_eq!(…, epsilon = …)`, `assertAlmostEqual(…,
+/// delta=…)`, numpy's `rtol`/`atol`.
+const TOLERANCES: [&str; 10] = [
+    "rel",
+    "abs",
+    "rel_tol",
+    "abs_tol",
+    "delta",
+    "epsilon",
+    "max_relative",
+    "rtol",
+    "atol",
+    "tolerance",
+];
+
+/// The role of the one token at `k` of a check (a number, or a name), read from
+/// what stands around it: the right of `<` or the left of `>` is an upper bound,
+/// `toBeLessThan(…)`'s argument too, testify's `Less(t, x, …)`'s second value; a
+/// tolerance keyword's value or `InDelta`'s fourth argument is a tolerance;
+/// `toBeCloseTo(x, …)`'s digits are places. None when the token is only a part
+/// of its operand (`x < N * 2`) or stands elsewhere.
+pub(super) fn role(lexed: &[Lex], k: usize) -> Option<Role> {
+    let op =
+        |l: Option<&Lex>, ops: &[&str]| matches!(l, Some(Lex::Op(o)) if ops.contains(&o.as_str()));
+    let word =
+        |l: Option<&Lex>, ws: &[&str]| matches!(l, Some(Lex::Word(w)) if ws.contains(&w.as_str()));
+    let prev = k.checked_sub(1).and_then(|p| lexed.get(p));
+    let next = lexed.get(k + 1);
+    let ends = next.is_none()
+        || op(next, &[")", ",", ";", "]", "}", "&", "|", ":"])
+        || word(next, &["and", "or", "if", "else"]);
+    let starts = prev.is_none()
+        || op(prev, &["(", ",", "!", "&", "|", "{", "["])
+        || word(prev, &["assert", "and", "or", "not", "return"]);
+    if ends && op(prev, &["<", "<="]) {
+        // `abs(got - want) < k`: the bound on a distance is a tolerance.
+        return Some(match distance(lexed, k - 1) {
+            true => Role::Tolerance,
+            false => Role::Upper,
+        });
+    }
+    if starts && op(next, &[">", ">="]) {
+        return Some(Role::Upper);
+    }
+    if ends && op(prev, &[">", ">="]) || starts && op(next, &["<", "<="]) {
+        return Some(Role::Lower);
+    }
+    if !ends {
+        return None;
+    }
+    let key = k.checked_sub(2).and_then(|p| lexed.get(p));
+    if op(prev, &["="]) {
+        return match key {
+            Some(Lex::Word(w)) if TOLERANCES.contains(&w.as_str()) => Some(Role::Tolerance),
+            Some(Lex::Word(w)) if matches!(w.as_str(), "places" | "decimal") => Some(Role::Places),
+            _ => None,
+        };
+    }
+    if !op(prev, &["(", ","]) {
+        return None;
+    }
+    let (callee, at, t_first) = argument(lexed, k)?;
+    // testify's `t` first, then the values.
+    let at = if t_first { at.checked_sub(1)? } else { at };
+    match (callee, at) {
+        ("toBeLessThan" | "toBeLessThanOrEqual", 0) => Some(Role::Upper),
+        ("toBeGreaterThan" | "toBeGreaterThanOrEqual", 0) => Some(Role::Lower),
+        ("assertLess" | "assertLessEqual" | "Less" | "LessOrEqual", 1)
+        | ("assertGreater" | "assertGreaterEqual" | "Greater" | "GreaterOrEqual", 0) => {
+            Some(Role::Upper)
+        }
+        ("assertLess" | "assertLessEqual" | "Less" | "LessOrEqual", 0)
+        | ("assertGreater" | "assertGreaterEqual" | "Greater" | "GreaterOrEqual", 1) => {
+            Some(Role::Lower)
+        }
+        ("InDelta" | "InEpsilon" | "InDeltaSlice" | "InEpsilonSlice", 2) => Some(Role::Tolerance),
+        ("toBeCloseTo", 1) | ("assertAlmostEqual", 2) => Some(Role::Places),
+        _ => None,
+    }
+}
+
+/// Whether the operand left of the comparison at `at` is an absolute value
+/// (`abs(…)`, `Math.abs(…)`, `(…).abs()`, `math.Abs(…)`), read back to the
+/// bracket or `,` that opens it.
+fn distance(lexed: &[Lex], at: usize) -> bool {
+    let mut depth = 0usize;
+    for l in lexed[..at].iter().rev() {
+        match l {
+            Lex::Word(w) if w == "abs" || w == "Abs" => return true,
+            Lex::Op(o) if matches!(o.as_str(), ")" | "]") => depth += 1,
+            Lex::Op(o) if matches!(o.as_str(), "(" | "[") => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return false,
+            },
+            Lex::Op(o) if depth == 0 && matches!(o.as_str(), "," | "&" | "|") => return false,
+            Lex::Word(w) if depth == 0 && matches!(w.as_str(), "and" | "or" | "assert") => {
+                return false;
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The callee of the call whose argument list holds the token at `k`, the
+/// index of the argument it is in, and whether the first argument is a test's
+/// `t` (testify's `assert.Less(t, …)`).
+fn argument(lexed: &[Lex], k: usize) -> Option<(&str, usize, bool)> {
+    let mut depth = 0usize;
+    let mut at = 0;
+    let mut open = None;
+    for p in (0..k).rev() {
+        match &lexed[p] {
+            Lex::Op(o) if matches!(o.as_str(), ")" | "]" | "}") => depth += 1,
+            Lex::Op(o) if matches!(o.as_str(), "(" | "[" | "{") => {
+                if depth == 0 {
+                    open = Some(p);
+                    break;
+                }
+                depth -= 1;
+            }
+            Lex::Op(o) if o == "," && depth == 0 => at += 1,
+            _ => {}
+        }
+    }
+    let open = open.filter(|&p| matches!(&lexed[p], Lex::Op(o) if o == "("))?;
+    let Some(Lex::Word(callee)) = open.checked_sub(1).map(|p| &lexed[p]) else {
+        return None;
+    };
+    let t_first = matches!(&lexed[open + 1..], [Lex::Word(w), Lex::Op(c), ..] if matches!(w.as_str(), "t" | "tb" | "b") && c == ",");
+    Some((callee, at, t_first))
+}
+
+/// Why `new` passes for more than `old` when they differ only in numbers, each
+/// of which `role_of` gives a role and each moved the looser way: a bound
+/// tightened beside one loosened, or a number of no role changed (the subject,
+/// an input, a condition), is none.
+pub(super) fn moved(
+    old: &[Lex],
+    new: &[Lex],
+    role_of: impl Fn(usize) -> Option<Role>,
+) -> Option<&'static str> {
+    if old.len() != new.len() {
+        return None;
+    }
+    let mut why = None;
+    for (k, (a, b)) in old.iter().zip(new).enumerate() {
+        match (a, b) {
+            (Lex::Num(x), Lex::Num(y)) if x != y => {
+                // A number under a unary minus is the negative one.
+                let negated = k
+                    .checked_sub(1)
+                    .is_some_and(|p| matches!(&old[p], Lex::Op(o) if o == "-"))
+                    && k.checked_sub(2).is_none_or(
+                        |p| matches!(&old[p], Lex::Op(o) if !matches!(o.as_str(), ")" | "]")),
+                    );
+                let (x, y) = if negated { (-x, -y) } else { (*x, *y) };
+                let role = role_of(k)?;
+                if !role.looser(x, y) {
+                    return None;
+                }
+                why.get_or_insert(role.why());
+            }
+            _ if a != b => return None,
+            _ => {}
+        }
+    }
+    why
 }
