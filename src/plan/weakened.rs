@@ -233,6 +233,15 @@ impl Finding {
     }
 }
 
+/// A test's name as the skip count matches it across the change: Go's move from
+/// `Test_help_Name` to `TestHelp_Name` (case and underscores) keeps the test.
+fn name_key(name: &str) -> String {
+    name.chars()
+        .filter(|c| *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 /// What changed for the worse in `changes`: test files by their counts, netted
 /// over every test file of a language the change touches (a test moved to another
 /// file, or into a helper or subtest, is no loss); the runner's configuration and
@@ -263,7 +272,7 @@ pub fn find_given(
     }
     let mut old_names: [Vec<String>; 4] = Default::default();
     for side in rows.iter().filter_map(|r| r.old.as_ref()) {
-        old_names[index(side.lang)].extend(side.read.names.iter().cloned());
+        old_names[index(side.lang)].extend(side.read.names.iter().map(|n| name_key(n)));
     }
     for names in &mut old_names {
         names.sort();
@@ -851,7 +860,7 @@ impl<'c> Row<'c> {
     }
 
     /// Counts only the skip markers of the new side that switch off a test that was
-    /// there (by name, in any changed file of the language) or the whole file: a
+    /// there (by name, in any changed file of the language, [`name_key`]) or the whole file: a
     /// new test that starts skipped, or a new file's own conditions, weaken nothing
     /// that was there. A moved file keeps the file-wide conditions it had.
     fn settle_skips(&mut self, old_names: &[Vec<String>; 4]) {
@@ -859,7 +868,7 @@ impl<'c> Row<'c> {
             return;
         };
         let names = &old_names[index(new.lang)];
-        let known = |o: &String| names.binary_search(o).is_ok();
+        let known = |o: &String| names.binary_search(&name_key(o)).is_ok();
         let owned = |o: &&String| !o.is_empty() && known(o);
         let own: std::collections::HashSet<&String> = new.read.names.iter().collect();
         // A class or a suite that holds tests, by name: whether one of them was

@@ -200,6 +200,29 @@ fn a_row_of_a_test_table_marked_skip() {
     high("test/parse.test.js", js, &skipped);
 }
 
+/// Go's test names lose their underscores when a file moves to the
+/// `TestHelpCommand_HelpName` style: the same test, re-cased in the same commit
+/// that marks a row of its table skip, still switches that row off.
+#[test]
+fn a_row_marked_skip_in_a_test_whose_name_was_re_cased() {
+    let before = "package cli\n\nimport \"testing\"\n\nfunc Test_help_Name(t *testing.T) {\n\tfor _, tc := range []struct {\n\t\tname string\n\t\targs []string\n\t\tskip bool\n\t}{\n\t\t{name: \"short\", args: []string{\"-h\"}},\n\t\t{name: \"long\", args: []string{\"--help\"}},\n\t} {\n\t\tt.Run(tc.name, func(t *testing.T) {\n\t\t\tif tc.skip {\n\t\t\t\tt.SkipNow()\n\t\t\t}\n\t\t\tif got := Run(tc.args); got != 0 {\n\t\t\t\tt.Errorf(\"got %d\", got)\n\t\t\t}\n\t\t})\n\t}\n}\n";
+    let after = before.replace("Test_help_Name", "TestHelp_Name").replace(
+        "{name: \"long\", args: []string{\"--help\"}}",
+        "{name: \"long\", args: []string{\"--help\"}, skip: true}",
+    );
+    high("help_test.go", before, &after);
+    let renamed = before.replace("Test_help_Name", "TestHelp_Name");
+    none("help_test.go", before, &renamed);
+    // A new test, beside the old one, that starts with a row skipped.
+    let new = format!(
+        "{before}\nfunc TestHelpFlags(t *testing.T) {{\n\tfor _, tc := range []struct {{\n\t\targs []string\n\t\tskip bool\n\t}}{{\n\t\t{{args: []string{{\"-x\"}}, skip: true}},\n\t}} {{\n\t\tif tc.skip {{\n\t\t\tcontinue\n\t\t}}\n\t\tif got := Run(tc.args); got != 0 {{\n\t\t\tt.Errorf(\"got %d\", got)\n\t\t}}\n\t}}\n}}\n"
+    );
+    none("help_test.go", before, &new);
+    // A test of another name (not the old one re-cased) with a skipped row.
+    let other = after.replace("TestHelp_Name", "TestHelpNames");
+    none("help_test.go", before, &other);
+}
+
 /// A return for a platform inside a loop made a skip of one case on it: the
 /// condition kept its words and added one under `&&`, which narrows it.
 #[test]
