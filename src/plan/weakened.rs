@@ -27,6 +27,7 @@ pub mod rules;
 #[cfg(test)]
 mod rules_tests;
 mod runner;
+mod skip_helper;
 mod syntactic;
 mod unittest_attrs;
 mod unittest_load;
@@ -397,6 +398,13 @@ pub fn find_given(
                             || w.starts_with("assert")
                             || matches!(w, "spec" | "specs")
                     });
+            if helper_file || is_test_path(path) {
+                what.extend(skip_helper::found(
+                    path,
+                    row.change.before.as_deref(),
+                    after,
+                ));
+            }
             let tests = row.old.as_ref().map_or(&[][..], |s| &s.read.names[..]);
             what.extend(hacks::emptied_checks(
                 lang,

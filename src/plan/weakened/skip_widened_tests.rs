@@ -469,3 +469,34 @@ fn a_cfg_put_on_a_test_that_held_an_if_cfg_is_still_found() {
         assert!(found.iter().any(kinds::high), "{inside}{found:?}");
     }
 }
+
+const SKIP_HELPER: &str = "function major(v) {\n  return v.split('.')[0]\n}\n\nfunction shouldSkipQuery(versionString) {\n  return Number(major(versionString)) === 21\n}\n\nexports.shouldSkipQuery = shouldSkipQuery\n";
+
+/// The tests skip through a helper (`shouldSkipQuery(v) ? it.skip : it`); the
+/// helper's condition now holds for every version below 22, not only 21.
+#[test]
+fn a_skip_helper_whose_condition_holds_for_more() {
+    let wider = SKIP_HELPER.replace("=== 21", "< 22");
+    insta::assert_snapshot!(high("test/support/utils.js", SKIP_HELPER, &wider), @"test/support/utils.js: a skip condition widened in its helper `shouldSkipQuery`, which now switches tests off for `Number(major(versionString)) < 22` (it was `Number(major(versionString)) === 21`, line 6)");
+    let or = SKIP_HELPER.replace("=== 21\n", "=== 21 || process.env.CI\n");
+    high("test/support/utils.js", SKIP_HELPER, &or);
+    let py = "import sys\n\n\ndef should_skip_windows():\n    return sys.platform == 'win32'\n";
+    let py_wider = py.replace(
+        "sys.platform == 'win32'",
+        "sys.platform == 'win32' or sys.platform == 'darwin'",
+    );
+    high("tests/helpers.py", py, &py_wider);
+}
+
+#[test]
+fn a_skip_helper_narrowed_renamed_or_in_the_product_is_no_finding() {
+    let wider = SKIP_HELPER.replace("=== 21", "< 22");
+    none("test/support/utils.js", &wider, SKIP_HELPER);
+    let other = SKIP_HELPER.replace("=== 21", "=== 20");
+    none("test/support/utils.js", SKIP_HELPER, &other);
+    let renamed = wider.replace("shouldSkipQuery", "shouldSkipQueryBelow22");
+    none("test/support/utils.js", SKIP_HELPER, &renamed);
+    let same = SKIP_HELPER.replace("=== 21", "== 21");
+    none("test/support/utils.js", SKIP_HELPER, &same);
+    none("lib/utils.js", SKIP_HELPER, &wider);
+}
