@@ -13,6 +13,7 @@ use serde::Serialize;
 use super::syntax;
 
 mod call_count;
+mod cfg_unset;
 mod checks;
 mod forms;
 pub mod hacks;

@@ -500,3 +500,68 @@ fn a_skip_helper_narrowed_renamed_or_in_the_product_is_no_finding() {
     none("test/support/utils.js", SKIP_HELPER, &same);
     none("lib/utils.js", SKIP_HELPER, &wider);
 }
+
+/// `darwin` and `linux` are no cfg names rustc sets (`target_os = "macos"` is):
+/// a test under `cfg(not(darwin))` ran everywhere, and the same test under
+/// `cfg(not(target_os = "macos"))` is off on macOS now.
+#[test]
+fn a_cfg_on_a_name_never_set_corrected_to_one_that_is() {
+    let gated = |cfg: &str| {
+        RS.replacen(
+            "#[test]\nfn lists_links",
+            &format!("#[test]\n#[cfg({cfg})]\nfn lists_links"),
+            1,
+        )
+    };
+    let before = gated("not(darwin)");
+    // Put on a test that had none, it says the author meant to switch it off.
+    high("tests/cli.rs", RS, &before);
+    high(
+        "tests/cli.rs",
+        &before,
+        &gated("not(target_os = \"macos\")"),
+    );
+    let ignored = RS.replacen(
+        "#[test]\nfn lists_links",
+        "#[test]\n#[cfg_attr(linux, ignore)]\nfn lists_links",
+        1,
+    );
+    let fixed = ignored.replace("cfg_attr(linux", "cfg_attr(target_os = \"linux\"");
+    high("tests/cli.rs", &ignored, &fixed);
+    let macro_test = |cfg: &str| {
+        format!(
+            "macro_rules! clean {{\n    ($name:ident, $query:expr, $path:expr, $fun:expr) => {{\n        #[test]\n        fn $name() {{\n            let wd = WorkDir::new(stringify!($name));\n            let mut cmd = wd.command();\n            cmd.arg($query).arg($path);\n            $fun(wd, cmd);\n        }}\n    }};\n}}\n\n#[cfg({cfg})]\nclean!(regression_131, \"test\", \".\", |wd: WorkDir, mut cmd: Command| {{\n    wd.create(\"a\", \"test\");\n    wd.assert_err(&mut cmd);\n}});\n"
+        )
+    };
+    high(
+        "tests/tests.rs",
+        &macro_test("not(darwin)"),
+        &macro_test("not(target_os = \"macos\")"),
+    );
+}
+
+#[test]
+fn a_cfg_corrected_between_real_predicates_or_on_a_never_set_name_is_no_finding() {
+    let gated = |cfg: &str| {
+        RS.replacen(
+            "#[test]\nfn lists_links",
+            &format!("#[test]\n#[cfg({cfg})]\nfn lists_links"),
+            1,
+        )
+    };
+    // `macos` and `target_os = "macos"`: one name for the same platform.
+    none(
+        "tests/cli.rs",
+        &gated("not(target_os = \"macos\")"),
+        &gated("not(any(target_os = \"macos\"))"),
+    );
+    none("tests/cli.rs", &gated("unix"), &gated("not(windows)"));
+    // A test that never ran (under a name never set) switched on somewhere.
+    none(
+        "tests/cli.rs",
+        &gated("darwin"),
+        &gated("target_os = \"macos\""),
+    );
+    // Still on a name never set: the test still runs everywhere.
+    none("tests/cli.rs", &gated("not(darwin)"), &gated("not(osx)"));
+}
