@@ -24,6 +24,7 @@ mod mock_any;
 pub mod not_read;
 mod own_copy;
 mod planted;
+mod row_field;
 pub mod rules;
 #[cfg(test)]
 mod rules_tests;
@@ -399,6 +400,7 @@ pub fn find_given(
                             || w.starts_with("assert")
                             || matches!(w, "spec" | "specs")
                     });
+            what.extend(row_field::found(path, row.change.before.as_deref(), after));
             if helper_file || is_test_path(path) {
                 what.extend(skip_helper::found(
                     path,
@@ -3038,6 +3040,9 @@ mod removed_with_code_tests;
 #[cfg(test)]
 #[path = "weakened/repeated_assertion_tests.rs"]
 mod repeated_assertion_tests;
+#[cfg(test)]
+#[path = "weakened/row_field_tests.rs"]
+mod row_field_tests;
 #[cfg(test)]
 #[path = "weakened/skip_widened_tests.rs"]
 mod skip_widened_tests;
