@@ -57,14 +57,26 @@ struct Row {
 
 /// The rows of the file's tables that a name field identifies, by the test
 /// function they sit in and that name, and the fields the file reads
-/// (`tc.expectLength`); `None` when the file does not parse cleanly.
+/// (`tc.expectLength`) and never fills in; `None` when the file does not parse
+/// cleanly.
 fn rows(text: &str) -> Option<(Rows, HashSet<String>)> {
     let tree = clean_tree(Grammar::Go, text)?;
     let at = |n: Node<'_>| text[n.byte_range()].trim();
+    let field = |n: Node<'_>| {
+        n.child_by_field_name("field")
+            .filter(|_| n.kind() == "selector_expression")
+            .map(|f| at(f).to_string())
+    };
+    // A field the test fills in when a row leaves it out (`if tc.wantCode == 0
+    // { tc.wantCode = 200 }`) is still checked for that row.
+    let defaulted: HashSet<String> = preorder(tree.root_node())
+        .filter(|n| n.kind() == "assignment_statement")
+        .filter_map(|n| n.child_by_field_name("left"))
+        .flat_map(|left| preorder(left).filter_map(field).collect::<Vec<_>>())
+        .collect();
     let read: HashSet<String> = preorder(tree.root_node())
-        .filter(|n| n.kind() == "selector_expression")
-        .filter_map(|n| n.child_by_field_name("field"))
-        .map(|f| at(f).to_string())
+        .filter_map(field)
+        .filter(|f| !defaulted.contains(f))
         .collect();
     let mut out = HashMap::new();
     for node in preorder(tree.root_node()).filter(|n| n.kind() == "literal_value") {
