@@ -14,6 +14,7 @@ use super::syntax;
 
 mod bounds;
 mod call_count;
+mod cfg_unset;
 mod checks;
 mod forms;
 pub mod hacks;
@@ -24,10 +25,12 @@ mod mock_any;
 pub mod not_read;
 mod own_copy;
 mod planted;
+mod row_field;
 pub mod rules;
 #[cfg(test)]
 mod rules_tests;
 mod runner;
+mod skip_helper;
 mod syntactic;
 mod unittest_attrs;
 mod unittest_load;
@@ -234,6 +237,15 @@ impl Finding {
     }
 }
 
+/// A test's name as the skip count matches it across the change: Go's move from
+/// `Test_help_Name` to `TestHelp_Name` (case and underscores) keeps the test.
+fn name_key(name: &str) -> String {
+    name.chars()
+        .filter(|c| *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 /// What changed for the worse in `changes`: test files by their counts, netted
 /// over every test file of a language the change touches (a test moved to another
 /// file, or into a helper or subtest, is no loss); the runner's configuration and
@@ -264,7 +276,7 @@ pub fn find_given(
     }
     let mut old_names: [Vec<String>; 4] = Default::default();
     for side in rows.iter().filter_map(|r| r.old.as_ref()) {
-        old_names[index(side.lang)].extend(side.read.names.iter().cloned());
+        old_names[index(side.lang)].extend(side.read.names.iter().map(|n| name_key(n)));
     }
     for names in &mut old_names {
         names.sort();
@@ -389,6 +401,14 @@ pub fn find_given(
                             || w.starts_with("assert")
                             || matches!(w, "spec" | "specs")
                     });
+            what.extend(row_field::found(path, row.change.before.as_deref(), after));
+            if helper_file || is_test_path(path) {
+                what.extend(skip_helper::found(
+                    path,
+                    row.change.before.as_deref(),
+                    after,
+                ));
+            }
             let tests = row.old.as_ref().map_or(&[][..], |s| &s.read.names[..]);
             what.extend(hacks::emptied_checks(
                 lang,
@@ -852,7 +872,7 @@ impl<'c> Row<'c> {
     }
 
     /// Counts only the skip markers of the new side that switch off a test that was
-    /// there (by name, in any changed file of the language) or the whole file: a
+    /// there (by name, in any changed file of the language, [`name_key`]) or the whole file: a
     /// new test that starts skipped, or a new file's own conditions, weaken nothing
     /// that was there. A moved file keeps the file-wide conditions it had.
     fn settle_skips(&mut self, old_names: &[Vec<String>; 4]) {
@@ -860,7 +880,7 @@ impl<'c> Row<'c> {
             return;
         };
         let names = &old_names[index(new.lang)];
-        let known = |o: &String| names.binary_search(o).is_ok();
+        let known = |o: &String| names.binary_search(&name_key(o)).is_ok();
         let owned = |o: &&String| !o.is_empty() && known(o);
         let own: std::collections::HashSet<&String> = new.read.names.iter().collect();
         // A class or a suite that holds tests, by name: whether one of them was
@@ -3032,6 +3052,9 @@ mod removed_with_code_tests;
 #[cfg(test)]
 #[path = "weakened/repeated_assertion_tests.rs"]
 mod repeated_assertion_tests;
+#[cfg(test)]
+#[path = "weakened/row_field_tests.rs"]
+mod row_field_tests;
 #[cfg(test)]
 #[path = "weakened/skip_widened_tests.rs"]
 mod skip_widened_tests;

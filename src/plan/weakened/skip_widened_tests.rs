@@ -200,6 +200,29 @@ fn a_row_of_a_test_table_marked_skip() {
     high("test/parse.test.js", js, &skipped);
 }
 
+/// Go's test names lose their underscores when a file moves to the
+/// `TestHelpCommand_HelpName` style: the same test, re-cased in the same commit
+/// that marks a row of its table skip, still switches that row off.
+#[test]
+fn a_row_marked_skip_in_a_test_whose_name_was_re_cased() {
+    let before = "package cli\n\nimport \"testing\"\n\nfunc Test_help_Name(t *testing.T) {\n\tfor _, tc := range []struct {\n\t\tname string\n\t\targs []string\n\t\tskip bool\n\t}{\n\t\t{name: \"short\", args: []string{\"-h\"}},\n\t\t{name: \"long\", args: []string{\"--help\"}},\n\t} {\n\t\tt.Run(tc.name, func(t *testing.T) {\n\t\t\tif tc.skip {\n\t\t\t\tt.SkipNow()\n\t\t\t}\n\t\t\tif got := Run(tc.args); got != 0 {\n\t\t\t\tt.Errorf(\"got %d\", got)\n\t\t\t}\n\t\t})\n\t}\n}\n";
+    let after = before.replace("Test_help_Name", "TestHelp_Name").replace(
+        "{name: \"long\", args: []string{\"--help\"}}",
+        "{name: \"long\", args: []string{\"--help\"}, skip: true}",
+    );
+    high("help_test.go", before, &after);
+    let renamed = before.replace("Test_help_Name", "TestHelp_Name");
+    none("help_test.go", before, &renamed);
+    // A new test, beside the old one, that starts with a row skipped.
+    let new = format!(
+        "{before}\nfunc TestHelpFlags(t *testing.T) {{\n\tfor _, tc := range []struct {{\n\t\targs []string\n\t\tskip bool\n\t}}{{\n\t\t{{args: []string{{\"-x\"}}, skip: true}},\n\t}} {{\n\t\tif tc.skip {{\n\t\t\tcontinue\n\t\t}}\n\t\tif got := Run(tc.args); got != 0 {{\n\t\t\tt.Errorf(\"got %d\", got)\n\t\t}}\n\t}}\n}}\n"
+    );
+    none("help_test.go", before, &new);
+    // A test of another name (not the old one re-cased) with a skipped row.
+    let other = after.replace("TestHelp_Name", "TestHelpNames");
+    none("help_test.go", before, &other);
+}
+
 /// A return for a platform inside a loop made a skip of one case on it: the
 /// condition kept its words and added one under `&&`, which narrows it.
 #[test]
@@ -445,4 +468,100 @@ fn a_cfg_put_on_a_test_that_held_an_if_cfg_is_still_found() {
         let found = found_in("tests/cli.rs", &before, &after);
         assert!(found.iter().any(kinds::high), "{inside}{found:?}");
     }
+}
+
+const SKIP_HELPER: &str = "function major(v) {\n  return v.split('.')[0]\n}\n\nfunction shouldSkipQuery(versionString) {\n  return Number(major(versionString)) === 21\n}\n\nexports.shouldSkipQuery = shouldSkipQuery\n";
+
+/// The tests skip through a helper (`shouldSkipQuery(v) ? it.skip : it`); the
+/// helper's condition now holds for every version below 22, not only 21.
+#[test]
+fn a_skip_helper_whose_condition_holds_for_more() {
+    let wider = SKIP_HELPER.replace("=== 21", "< 22");
+    insta::assert_snapshot!(high("test/support/utils.js", SKIP_HELPER, &wider), @"test/support/utils.js: a skip condition widened in its helper `shouldSkipQuery`, which now switches tests off for `Number(major(versionString)) < 22` (it was `Number(major(versionString)) === 21`, line 6)");
+    let or = SKIP_HELPER.replace("=== 21\n", "=== 21 || process.env.CI\n");
+    high("test/support/utils.js", SKIP_HELPER, &or);
+    let py = "import sys\n\n\ndef should_skip_windows():\n    return sys.platform == 'win32'\n";
+    let py_wider = py.replace(
+        "sys.platform == 'win32'",
+        "sys.platform == 'win32' or sys.platform == 'darwin'",
+    );
+    high("tests/helpers.py", py, &py_wider);
+}
+
+#[test]
+fn a_skip_helper_narrowed_renamed_or_in_the_product_is_no_finding() {
+    let wider = SKIP_HELPER.replace("=== 21", "< 22");
+    none("test/support/utils.js", &wider, SKIP_HELPER);
+    let other = SKIP_HELPER.replace("=== 21", "=== 20");
+    none("test/support/utils.js", SKIP_HELPER, &other);
+    let renamed = wider.replace("shouldSkipQuery", "shouldSkipQueryBelow22");
+    none("test/support/utils.js", SKIP_HELPER, &renamed);
+    let same = SKIP_HELPER.replace("=== 21", "== 21");
+    none("test/support/utils.js", SKIP_HELPER, &same);
+    none("lib/utils.js", SKIP_HELPER, &wider);
+}
+
+/// `darwin` and `linux` are no cfg names rustc sets (`target_os = "macos"` is):
+/// a test under `cfg(not(darwin))` ran everywhere, and the same test under
+/// `cfg(not(target_os = "macos"))` is off on macOS now.
+#[test]
+fn a_cfg_on_a_name_never_set_corrected_to_one_that_is() {
+    let gated = |cfg: &str| {
+        RS.replacen(
+            "#[test]\nfn lists_links",
+            &format!("#[test]\n#[cfg({cfg})]\nfn lists_links"),
+            1,
+        )
+    };
+    let before = gated("not(darwin)");
+    // Put on a test that had none, it says the author meant to switch it off.
+    high("tests/cli.rs", RS, &before);
+    high(
+        "tests/cli.rs",
+        &before,
+        &gated("not(target_os = \"macos\")"),
+    );
+    let ignored = RS.replacen(
+        "#[test]\nfn lists_links",
+        "#[test]\n#[cfg_attr(linux, ignore)]\nfn lists_links",
+        1,
+    );
+    let fixed = ignored.replace("cfg_attr(linux", "cfg_attr(target_os = \"linux\"");
+    high("tests/cli.rs", &ignored, &fixed);
+    let macro_test = |cfg: &str| {
+        format!(
+            "macro_rules! clean {{\n    ($name:ident, $query:expr, $path:expr, $fun:expr) => {{\n        #[test]\n        fn $name() {{\n            let wd = WorkDir::new(stringify!($name));\n            let mut cmd = wd.command();\n            cmd.arg($query).arg($path);\n            $fun(wd, cmd);\n        }}\n    }};\n}}\n\n#[cfg({cfg})]\nclean!(regression_131, \"test\", \".\", |wd: WorkDir, mut cmd: Command| {{\n    wd.create(\"a\", \"test\");\n    wd.assert_err(&mut cmd);\n}});\n"
+        )
+    };
+    high(
+        "tests/tests.rs",
+        &macro_test("not(darwin)"),
+        &macro_test("not(target_os = \"macos\")"),
+    );
+}
+
+#[test]
+fn a_cfg_corrected_between_real_predicates_or_on_a_never_set_name_is_no_finding() {
+    let gated = |cfg: &str| {
+        RS.replacen(
+            "#[test]\nfn lists_links",
+            &format!("#[test]\n#[cfg({cfg})]\nfn lists_links"),
+            1,
+        )
+    };
+    // `macos` and `target_os = "macos"`: one name for the same platform.
+    none(
+        "tests/cli.rs",
+        &gated("not(target_os = \"macos\")"),
+        &gated("not(any(target_os = \"macos\"))"),
+    );
+    none("tests/cli.rs", &gated("unix"), &gated("not(windows)"));
+    // A test that never ran (under a name never set) switched on somewhere.
+    none(
+        "tests/cli.rs",
+        &gated("darwin"),
+        &gated("target_os = \"macos\""),
+    );
+    // Still on a name never set: the test still runs everywhere.
+    none("tests/cli.rs", &gated("not(darwin)"), &gated("not(osx)"));
 }

@@ -6,8 +6,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::plural;
 use super::rules::{Part, RuleId};
+use super::{cfg_unset, plural};
 use crate::plan::syntax::{self, Grammar, View};
 
 /// The views of a file's version at the start and now.
@@ -309,12 +309,24 @@ impl Pair {
         }
         let words = skip.words();
         let on = |v: &'a View| v.skips.iter().filter(move |s| s.test.as_deref() == test);
+        // A cfg on a name never set (`not(darwin)`) switches nothing off: put on
+        // a test it says the author meant to, one for another such name (`osx`)
+        // changes nothing, and the old one is read as no condition at all.
+        let inert = |s: &syntax::Skip| {
+            s.condition
+                .as_deref()
+                .is_some_and(cfg_unset::runs_everywhere)
+        };
+        if inert(skip) && on(&self.old).any(inert) {
+            return false;
+        }
         if on(&self.old).any(|s| s.condition.is_none() || s.condition == skip.condition) {
             return false;
         }
         // The old conditions gone now: the new one may be one of them rewritten.
         let gone: Vec<Vec<&str>> = on(&self.old)
             .filter(|s| !on(&self.new).any(|n| n.condition == s.condition))
+            .filter(|s| !inert(s))
             .map(syntax::Skip::words)
             .collect();
         let joined = |c: &str, ops: [&str; 3]| {
