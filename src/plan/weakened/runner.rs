@@ -169,7 +169,12 @@ fn finding_words(path: &str, before: Option<&str>, after: &str) -> Option<String
         Kind::CargoConfig => new_lines(&cargo_lines(old), &cargo_lines(after))
             .map(|l| format!("cargo's test runner or an alias changed ({l})"))
             .or_else(|| {
-                new_lines(&cargo_build_lines(old), &cargo_build_lines(after)).map(|l| {
+                let then = cargo_build_lines(old);
+                let now: Vec<String> = cargo_build_lines(after)
+                    .into_iter()
+                    .filter(|l| !then.iter().any(|t| stricter_flags(t, l)))
+                    .collect();
+                new_lines(&then, &now).map(|l| {
                     format!(
                         "cargo's test runner, compiler, linker, environment or sources changed ({l})"
                     )
@@ -551,6 +556,115 @@ fn cargo_build_lines(text: &str) -> Vec<String> {
         })
         .map(|(s, l)| format!("[{s}] {l}"))
         .collect()
+}
+
+/// Whether the `[section] key = …` line `now` is `then`'s compiler flags made
+/// stricter only: the same key, lint allowances taken out (`-A
+/// incomplete_features`) and deny, warn or forbid lints put in, nothing else.
+/// A stricter build fails more, chooses no test; a `--cfg` or any other flag
+/// added or removed may, and a comment inside the value may hide one.
+fn stricter_flags(then: &str, now: &str) -> bool {
+    let split = |line: &str| {
+        let (key, value) = line.split_once('=')?;
+        let key = key.trim();
+        let flags = key.ends_with("rustflags") || key.ends_with("rustdocflags");
+        flags.then(|| (key.to_string(), flag_pairs(value)))
+    };
+    let (Some((key, Some(old))), Some((now_key, Some(new)))) = (split(then), split(now)) else {
+        return false;
+    };
+    if key != now_key {
+        return false;
+    }
+    let less = |a: &[String], b: &[String]| {
+        let mut rest = b.to_vec();
+        a.iter()
+            .filter(|p| match rest.iter().position(|r| r == *p) {
+                Some(i) => {
+                    rest.remove(i);
+                    false
+                }
+                None => true,
+            })
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    less(&old, &new)
+        .iter()
+        .all(|p| lint_level(p) == Some(false))
+        && less(&new, &old).iter().all(|p| lint_level(p) == Some(true))
+}
+
+/// A rustflags value's flags, each with its value (`-A x`, `--cfg foo`): the
+/// words of its quoted strings. `None` for a comment in it, whose words plan
+/// cannot tell from flags once its lines are joined.
+fn flag_pairs(value: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut quote: Option<char> = None;
+    let mut word = String::new();
+    for c in value.chars() {
+        match quote {
+            Some(q) if c == q => {
+                words.extend(word.split_whitespace().map(str::to_string));
+                word.clear();
+                quote = None;
+            }
+            Some(_) => word.push(c),
+            None if c == '"' || c == '\'' => quote = Some(c),
+            None if c == '#' => return None,
+            None => {}
+        }
+    }
+    let mut pairs: Vec<String> = Vec::new();
+    for w in words {
+        match pairs.last_mut() {
+            Some(last) if !w.starts_with('-') && last.starts_with('-') && !last.contains(' ') => {
+                if last.len() == 2 || (last.starts_with("--") && !last.contains('=')) {
+                    last.push(' ');
+                    last.push_str(&w);
+                    continue;
+                }
+                pairs.push(w);
+            }
+            _ => pairs.push(w),
+        }
+    }
+    Some(pairs.into_iter().map(lint_spelled).collect())
+}
+
+/// A lint flag in one spelling (`-Ax`, `--allow=x` and `-A x` are `-A x`), so
+/// that respelling one is no change; any other flag as it is.
+fn lint_spelled(pair: String) -> String {
+    let (flag, name) = match pair.split_once([' ', '=']) {
+        Some((f, n)) if f.starts_with("--") || f.len() == 2 => (f, n),
+        None if !pair.starts_with("--") && pair.len() > 2 => pair.split_at(2),
+        _ => return pair,
+    };
+    let lint = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == ':');
+    let level = match flag {
+        "-A" | "--allow" => "-A",
+        "-D" | "--deny" => "-D",
+        "-W" | "--warn" => "-W",
+        "-F" | "--forbid" => "-F",
+        _ => return pair,
+    };
+    match lint {
+        true => format!("{level} {name}"),
+        false => pair,
+    }
+}
+
+/// A flag's lint level ([`lint_spelled`]): `Some(false)` for an allowance,
+/// `Some(true)` for deny, warn or forbid, `None` for any other flag.
+fn lint_level(pair: &str) -> Option<bool> {
+    match pair.split_once(' ') {
+        Some(("-A", _)) => Some(false),
+        Some(("-D" | "-W" | "-F", _)) => Some(true),
+        _ => None,
+    }
 }
 
 /// A `[patch]` or `[replace]` line that takes a test library from the
@@ -1727,6 +1841,65 @@ mod tests {
                 "pytest's options changed (`[tool.pytest.ini_options] addopts = \"-k fast\"`)"
                     .to_string()
             )
+        );
+    }
+
+    /// Helper 77's tune half of a fresh set (pydantic/pydantic cc059e511e38): a
+    /// `.cargo/config.toml` whose rustflags only lost `-A incomplete_features` (a
+    /// lint allowance removed, the build stricter) was `runner-changed`, high.
+    /// Allowances removed and deny or warn lints added choose no test; a `--cfg`
+    /// added or removed, another flag, or a comment that could hide one, still do.
+    #[test]
+    fn rustflags_only_made_stricter_are_no_finding() {
+        let config = |build: &str, mac: &str| {
+            format!(
+                "[build]\nrustflags = [{build}]\n\n[target.aarch64-apple-darwin]\nrustflags = [\n  \"-C\", \"link-arg=-undefined\",\n{mac}]\n"
+            )
+        };
+        let before = config(
+            "\n  \"-A\", \"incomplete_features\",\n",
+            "  \"-A\", \"incomplete_features\",\n",
+        );
+        let path = ".cargo/config.toml";
+        for after in [
+            config("", ""),
+            config("\"-D\", \"warnings\"", ""),
+            config(
+                "\"-Aincomplete_features\", \"--deny=unused\"",
+                "  \"-W\", \"dead_code\",\n",
+            ),
+        ] {
+            assert_eq!(finding(path, Some(&before), &after), None, "{after}");
+        }
+        let string = "[build]\nrustflags = \"-A incomplete_features -W x\"\n";
+        assert_eq!(
+            finding(path, Some(string), "[build]\nrustflags = \"-W x\"\n"),
+            None
+        );
+        for after in [
+            config("\"--cfg\", \"skip_slow\"", ""),
+            config("\"-Ctarget-cpu=native\"", ""),
+            config("", "  \"--cfg\", \"fast\",\n"),
+            config(
+                "",
+                "  \"-A\", \"incomplete_features\", \"-C\", \"link-arg=-nostartfiles\",\n",
+            ),
+            config("# \"-A\", \"incomplete_features\"\n\"--cfg\", \"x\"", ""),
+        ] {
+            assert!(finding(path, Some(&before), &after).is_some(), "{after}");
+        }
+        // A `--cfg` taken out is a change too, though the line only lost words.
+        let cfg = "[build]\nrustflags = [\"--cfg\", \"full\", \"-A\", \"x\"]\n";
+        assert!(finding(path, Some(cfg), "[build]\nrustflags = [\"-A\", \"x\"]\n").is_some());
+        // A key new where none was replaces the flags cargo took from elsewhere.
+        let target = "[build]\nrustflags = [\"--cfg\", \"full\"]\n[target.x86_64-unknown-linux-gnu]\nrustflags = [\"-D\", \"warnings\"]\n";
+        assert!(
+            finding(
+                path,
+                Some("[build]\nrustflags = [\"--cfg\", \"full\"]\n"),
+                target
+            )
+            .is_some()
         );
     }
 
