@@ -198,8 +198,14 @@ fn finding_words(path: &str, before: Option<&str>, after: &str) -> Option<String
         Kind::Npmrc => new_lines(&npmrc_lines(old), &npmrc_lines(after)).map(|l| {
             format!("the shell or node options npm runs the test script with changed ({l})")
         }),
-        Kind::PytestConfig => new_lines(&pytest_lines(path, old), &pytest_lines(path, after))
-            .map(|l| format!("pytest's options changed ({l})")),
+        Kind::PytestConfig => {
+            let then = pytest_lines(path, old);
+            let now: Vec<String> = pytest_lines(path, after)
+                .into_iter()
+                .filter(|l| !then.iter().any(|t| more_envs(t, l)))
+                .collect();
+            new_lines(&then, &now).map(|l| format!("pytest's options changed ({l})"))
+        }
         Kind::Conftest => new_lines(&conftest_blocks(old), &conftest_blocks(after))
             .map(|l| format!("a conftest hook that can skip or deselect tests ({l})"))
             .or_else(|| {
@@ -993,6 +999,35 @@ fn pytest_lines(path: &str, text: &str) -> Vec<String> {
             (!kept.is_empty()).then(|| format!("[{s}] {} = {}", written.trim(), kept.join(" ")))
         })
         .collect()
+}
+
+/// Whether the tox `commands` line `now` is `then` but for the envs a `tox -e`
+/// or `detox -e` in it runs, which only grew (`tox -e coverage-report` to `tox
+/// -e docs-html,coverage-report`): every env it ran still runs, each word else
+/// the same. More runs choose no test out.
+fn more_envs(then: &str, now: &str) -> bool {
+    let (Some((key, old)), Some((now_key, new))) = (then.split_once(" = "), now.split_once(" = "))
+    else {
+        return false;
+    };
+    let (old, new): (Vec<&str>, Vec<&str>) = (
+        old.split_whitespace().collect(),
+        new.split_whitespace().collect(),
+    );
+    let tox = old.iter().any(|w| matches!(*w, "tox" | "detox"));
+    let envs = |list: &str| list.split(',').map(str::to_string).collect::<Vec<_>>();
+    key == now_key
+        && key.ends_with(" commands")
+        && tox
+        && old != new
+        && old.len() == new.len()
+        && old.iter().zip(&new).enumerate().all(|(i, (o, n))| {
+            o == n
+                || (i > 0 && old[i - 1] == "-e" && {
+                    let grown = envs(n);
+                    envs(o).iter().all(|e| grown.contains(e))
+                })
+        })
 }
 
 /// tox's `commands` with pytest's own options read as [`choosing_options`] reads
@@ -1901,6 +1936,53 @@ mod tests {
             )
             .is_some()
         );
+    }
+
+    /// Helper 77's tune half of a fresh set (pallets/flask 491d331e6e0a): a tox
+    /// env that runs others (`tox -e coverage-report`) given one more to run
+    /// (`tox -e docs-html,coverage-report`) was `runner-changed`, high: more runs,
+    /// none fewer. An env taken out of such a list, or a pytest command given
+    /// options that choose tests, still is.
+    #[test]
+    fn a_tox_env_list_only_growing_is_no_finding() {
+        let tox = |run: &str, test: &str| {
+            format!(
+                "[testenv]\ncommands =\n    pip install -e examples/app -q\n    {test}\n\n[testenv:detox]\ncommands =\n    detox -e py{{36,27}},py36-devel\n    {run}\n"
+            )
+        };
+        let pytest = "coverage run -p -m pytest tests examples";
+        let before = tox("tox -e coverage-report", pytest);
+        for run in [
+            "tox -e docs-html,coverage-report",
+            "tox -e coverage-report,docs-html,docs-linkcheck",
+        ] {
+            assert_eq!(
+                finding("tox.ini", Some(&before), &tox(run, pytest)),
+                None,
+                "{run}"
+            );
+        }
+        for (run, test) in [
+            ("tox -e docs-html", pytest),
+            ("tox -e docs-html,coverage-report -x", pytest),
+            (
+                "tox -e docs-html,coverage-report",
+                "coverage run -p -m pytest tests -k 'not slow'",
+            ),
+            (
+                "tox -e coverage-report",
+                "coverage run -p -m pytest tests examples --deselect tests/test_a.py",
+            ),
+            (
+                "tox -e docs-html,coverage-report",
+                "coverage run -p -m pytest -m 'not slow' tests examples",
+            ),
+        ] {
+            assert!(
+                finding("tox.ini", Some(&before), &tox(run, test)).is_some(),
+                "{run} {test}"
+            );
+        }
     }
 
     // Honest work: `xfail_strict = true` (and `filterwarnings = error` beside it)
