@@ -502,8 +502,12 @@ fn task_names(root: &Path, command: &[String]) -> Vec<usize> {
             valued = VALUED.contains(&word.as_str());
             continue;
         }
-        // A word naming a file is one (`bun check.ts`, `go run check.go` run it).
-        let file = word.contains('/') || root.join(word).is_file();
+        // A word naming a file is one (`bun check.ts`, `go run check.go` run it),
+        // but not where the runner takes its own subcommand: `cargo test` runs
+        // cargo's tests, not a root script named `test`.
+        let file = word.contains('/')
+            || root.join(word).is_file()
+                && (!manager || !names.is_empty() || runs_file(&program, word));
         if manager {
             if file {
                 break;
@@ -520,6 +524,24 @@ fn task_names(root: &Path, command: &[String]) -> Vec<usize> {
     }
     names
 }
+
+/// Whether `program`, given `word` where its subcommand goes, runs the file it
+/// spells: bun runs any file but its own commands' names, cargo a `.rs` script;
+/// npm, yarn, pnpm and go take only their subcommands there.
+fn runs_file(program: &str, word: &str) -> bool {
+    match program {
+        "bun" => !BUN_COMMANDS.contains(&word),
+        "cargo" => word.ends_with(".rs"),
+        _ => false,
+    }
+}
+
+/// bun's own commands: `bun test` runs bun's test runner even beside a file so named.
+const BUN_COMMANDS: [&str; 24] = [
+    "test", "run", "install", "i", "add", "a", "remove", "rm", "update", "outdated", "link",
+    "unlink", "pm", "x", "build", "init", "create", "c", "upgrade", "exec", "publish", "patch",
+    "audit", "repl",
+];
 
 /// Package managers whose `test` (or `run test`) runs package.json's `test` script.
 const PACKAGE_MANAGERS: [&str; 4] = ["npm", "yarn", "pnpm", "bun"];
@@ -1644,6 +1666,47 @@ mod tests {
         assert_eq!(runs("go run check.go"), ["check.go"]);
         assert_eq!(runs("go run ./cmd/check"), ["cmd/check/main.go"]);
         assert_eq!(runs("make check.ts"), ["check.ts"]);
+    }
+
+    /// Helper 77's tune half of a fresh set (BurntSushi/jiff c7d5e618b5c6): `cargo
+    /// test` beside a root script named `test` read the subcommand as that file, so
+    /// the script gaining a test run was `verify-file-changed`, high. A runner's
+    /// own subcommand is no file it runs; the script named as a path, given to a
+    /// shell, or to bun (which runs a file it is given), still is.
+    #[test]
+    fn a_runner_s_subcommand_is_not_the_root_file_it_spells() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::write(
+            root.join("test"),
+            "#!/bin/sh
+cargo test --all
+",
+        )
+        .unwrap();
+        fs::write(
+            root.join("check.rs"),
+            "fn main() {}
+",
+        )
+        .unwrap();
+        fs::write(root.join("check.ts"), "x\n").unwrap();
+        let runs = |line: &str| verify_runs(root, &verify(line));
+        for line in [
+            "cargo test",
+            "cargo test --all",
+            "go test ./...",
+            "bun test",
+            "npm test",
+        ] {
+            assert!(runs(line).is_empty(), "{line}: {:?}", runs(line));
+        }
+        for line in ["./test", "sh test", "bash ./test", "cargo test && ./test"] {
+            assert_eq!(runs(line), ["test"], "{line}");
+        }
+        assert_eq!(runs("bun check.ts"), ["check.ts"]);
+        assert_eq!(runs("cargo check.rs"), ["check.rs"]);
+        assert_eq!(runs("make test"), ["test"]);
     }
 
     /// Red team (stop79-red2): `grunt test`, `just test`, `rake test` read their

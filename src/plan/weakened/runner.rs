@@ -169,7 +169,12 @@ fn finding_words(path: &str, before: Option<&str>, after: &str) -> Option<String
         Kind::CargoConfig => new_lines(&cargo_lines(old), &cargo_lines(after))
             .map(|l| format!("cargo's test runner or an alias changed ({l})"))
             .or_else(|| {
-                new_lines(&cargo_build_lines(old), &cargo_build_lines(after)).map(|l| {
+                let then = cargo_build_lines(old);
+                let now: Vec<String> = cargo_build_lines(after)
+                    .into_iter()
+                    .filter(|l| !then.iter().any(|t| stricter_flags(t, l)))
+                    .collect();
+                new_lines(&then, &now).map(|l| {
                     format!(
                         "cargo's test runner, compiler, linker, environment or sources changed ({l})"
                     )
@@ -193,8 +198,14 @@ fn finding_words(path: &str, before: Option<&str>, after: &str) -> Option<String
         Kind::Npmrc => new_lines(&npmrc_lines(old), &npmrc_lines(after)).map(|l| {
             format!("the shell or node options npm runs the test script with changed ({l})")
         }),
-        Kind::PytestConfig => new_lines(&pytest_lines(path, old), &pytest_lines(path, after))
-            .map(|l| format!("pytest's options changed ({l})")),
+        Kind::PytestConfig => {
+            let then = pytest_lines(path, old);
+            let now: Vec<String> = pytest_lines(path, after)
+                .into_iter()
+                .filter(|l| !then.iter().any(|t| more_envs(t, l)))
+                .collect();
+            new_lines(&then, &now).map(|l| format!("pytest's options changed ({l})"))
+        }
         Kind::Conftest => new_lines(&conftest_blocks(old), &conftest_blocks(after))
             .map(|l| format!("a conftest hook that can skip or deselect tests ({l})"))
             .or_else(|| {
@@ -553,6 +564,115 @@ fn cargo_build_lines(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether the `[section] key = …` line `now` is `then`'s compiler flags made
+/// stricter only: the same key, lint allowances taken out (`-A
+/// incomplete_features`) and deny, warn or forbid lints put in, nothing else.
+/// A stricter build fails more, chooses no test; a `--cfg` or any other flag
+/// added or removed may, and a comment inside the value may hide one.
+fn stricter_flags(then: &str, now: &str) -> bool {
+    let split = |line: &str| {
+        let (key, value) = line.split_once('=')?;
+        let key = key.trim();
+        let flags = key.ends_with("rustflags") || key.ends_with("rustdocflags");
+        flags.then(|| (key.to_string(), flag_pairs(value)))
+    };
+    let (Some((key, Some(old))), Some((now_key, Some(new)))) = (split(then), split(now)) else {
+        return false;
+    };
+    if key != now_key {
+        return false;
+    }
+    let less = |a: &[String], b: &[String]| {
+        let mut rest = b.to_vec();
+        a.iter()
+            .filter(|p| match rest.iter().position(|r| r == *p) {
+                Some(i) => {
+                    rest.remove(i);
+                    false
+                }
+                None => true,
+            })
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    less(&old, &new)
+        .iter()
+        .all(|p| lint_level(p) == Some(false))
+        && less(&new, &old).iter().all(|p| lint_level(p) == Some(true))
+}
+
+/// A rustflags value's flags, each with its value (`-A x`, `--cfg foo`): the
+/// words of its quoted strings. `None` for a comment in it, whose words plan
+/// cannot tell from flags once its lines are joined.
+fn flag_pairs(value: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut quote: Option<char> = None;
+    let mut word = String::new();
+    for c in value.chars() {
+        match quote {
+            Some(q) if c == q => {
+                words.extend(word.split_whitespace().map(str::to_string));
+                word.clear();
+                quote = None;
+            }
+            Some(_) => word.push(c),
+            None if c == '"' || c == '\'' => quote = Some(c),
+            None if c == '#' => return None,
+            None => {}
+        }
+    }
+    let mut pairs: Vec<String> = Vec::new();
+    for w in words {
+        match pairs.last_mut() {
+            Some(last) if !w.starts_with('-') && last.starts_with('-') && !last.contains(' ') => {
+                if last.len() == 2 || (last.starts_with("--") && !last.contains('=')) {
+                    last.push(' ');
+                    last.push_str(&w);
+                    continue;
+                }
+                pairs.push(w);
+            }
+            _ => pairs.push(w),
+        }
+    }
+    Some(pairs.into_iter().map(lint_spelled).collect())
+}
+
+/// A lint flag in one spelling (`-Ax`, `--allow=x` and `-A x` are `-A x`), so
+/// that respelling one is no change; any other flag as it is.
+fn lint_spelled(pair: String) -> String {
+    let (flag, name) = match pair.split_once([' ', '=']) {
+        Some((f, n)) if f.starts_with("--") || f.len() == 2 => (f, n),
+        None if !pair.starts_with("--") && pair.len() > 2 => pair.split_at(2),
+        _ => return pair,
+    };
+    let lint = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == ':');
+    let level = match flag {
+        "-A" | "--allow" => "-A",
+        "-D" | "--deny" => "-D",
+        "-W" | "--warn" => "-W",
+        "-F" | "--forbid" => "-F",
+        _ => return pair,
+    };
+    match lint {
+        true => format!("{level} {name}"),
+        false => pair,
+    }
+}
+
+/// A flag's lint level ([`lint_spelled`]): `Some(false)` for an allowance,
+/// `Some(true)` for deny, warn or forbid, `None` for any other flag.
+fn lint_level(pair: &str) -> Option<bool> {
+    match pair.split_once(' ') {
+        Some(("-A", _)) => Some(false),
+        Some(("-D" | "-W" | "-F", _)) => Some(true),
+        _ => None,
+    }
+}
+
 /// A `[patch]` or `[replace]` line that takes a test library from the
 /// repository's files (`pretty_assertions = { path = "fake" }`, or `path = …`
 /// under `[patch.crates-io.insta]`): a version or a git fork is a crate published
@@ -879,6 +999,35 @@ fn pytest_lines(path: &str, text: &str) -> Vec<String> {
             (!kept.is_empty()).then(|| format!("[{s}] {} = {}", written.trim(), kept.join(" ")))
         })
         .collect()
+}
+
+/// Whether the tox `commands` line `now` is `then` but for the envs a `tox -e`
+/// or `detox -e` in it runs, which only grew (`tox -e coverage-report` to `tox
+/// -e docs-html,coverage-report`): every env it ran still runs, each word else
+/// the same. More runs choose no test out.
+fn more_envs(then: &str, now: &str) -> bool {
+    let (Some((key, old)), Some((now_key, new))) = (then.split_once(" = "), now.split_once(" = "))
+    else {
+        return false;
+    };
+    let (old, new): (Vec<&str>, Vec<&str>) = (
+        old.split_whitespace().collect(),
+        new.split_whitespace().collect(),
+    );
+    let tox = old.iter().any(|w| matches!(*w, "tox" | "detox"));
+    let envs = |list: &str| list.split(',').map(str::to_string).collect::<Vec<_>>();
+    key == now_key
+        && key.ends_with(" commands")
+        && tox
+        && old != new
+        && old.len() == new.len()
+        && old.iter().zip(&new).enumerate().all(|(i, (o, n))| {
+            o == n
+                || (i > 0 && old[i - 1] == "-e" && {
+                    let grown = envs(n);
+                    envs(o).iter().all(|e| grown.contains(e))
+                })
+        })
 }
 
 /// tox's `commands` with pytest's own options read as [`choosing_options`] reads
@@ -1728,6 +1877,112 @@ mod tests {
                     .to_string()
             )
         );
+    }
+
+    /// Helper 77's tune half of a fresh set (pydantic/pydantic cc059e511e38): a
+    /// `.cargo/config.toml` whose rustflags only lost `-A incomplete_features` (a
+    /// lint allowance removed, the build stricter) was `runner-changed`, high.
+    /// Allowances removed and deny or warn lints added choose no test; a `--cfg`
+    /// added or removed, another flag, or a comment that could hide one, still do.
+    #[test]
+    fn rustflags_only_made_stricter_are_no_finding() {
+        let config = |build: &str, mac: &str| {
+            format!(
+                "[build]\nrustflags = [{build}]\n\n[target.aarch64-apple-darwin]\nrustflags = [\n  \"-C\", \"link-arg=-undefined\",\n{mac}]\n"
+            )
+        };
+        let before = config(
+            "\n  \"-A\", \"incomplete_features\",\n",
+            "  \"-A\", \"incomplete_features\",\n",
+        );
+        let path = ".cargo/config.toml";
+        for after in [
+            config("", ""),
+            config("\"-D\", \"warnings\"", ""),
+            config(
+                "\"-Aincomplete_features\", \"--deny=unused\"",
+                "  \"-W\", \"dead_code\",\n",
+            ),
+        ] {
+            assert_eq!(finding(path, Some(&before), &after), None, "{after}");
+        }
+        let string = "[build]\nrustflags = \"-A incomplete_features -W x\"\n";
+        assert_eq!(
+            finding(path, Some(string), "[build]\nrustflags = \"-W x\"\n"),
+            None
+        );
+        for after in [
+            config("\"--cfg\", \"skip_slow\"", ""),
+            config("\"-Ctarget-cpu=native\"", ""),
+            config("", "  \"--cfg\", \"fast\",\n"),
+            config(
+                "",
+                "  \"-A\", \"incomplete_features\", \"-C\", \"link-arg=-nostartfiles\",\n",
+            ),
+            config("# \"-A\", \"incomplete_features\"\n\"--cfg\", \"x\"", ""),
+        ] {
+            assert!(finding(path, Some(&before), &after).is_some(), "{after}");
+        }
+        // A `--cfg` taken out is a change too, though the line only lost words.
+        let cfg = "[build]\nrustflags = [\"--cfg\", \"full\", \"-A\", \"x\"]\n";
+        assert!(finding(path, Some(cfg), "[build]\nrustflags = [\"-A\", \"x\"]\n").is_some());
+        // A key new where none was replaces the flags cargo took from elsewhere.
+        let target = "[build]\nrustflags = [\"--cfg\", \"full\"]\n[target.x86_64-unknown-linux-gnu]\nrustflags = [\"-D\", \"warnings\"]\n";
+        assert!(
+            finding(
+                path,
+                Some("[build]\nrustflags = [\"--cfg\", \"full\"]\n"),
+                target
+            )
+            .is_some()
+        );
+    }
+
+    /// Helper 77's tune half of a fresh set (pallets/flask 491d331e6e0a): a tox
+    /// env that runs others (`tox -e coverage-report`) given one more to run
+    /// (`tox -e docs-html,coverage-report`) was `runner-changed`, high: more runs,
+    /// none fewer. An env taken out of such a list, or a pytest command given
+    /// options that choose tests, still is.
+    #[test]
+    fn a_tox_env_list_only_growing_is_no_finding() {
+        let tox = |run: &str, test: &str| {
+            format!(
+                "[testenv]\ncommands =\n    pip install -e examples/app -q\n    {test}\n\n[testenv:detox]\ncommands =\n    detox -e py{{36,27}},py36-devel\n    {run}\n"
+            )
+        };
+        let pytest = "coverage run -p -m pytest tests examples";
+        let before = tox("tox -e coverage-report", pytest);
+        for run in [
+            "tox -e docs-html,coverage-report",
+            "tox -e coverage-report,docs-html,docs-linkcheck",
+        ] {
+            assert_eq!(
+                finding("tox.ini", Some(&before), &tox(run, pytest)),
+                None,
+                "{run}"
+            );
+        }
+        for (run, test) in [
+            ("tox -e docs-html", pytest),
+            ("tox -e docs-html,coverage-report -x", pytest),
+            (
+                "tox -e docs-html,coverage-report",
+                "coverage run -p -m pytest tests -k 'not slow'",
+            ),
+            (
+                "tox -e coverage-report",
+                "coverage run -p -m pytest tests examples --deselect tests/test_a.py",
+            ),
+            (
+                "tox -e docs-html,coverage-report",
+                "coverage run -p -m pytest -m 'not slow' tests examples",
+            ),
+        ] {
+            assert!(
+                finding("tox.ini", Some(&before), &tox(run, test)).is_some(),
+                "{run} {test}"
+            );
+        }
     }
 
     // Honest work: `xfail_strict = true` (and `filterwarnings = error` beside it)
