@@ -506,11 +506,28 @@ impl<'s, 'r> Reader<'s, 'r> {
     }
 
     /// The names `body` calls as functions (`stop()`, not `Process(target=stop)`).
-    fn python_calls(&mut self, body: Node<'_>) {
+    /// In a body that forks, or inside a function or lambda it defines, a
+    /// call runs in a child or later: not the run's.
+    fn python_calls<'t>(&mut self, body: Node<'t>) {
         let src = self.src;
-        let called = preorder(body)
-            .filter(|n| n.kind() == "call")
-            .filter_map(|c| c.child_by_field_name("function"))
+        let callee = |c: Node<'t>| c.child_by_field_name("function");
+        let calls: Vec<Node<'_>> = pruned(body, |k| {
+            matches!(k, "function_definition" | "lambda" | "class_definition")
+        })
+        .filter(|n| n.kind() == "call")
+        .collect();
+        let forks = calls.iter().filter_map(|c| callee(*c)).any(|f| {
+            matches!(
+                &src[f.byte_range()],
+                "os.fork" | "fork" | "pty.fork" | "os.forkpty"
+            )
+        });
+        if forks {
+            return;
+        }
+        let called = calls
+            .into_iter()
+            .filter_map(callee)
             .filter(|f| f.kind() == "identifier")
             .map(|f| &src[f.byte_range()]);
         self.py_called.extend(called);
@@ -550,22 +567,33 @@ impl<'s, 'r> Reader<'s, 'r> {
                         let mut cursor = clause.walk();
                         blocks.extend(clause.named_children(&mut cursor));
                     }
-                    let main = self.py_main;
-                    self.py_main |= item.kind() == "if_statement"
+                    // The `__main__` block no test run reaches; its `else` runs
+                    // at import.
+                    let guarded = (item.kind() == "if_statement"
                         && item
                             .child_by_field_name("condition")
-                            .is_some_and(|c| python_main_guard(self.text(c)));
+                            .is_some_and(|c| python_main_guard(self.text(c))))
+                    .then(|| item.child_by_field_name("consequence"))
+                    .flatten()
+                    .map(|c| c.id());
                     for block in blocks.into_iter().filter(|b| b.kind() == "block") {
+                        let main = self.py_main;
+                        self.py_main |= Some(block.id()) == guarded;
                         self.python_scope(block, scope, depth + 1);
+                        self.py_main = main;
                     }
-                    self.py_main = main;
                     continue;
                 }
                 _ => {
                     // A module's or a class's own statements run when pytest
                     // imports the file, under an `if` or a `try` as well.
-                    if !self.py_main {
-                        self.view.exits += usize::from(python_exit(self.src, item));
+                    // Below the top, only an exit that passes: a script under
+                    // `tests/` may well `sys.exit(1)` on its own errors.
+                    if !self.py_main
+                        && python_exit(self.src, item)
+                        && (depth == 0 || python_exit_passes(self.src, item))
+                    {
+                        self.view.exits += 1;
                     }
                     // A marker among a module's own statements (`pytestmark =
                     // …`, `pytest.importorskip(…)`, `__test__ = False`) is the
@@ -579,6 +607,9 @@ impl<'s, 'r> Reader<'s, 'r> {
                         if !(bound && self.python_mark(marker)) {
                             self.skip(marker, owner, None);
                         }
+                    }
+                    for marker in self.python_module_marks(item) {
+                        self.skip(marker, owner, None);
                     }
                     // A test defined above taken out of collection by name.
                     for test in python_uncollected(self.src, &self.names, item)
@@ -648,7 +679,7 @@ impl<'s, 'r> Reader<'s, 'r> {
                         .filter(|c| c.kind() == "decorator")
                         .any(|c| python_fixture(self.text(c)))
                 });
-                if fixture || PYTHON_HOOKS.contains(&name) {
+                if fixture || PYTHON_HOOKS.contains(&name) || name.starts_with("pytest_") {
                     self.view.exits += exits;
                     self.python_calls(body);
                 } else if !self.py_main {
@@ -751,13 +782,40 @@ impl<'s, 'r> Reader<'s, 'r> {
 
     /// Whether `item` binds a name other than `pytestmark` (`slow =
     /// pytest.mark.skip`).
+    /// `pytestmark = slow` or `pytestmark = [slow, other]`: each name's mark.
+    fn python_module_marks(&self, item: Node<'r>) -> Vec<Node<'r>> {
+        let assignment = item
+            .named_child(0)
+            .filter(|a| matches!(a.kind(), "assignment" | "augmented_assignment"));
+        let Some(right) = assignment
+            .filter(|a| a.child_by_field_name("left").map(|l| self.text(l)) == Some("pytestmark"))
+            .and_then(|a| a.child_by_field_name("right"))
+        else {
+            return Vec::new();
+        };
+        preorder(right)
+            .filter(|n| n.kind() == "identifier")
+            .map(|n| self.names.value(n))
+            .filter(|v| v.kind() != "identifier")
+            .flat_map(|v| self.python_markers(v))
+            .map(|(m, _)| m)
+            .filter(|m| self.python_mark(*m))
+            .collect()
+    }
+
+    /// Whether `item` binds a mark to a name (`slow = pytest.mark.skip`): the
+    /// mark is then on what `@slow` decorates. Not `pytestmark`, nor a test's
+    /// own name (`test_a = pytest.mark.skip(test_a)` marks the test there).
     fn python_mark_binding(&self, item: Node<'_>) -> bool {
         let left = item
             .named_child(0)
             .filter(|a| a.kind() == "assignment")
             .and_then(|a| a.child_by_field_name("left"));
         left.is_some_and(|l| {
-            l.kind() == "identifier" && !matches!(self.text(l), "pytestmark" | "__test__")
+            let name = self.text(l);
+            l.kind() == "identifier"
+                && !matches!(name, "pytestmark" | "__test__")
+                && !name.to_ascii_lowercase().starts_with("test")
         })
     }
 
@@ -771,10 +829,7 @@ impl<'s, 'r> Reader<'s, 'r> {
     /// The marks of a decorator that names a mark bound in the file
     /// (`@need_env`, `need_env = pytest.mark.skipif(…)`).
     fn python_bound_marks(&self, decorator: Node<'r>) -> Vec<(Node<'r>, Option<String>)> {
-        let Some(head) = decorator
-            .named_child(0)
-            .filter(|h| h.kind() == "identifier")
-        else {
+        let Some(head) = python_decorator_head(decorator) else {
             return Vec::new();
         };
         let value = self.names.value(head);
@@ -1330,8 +1385,18 @@ impl<'s, 'r> Reader<'s, 'r> {
             path == "test" || path.ends_with("::test") || matches!(path, "rstest" | "test_case")
         });
         if !is_test {
+            // Only an exit the helper always reaches: a program's own function
+            // a test calls (`parse_args`) exits on `--version`, not on every call.
             if let Some(body) = item.child_by_field_name("body") {
-                let exits = rust_test_exits(self.src, &self.rust_exits, body);
+                let exits = kids(body)
+                    .into_iter()
+                    .map(|s| match s.kind() {
+                        "expression_statement" => s.named_child(0).unwrap_or(s),
+                        _ => s,
+                    })
+                    .filter(|s| s.kind() == "call_expression")
+                    .map(|call| rust_test_exits(self.src, &self.rust_exits, call))
+                    .sum::<usize>();
                 self.rust_helper_exits.push((name, exits));
             }
             self.rust_helper(item, name);
@@ -1995,10 +2060,8 @@ fn rust_exit_paths(src: &str, root: Node<'_>) -> Vec<String> {
     out
 }
 
-/// Whether a statement of a Python module calls `os._exit(…)` under any name
-/// the module was imported as, `__import__('os')._exit(…)`, `pytest.exit(…)`,
-/// or a bare `exit(…)`, `quit(…)`, `_exit(…)`; or raises `SystemExit`.
-/// The functions pytest and unittest call around tests, by name.
+/// The functions pytest and unittest call around tests, by name (and pytest's
+/// own hooks, `pytest_…`, in a conftest).
 const PYTHON_HOOKS: [&str; 18] = [
     "setup_module",
     "teardown_module",
@@ -2031,6 +2094,50 @@ fn python_fixture(decorator: &str) -> bool {
     callee.trim().rsplit('.').next() == Some("fixture")
 }
 
+/// Whether an exit statement ([`python_exit`]) ends the run passing: its code
+/// (the first argument, or `returncode=`) folds to 0, or it has none.
+fn python_exit_passes(src: &str, statement: Node<'_>) -> bool {
+    let call = match statement.kind() {
+        "raise_statement" => statement.named_child(0),
+        _ => statement.named_child(0),
+    };
+    let Some(call) = call.filter(|c| c.kind() == "call") else {
+        // `raise SystemExit` with no call: code 0.
+        return statement.kind() == "raise_statement";
+    };
+    let args = call
+        .child_by_field_name("arguments")
+        .map(kids)
+        .unwrap_or_default();
+    let returncode = args.iter().find_map(|a| {
+        let named = a.child_by_field_name("name").map(|n| &src[n.byte_range()]);
+        (named == Some("returncode")).then(|| a.child_by_field_name("value"))?
+    });
+    let code = returncode.or_else(|| {
+        let positional: Vec<&Node<'_>> = args
+            .iter()
+            .filter(|a| a.kind() != "keyword_argument")
+            .collect();
+        let pytest = src[call.byte_range()].starts_with("pytest.");
+        // `pytest.exit(reason, returncode)`: the code is the second.
+        positional.get(usize::from(pytest)).map(|a| **a)
+    });
+    match code {
+        Some(c) => constant(src, c) == Some(0),
+        None => !src[call.byte_range()].starts_with("pytest."),
+    }
+}
+
+/// The name a decorator calls or is: `slow` of `@slow` and `@slow(…)`.
+fn python_decorator_head(decorator: Node<'_>) -> Option<Node<'_>> {
+    let head = decorator.named_child(0)?;
+    let head = match head.kind() {
+        "call" => head.child_by_field_name("function")?,
+        _ => head,
+    };
+    (head.kind() == "identifier").then_some(head)
+}
+
 /// `__name__ == "__main__"`, either way round, either quotes.
 fn python_main_guard(condition: &str) -> bool {
     let bare: String = condition
@@ -2040,6 +2147,9 @@ fn python_main_guard(condition: &str) -> bool {
     bare == "__name__==__main__" || bare == "__main__==__name__"
 }
 
+/// Whether a statement of a Python module calls `os._exit(…)` under any name
+/// the module was imported as, `__import__('os')._exit(…)`, `pytest.exit(…)`,
+/// or a bare `exit(…)`, `quit(…)`, `_exit(…)`; or raises `SystemExit`.
 fn python_exit(src: &str, statement: Node<'_>) -> bool {
     if statement.kind() == "raise_statement" {
         let raised = statement.named_child(0).map(|r| &src[r.byte_range()]);

@@ -771,6 +771,21 @@ fn python_exits_where_the_runner_calls_them() {
             "def setup_module(module):\n    pid = os.fork()\n    if pid == 0:\n        os._exit(0)\n",
             0,
         ),
+        // Helper 78's review: the `else` of a `__main__` guard runs at import;
+        // pytest's own hooks in a conftest; a script's own failing exit.
+        (
+            "if __name__ == '__main__':\n    pass\nelse:\n    os._exit(0)\n",
+            1,
+        ),
+        (
+            "def pytest_sessionfinish(session, exitstatus):\n    os._exit(0)\n",
+            1,
+        ),
+        (
+            "try:\n    run()\nexcept KeyboardInterrupt:\n    sys.exit(130)\n",
+            0,
+        ),
+        ("if errors:\n    sys.exit(1)\n", 0),
     ] {
         let text = format!("import os\nimport pytest\n\n{code}{tail}");
         assert_eq!(read(Grammar::Python, &text).exits, exits, "{code}");
@@ -781,6 +796,16 @@ fn python_exits_where_the_runner_calls_them() {
     assert_eq!(read(Grammar::Python, called).exits, 1);
     let handed = "import os\nfrom multiprocessing import Process\n\ndef stop():\n    os._exit(0)\n\ndef test_add():\n    p = Process(target=stop)\n    p.start()\n    assert add(2, 3) == 5\n";
     assert_eq!(read(Grammar::Python, handed).exits, 0);
+    // Helper 78's review: a child's helper, called after a fork or in a lambda.
+    for child in [
+        "    pid = os.fork()\n    if pid == 0:\n        stop()\n",
+        "    p = Process(target=lambda: stop())\n",
+    ] {
+        let text = format!(
+            "import os\n\ndef stop():\n    os._exit(0)\n\ndef test_add():\n{child}    assert add(2, 3) == 5\n"
+        );
+        assert_eq!(read(Grammar::Python, &text).exits, 0, "{child}");
+    }
 }
 
 /// A pytest mark bound to a name (`need_dotenv = pytest.mark.skipif(…)`) skips
@@ -804,6 +829,21 @@ fn a_python_mark_bound_to_a_name_skips_the_tests_it_decorates() {
     // Called where bound, a skip runs at import: the whole file's.
     let module = "import pytest\n\nskipped = pytest.skip('no', allow_module_level=True)\n\ndef test_a():\n    assert 1\n";
     let v = read(Grammar::Python, module);
+    assert_eq!(v.skips.len(), 1);
+    assert_eq!(v.skips[0].test, None);
+    // Helper 78's review: the bound mark made the module's (`pytestmark =
+    // slow`), called as a decorator (`@slow(…)`), or bound to a test's own name
+    // (the whole file's, as before).
+    let whole = "import pytest\n\nslow = pytest.mark.skip\npytestmark = [slow]\n\ndef test_a():\n    assert 1\n";
+    let v = read(Grammar::Python, whole);
+    assert_eq!(v.skips.len(), 1, "{whole}");
+    assert_eq!(v.skips[0].test, None);
+    let called = "import pytest\n\nslow = pytest.mark.skip\n\n@slow(reason='later')\ndef test_a():\n    assert 1\n";
+    let v = read(Grammar::Python, called);
+    assert_eq!(v.skips.len(), 1);
+    assert_eq!(v.skips[0].test.as_deref(), Some("test_a"));
+    let own = "import pytest\n\ndef test_a():\n    assert 1\n\ntest_a = pytest.mark.skip(test_a)\n";
+    let v = read(Grammar::Python, own);
     assert_eq!(v.skips.len(), 1);
     assert_eq!(v.skips[0].test, None);
 }
@@ -875,6 +915,15 @@ fn rust_exits_in_a_helper_a_test_calls() {
         (format!("{helper}{other}"), 0),
         (
             format!("fn main() {{\n    std::process::exit(0);\n}}\n\n{other}"),
+            0,
+        ),
+        // Helper 78's review: a program's function a test calls, exiting only
+        // on one of its branches (`--version`).
+        (
+            format!(
+                "fn parse_args(a: &[&str]) {{\n    if a == [\"--version\"] {{\n        std::process::exit(0);\n    }}\n}}\n\n{}",
+                test.replace("stop()", "parse_args(&[])")
+            ),
             0,
         ),
     ] {

@@ -88,6 +88,10 @@ fn checks_of(text: &str, name: &str) -> Vec<(String, Role)> {
         }
         let line = starts.partition_point(|&s| s <= at) - 1;
         let stop = text[end..].find('\n').map_or(text.len(), |i| end + i);
+        // A line longer than any bound's check is data, lexed once per use.
+        if stop - starts[line] > LONGEST {
+            continue;
+        }
         for first in (line.saturating_sub(REACH)..=line).rev() {
             let window = &text[starts[first]..stop];
             let lexed = lex(window);
@@ -145,6 +149,9 @@ fn check_start(lexed: &[Lex]) -> bool {
 fn loop_values(text: &str, name: &str) -> Vec<String> {
     let mut out = Vec::new();
     for line in text.lines() {
+        if line.len() > LONGEST || !line.trim_start().starts_with("for") || !line.contains(name) {
+            continue;
+        }
         let lexed = lex(line.trim_start());
         if !matches!(lexed.first(), Some(Lex::Word(w)) if w == "for") {
             continue;

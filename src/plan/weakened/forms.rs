@@ -421,12 +421,15 @@ pub(super) fn role(lexed: &[Lex], k: usize) -> Option<Role> {
     }
 }
 
+/// How many tokens back a bound's call or distance is looked for.
+const REACH: usize = 64;
+
 /// Whether the operand left of the comparison at `at` is an absolute value
 /// (`abs(…)`, `Math.abs(…)`, `(…).abs()`, `math.Abs(…)`), read back to the
 /// bracket or `,` that opens it.
 fn distance(lexed: &[Lex], at: usize) -> bool {
     let mut depth = 0usize;
-    for l in lexed[..at].iter().rev() {
+    for l in lexed[at.saturating_sub(REACH)..at].iter().rev() {
         match l {
             Lex::Word(w) if w == "abs" || w == "Abs" => return true,
             Lex::Op(o) if matches!(o.as_str(), ")" | "]") => depth += 1,
@@ -448,10 +451,12 @@ fn distance(lexed: &[Lex], at: usize) -> bool {
 /// index of the argument it is in, and whether the first argument is a test's
 /// `t` (testify's `assert.Less(t, …)`).
 fn argument(lexed: &[Lex], k: usize) -> Option<(&str, usize, bool)> {
+    // Asked for every number of a statement: a walk to the start of a long
+    // list for each was quadratic (helper 78: a golden list of 100k bytes).
     let mut depth = 0usize;
     let mut at = 0;
     let mut open = None;
-    for p in (0..k).rev() {
+    for p in (k.saturating_sub(REACH)..k).rev() {
         match &lexed[p] {
             Lex::Op(o) if matches!(o.as_str(), ")" | "]" | "}") => depth += 1,
             Lex::Op(o) if matches!(o.as_str(), "(" | "[" | "{") => {

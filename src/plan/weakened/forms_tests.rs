@@ -3904,6 +3904,9 @@ fn an_own_check_that_only_looks_as_if_it_can_fail_is_found() {
         "function assert(c) { return; throw new Error('no'); }\n",
         "const expect = () => ({ toBe() { assert.ok(true); } });\n",
         "function expectLater() {}\nconst expect = () => ({ toBe(v) { expectLater(v); } });\n",
+        // Helper 78's review: a check that only logs, a bare expect.
+        "function assert(c, m) { console.assert(c, m); }\n",
+        "function assert(c) { expect(c); }\n",
     ] {
         let after = format!("{local}{js}");
         says(
@@ -3916,6 +3919,9 @@ fn an_own_check_that_only_looks_as_if_it_can_fail_is_found() {
         "const fail = (m) => { throw new Error(m); };\nfunction assert(c) { if (!c) fail('no'); }\n",
         "function check(c) { if (!c) { throw new Error('no'); } }\nconst expect = (got) => ({ toBe(want) { check(got === want); } });\n",
         "function assert(c) { if (!c) { return fail(); } }\nfunction fail() { throw new Error('no'); }\n",
+        // Helper 78's review: failing through a check given constants.
+        "const expect = (got) => ({ toBe(want) { if (got !== want) chai.assert.fail('mismatch'); } });\n",
+        "function assert(c) { if (!c) nodeAssert(false, 'no'); }\n",
     ] {
         let after = format!("{honest}{js}");
         assert_eq!(
@@ -3971,5 +3977,22 @@ fn a_skip_mark_bound_to_a_name_put_on_a_test_that_ran_is_found() {
     assert_eq!(
         one("tests/test_add.py", plain, &new_tests),
         Vec::<String>::new()
+    );
+}
+
+/// Helper 78's review: a chain of 20,000 functions of the file's own, each
+/// calling the next, behind its own `assert`, was followed without a bound and
+/// overflowed the stack. Past a bound it reads as a check that cannot fail.
+#[test]
+fn a_long_chain_of_own_functions_is_read_without_overflowing() {
+    let js = "test('adds', () => {\n  assert(add(1, 1) === 2);\n});\n";
+    let chain: String = (0..20_000)
+        .map(|k| format!("function f{k}(c) {{ f{}(c); }}\n", k + 1))
+        .collect();
+    let after = format!("{chain}function f20000(c) {{}}\nfunction assert(c) {{ f0(c); }}\n{js}");
+    says(
+        &one("src/add.test.js", js, &after),
+        "src/add.test.js",
+        "the assertions call is patched in the test",
     );
 }
