@@ -499,6 +499,12 @@ fn a_skip_helper_narrowed_renamed_or_in_the_product_is_no_finding() {
     let same = SKIP_HELPER.replace("=== 21", "== 21");
     none("test/support/utils.js", SKIP_HELPER, &same);
     none("lib/utils.js", SKIP_HELPER, &wider);
+    // Helper 78's review: a helper that skips input, not tests.
+    let input = "function skipWhitespace(c) {\n  return c === ' '\n}\n";
+    let input_wider = input.replace("c === ' '", "c === ' ' || c === '\\t'");
+    none("test/support/lexer.js", input, &input_wider);
+    let frames = "def should_skip_frame(depth):\n    return depth > 3\n";
+    none("tests/helpers.py", frames, &frames.replace("> 3", "> 1"));
 }
 
 /// `darwin` and `linux` are no cfg names rustc sets (`target_os = "macos"` is):
