@@ -88,8 +88,11 @@ pub(super) fn read(g: Grammar, src: &str, root: Node<'_>, generated: &Spans) -> 
 }
 
 /// Names a Python runner calls without the file naming them: unittest's and
-/// pytest's set-up and tear-down, `runTest`, `load_tests`.
-const PYTHON_HOOKS: [&str; 18] = [
+/// pytest's set-up and tear-down (nose's `setup` and `teardown` too),
+/// `runTest`, `load_tests`.
+pub(super) const PYTHON_HOOKS: [&str; 20] = [
+    "setup",
+    "teardown",
     "setUp",
     "tearDown",
     "setUpClass",

@@ -8,6 +8,7 @@ use tree_sitter::{Node, Tree};
 use super::handed::Handers;
 use super::normal::{self, callee_root, string_value};
 use super::resolved::{Names, constant, falsy, picked};
+use super::uses::PYTHON_HOOKS;
 use super::{
     Assertion, Grammar, Helper, MAX_DEPTH, Macro, Redefinition, Skip, Test, View, kids, kids_all,
 };
@@ -2059,29 +2060,6 @@ fn rust_exit_paths(src: &str, root: Node<'_>) -> Vec<String> {
     }
     out
 }
-
-/// The functions pytest and unittest call around tests, by name (and pytest's
-/// own hooks, `pytest_…`, in a conftest).
-const PYTHON_HOOKS: [&str; 18] = [
-    "setup_module",
-    "teardown_module",
-    "setup_function",
-    "teardown_function",
-    "setup_method",
-    "teardown_method",
-    "setup_class",
-    "teardown_class",
-    "setup",
-    "teardown",
-    "setUp",
-    "tearDown",
-    "setUpClass",
-    "tearDownClass",
-    "setUpModule",
-    "tearDownModule",
-    "asyncSetUp",
-    "asyncTearDown",
-];
 
 /// Whether a decorator makes a fixture: `@pytest.fixture`, `@fixture(…)`,
 /// `@pytest_asyncio.fixture`.
