@@ -517,12 +517,10 @@ impl<'s, 'r> Reader<'s, 'r> {
         })
         .filter(|n| n.kind() == "call")
         .collect();
-        let forks = calls.iter().filter_map(|c| callee(*c)).any(|f| {
-            matches!(
-                &src[f.byte_range()],
-                "os.fork" | "fork" | "pty.fork" | "os.forkpty"
-            )
-        });
+        let forks = calls
+            .iter()
+            .filter_map(|c| callee(*c))
+            .any(|f| PYTHON_FORKS.contains(&&src[f.byte_range()]));
         if forks {
             return;
         }
@@ -1928,12 +1926,10 @@ fn python_plain_with_init(src: &str, class: Node<'_>) -> bool {
 fn python_test_exits<'t>(src: &str, names: &Names<'_, 't>, body: Node<'t>) -> usize {
     let calls: Vec<Node<'_>> = preorder(body).filter(|n| n.kind() == "call").collect();
     let callee = |c: &Node<'t>| c.child_by_field_name("function");
-    let forks = calls.iter().filter_map(callee).any(|f| {
-        matches!(
-            names.path(f).as_str(),
-            "os.fork" | "fork" | "pty.fork" | "os.forkpty"
-        )
-    });
+    let forks = calls
+        .iter()
+        .filter_map(callee)
+        .any(|f| PYTHON_FORKS.contains(&names.path(f).as_str()));
     if forks {
         return 0;
     }
@@ -1960,10 +1956,7 @@ fn python_test_exits<'t>(src: &str, names: &Names<'_, 't>, body: Node<'t>) -> us
                 return false;
             };
             let args = kids(args);
-            let returncode = args.iter().find_map(|a| {
-                let named = a.child_by_field_name("name").map(|n| &src[n.byte_range()]);
-                (named == Some("returncode")).then(|| a.child_by_field_name("value"))?
-            });
+            let returncode = python_keyword(src, &args, "returncode");
             let code = match (names.path(f).as_str(), args.as_slice()) {
                 ("os._exit" | "posix._exit" | "_exit", [code]) => Some(*code),
                 ("pytest.exit", [_, code]) if code.kind() != "keyword_argument" => Some(*code),
@@ -2075,11 +2068,7 @@ fn python_fixture(decorator: &str) -> bool {
 /// Whether an exit statement ([`python_exit`]) ends the run passing: its code
 /// (the first argument, or `returncode=`) folds to 0, or it has none.
 fn python_exit_passes(src: &str, statement: Node<'_>) -> bool {
-    let call = match statement.kind() {
-        "raise_statement" => statement.named_child(0),
-        _ => statement.named_child(0),
-    };
-    let Some(call) = call.filter(|c| c.kind() == "call") else {
+    let Some(call) = statement.named_child(0).filter(|c| c.kind() == "call") else {
         // `raise SystemExit` with no call: code 0.
         return statement.kind() == "raise_statement";
     };
@@ -2087,11 +2076,7 @@ fn python_exit_passes(src: &str, statement: Node<'_>) -> bool {
         .child_by_field_name("arguments")
         .map(kids)
         .unwrap_or_default();
-    let returncode = args.iter().find_map(|a| {
-        let named = a.child_by_field_name("name").map(|n| &src[n.byte_range()]);
-        (named == Some("returncode")).then(|| a.child_by_field_name("value"))?
-    });
-    let code = returncode.or_else(|| {
+    let code = python_keyword(src, &args, "returncode").or_else(|| {
         let positional: Vec<&Node<'_>> = args
             .iter()
             .filter(|a| a.kind() != "keyword_argument")
@@ -2104,6 +2089,17 @@ fn python_exit_passes(src: &str, statement: Node<'_>) -> bool {
         Some(c) => constant(src, c) == Some(0),
         None => !src[call.byte_range()].starts_with("pytest."),
     }
+}
+
+/// The calls that fork the process: what follows them may be the child's.
+const PYTHON_FORKS: [&str; 4] = ["os.fork", "fork", "pty.fork", "os.forkpty"];
+
+/// The value of the keyword argument `name` among a call's `args`.
+fn python_keyword<'t>(src: &str, args: &[Node<'t>], name: &str) -> Option<Node<'t>> {
+    args.iter().find_map(|a| {
+        let named = a.child_by_field_name("name").map(|n| &src[n.byte_range()]);
+        (named == Some(name)).then(|| a.child_by_field_name("value"))?
+    })
 }
 
 /// The name a decorator calls or is: `slow` of `@slow` and `@slow(…)`.
