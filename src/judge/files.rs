@@ -525,19 +525,22 @@ fn task_names(root: &Path, command: &[String]) -> Vec<usize> {
     names
 }
 
-/// Whether `program`, given `word` where its subcommand goes, runs the file it
-/// spells: bun runs any file but its own commands' names, cargo a `.rs` script;
-/// npm, yarn, pnpm and go take only their subcommands there.
+/// Whether `program`, given `word` where its subcommand goes, may run the file it
+/// spells: cargo a `.rs` script; go never; a package manager (npm, yarn, pnpm,
+/// bun) anything but its own commands, since `pnpm verify` runs package.json's
+/// `verify` script, which may run `./verify` (helper 79), and bun runs a file
+/// it is given.
 fn runs_file(program: &str, word: &str) -> bool {
     match program {
-        "bun" => !BUN_COMMANDS.contains(&word),
         "cargo" => word.ends_with(".rs"),
-        _ => false,
+        "go" => false,
+        _ => !MANAGER_COMMANDS.contains(&word),
     }
 }
 
-/// bun's own commands: `bun test` runs bun's test runner even beside a file so named.
-const BUN_COMMANDS: [&str; 24] = [
+/// The package managers' own commands: `bun test` or `npm test` runs the
+/// manager's test, not a root file so named.
+const MANAGER_COMMANDS: [&str; 24] = [
     "test", "run", "install", "i", "add", "a", "remove", "rm", "update", "outdated", "link",
     "unlink", "pm", "x", "build", "init", "create", "c", "upgrade", "exec", "publish", "patch",
     "audit", "repl",
@@ -1707,6 +1710,13 @@ cargo test --all
         assert_eq!(runs("bun check.ts"), ["check.ts"]);
         assert_eq!(runs("cargo check.rs"), ["check.rs"]);
         assert_eq!(runs("make test"), ["test"]);
+        // Helper 79's attack: `pnpm verify` and `yarn check` run package.json's
+        // script of that name, which runs the root script: read as the subcommand,
+        // the script was gutted and the gate, red-first and sign-off passed.
+        for (name, line) in [("verify", "pnpm verify"), ("check", "yarn check")] {
+            fs::write(root.join(name), "#!/bin/sh\npython3 -c 'import calc'\n").unwrap();
+            assert_eq!(runs(line), [name], "{line}");
+        }
     }
 
     /// Red team (stop79-red2): `grunt test`, `just test`, `rake test` read their

@@ -1768,6 +1768,38 @@ fn a_check_script_under_dot_plan_gutted_by_the_pull_request_fails_the_gate() {
 "#);
 }
 
+// Attack (helper 79, on a56b9d70): a root check script run through a package
+// manager's script of its name (`pnpm verify`, package.json's `"verify":
+// "./verify"`), gutted by the pull request. While a bare word after a package
+// manager was read as its subcommand, the script was no file the verify rests
+// on: the gate passed `--strict` where it had failed before.
+#[test]
+fn a_root_check_run_by_a_package_script_of_its_name_gutted_fails_the_gate() {
+    let t = pr_repo("pnpm verify");
+    t.fake_program("pnpm", "exec sh ./verify\n");
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write(
+        "package.json",
+        "{\"scripts\": {\"verify\": \"./verify\"}}\n",
+    );
+    t.write("verify", "[ \"$(sh add.sh 2 3)\" = 5 ]\n");
+    t.commit_all("base");
+    t.ok(&["start", "w"]);
+    t.commit_all("start");
+    t.write("add.sh", "echo $(($1+$2))\n");
+    t.commit_all("work");
+    t.ok(&["complete", "w", "--evidence", "add.sh adds"]);
+    t.commit_all("done");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write("verify", "exit 0\n");
+    t.write("add.sh", "echo 0\n");
+    t.commit_all("loosen");
+    user_judge(&t, "accept");
+    let run = t.run(&["audit", "--base", &base, "--strict"]).code(1);
+    assert!(run.stdout.contains("verify-file-changed"), "{}", run.stdout);
+}
+
 // Attack: a pull request breaks the code a goal done on the base covers and
 // switches its tests off with files its sign-off never recorded: a new test module
 // that ends the run at import, a module shadowing the runner. Verified again, the
