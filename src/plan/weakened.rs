@@ -1260,6 +1260,14 @@ impl<'c> Row<'c> {
                         follows("the code's own change")
                     } else if input(was, now) {
                         follows("the test's own input")
+                    } else if code.changed(self.change) {
+                        // A behaviour change and a test made to agree with wrong
+                        // code read alike: the goal tells them apart, so the
+                        // judge weighs it.
+                        Part::new(
+                            RuleId::ExpectedFollowsCode,
+                            format!("{became} (its expected value changed in a change that also changes the code)"),
+                        )
                     } else {
                         rewritten(format!("{became} (its expected value changed)"))
                     }

@@ -264,7 +264,7 @@ pub const RULES: [Rule; 27] = [
         severity: Severity::Low,
         languages: ALL,
         fields: &["old", "new"],
-        doc: "an expected value changed to words the code's own change, or the test's own input, now spells and no longer spells the old way",
+        doc: "an exact check's expected value changed in a change that also changes the product's code (a behaviour change, or a test made to agree: the goal tells which), or to words the test's own input now spells",
     },
     Rule {
         id: RuleId::TestsSkipped,
@@ -428,6 +428,7 @@ const LEGACY_WORDS: &[(RuleId, &[&str])] = &[
         &[
             "as the code's own change now spells it",
             "as the test's own input now spells it",
+            "in a change that also changes the code",
         ],
     ),
     (RuleId::AssertionRewritten, &[" became "]),
