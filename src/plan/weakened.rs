@@ -1030,6 +1030,63 @@ impl<'c> Row<'c> {
         new.read.statements = minus(&new.read.statements, &newly);
     }
 
+    /// Each exact check of this file whose expected value alone changed: a lead
+    /// when the code's own change, the test's own input or the tested code's
+    /// change explains it, and a rewrite (high) when nothing does.
+    fn expected_parts(
+        &self,
+        (old, new): (&Side, &Side),
+        (removed, added): (&[String], &[String]),
+        code: &with_code::Code<'_>,
+    ) -> Vec<Part> {
+        let rewritten = |words: String| Part::new(RuleId::AssertionRewritten, words);
+        // The words the test's own code spells outside its checks, each side:
+        // read once, and only when an expected value changed.
+        let outside = std::cell::OnceCell::new();
+        let input = |was: &str, now: &str| {
+            let (o, n) = outside.get_or_init(|| {
+                let side = |text: &Option<String>, read: &Read| {
+                    let path = &self.change.path;
+                    with_code::outside_checks(path, text.as_deref().unwrap_or(""), &read.statements)
+                };
+                (
+                    side(&self.change.before, &old.read),
+                    side(&self.change.after, &new.read),
+                )
+            });
+            with_code::follows_input(was, now, (o, n))
+        };
+        checks::expected_changed(old.lang, removed, added)
+            .into_iter()
+            .map(|(was, now)| {
+                    let became = format!("`{}` became `{}`", forms::clip(was), forms::clip(now));
+                    let follows = |whose: &str| {
+                        Part::new(
+                            RuleId::ExpectedFollowsCode,
+                            format!(
+                                "{became} (its expected value changed as {whose} now spells it)"
+                            ),
+                        )
+                    };
+                    if code.follows(self.change, was, now) {
+                        follows("the code's own change")
+                    } else if input(was, now) {
+                        follows("the test's own input")
+                    } else if code.changed(self.change) {
+                        // A behaviour change and a test made to agree with wrong
+                        // code read alike: the goal tells them apart, so the
+                        // judge weighs it.
+                        Part::new(
+                            RuleId::ExpectedFollowsCode,
+                            format!("{became} (its expected value changed in a change that also changes the code)"),
+                        )
+                    } else {
+                        rewritten(format!("{became} (its expected value changed)"))
+                    }
+                })
+            .collect()
+    }
+
     /// What this file lost or gained for the worse, where its language's net agrees.
     fn test_findings(&self, nets: &Nets, code: &with_code::Code<'_>) -> Vec<Part> {
         let mut what = Vec::new();
@@ -1227,52 +1284,7 @@ impl<'c> Row<'c> {
                 .into_iter()
                 .map(rewritten),
         );
-        // The words the test's own code spells outside its checks, each side:
-        // read once, and only when an expected value changed.
-        let outside = std::cell::OnceCell::new();
-        let input = |was: &str, now: &str| {
-            let (o, n) = outside.get_or_init(|| {
-                let side = |text: &Option<String>, read: &Read| {
-                    let path = &self.change.path;
-                    with_code::outside_checks(path, text.as_deref().unwrap_or(""), &read.statements)
-                };
-                (
-                    side(&self.change.before, &old.read),
-                    side(&self.change.after, &new.read),
-                )
-            });
-            with_code::follows_input(was, now, (o, n))
-        };
-        what.extend(
-            checks::expected_changed(old.lang, &removed, &added)
-                .into_iter()
-                .map(|(was, now)| {
-                    let became = format!("`{}` became `{}`", forms::clip(was), forms::clip(now));
-                    let follows = |whose: &str| {
-                        Part::new(
-                            RuleId::ExpectedFollowsCode,
-                            format!(
-                                "{became} (its expected value changed as {whose} now spells it)"
-                            ),
-                        )
-                    };
-                    if code.follows(self.change, was, now) {
-                        follows("the code's own change")
-                    } else if input(was, now) {
-                        follows("the test's own input")
-                    } else if code.changed(self.change) {
-                        // A behaviour change and a test made to agree with wrong
-                        // code read alike: the goal tells them apart, so the
-                        // judge weighs it.
-                        Part::new(
-                            RuleId::ExpectedFollowsCode,
-                            format!("{became} (its expected value changed in a change that also changes the code)"),
-                        )
-                    } else {
-                        rewritten(format!("{became} (its expected value changed)"))
-                    }
-                }),
-        );
+        what.extend(self.expected_parts((old, new), (&removed, &added), code));
         if added
             .iter()
             .any(|s| s.starts_with("//go:build") || s.starts_with("// +build"))
