@@ -194,15 +194,16 @@ fn an_expected_number_changed_with_the_code_is_a_lead() {
     insta::assert_snapshot!(said[0].to_string(), @"tests/test_calc.py: `assert add(1, 2) == 3` became `assert add(1, 2) == 4` (its expected value changed in a change that also changes the code)");
 }
 
-/// The same rewrite where no code of the product changed what it does: the test
-/// was made to agree with code as it was. A comment, a docstring, a test helper,
-/// a fixture, a conftest or the docs changed beside it are no change of the code.
+/// The same rewrite where no code the product ships changed what it does: the
+/// test was made to agree with code as it was. A comment, a docstring, a test
+/// helper, a fixture, a conftest, the docs, an example or a script changed
+/// beside it are no change of the code.
 #[test]
 fn an_expected_value_changed_with_no_code_changed_is_high() {
     let test_before = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n";
     let test_after = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 4\n";
     let code = "def add(a, b):\n    return a + b\n";
-    let beside: [(&str, &str, String); 6] = [
+    let beside: [(&str, &str, String); 8] = [
         ("calc.py", code, format!("# adds\n{code}")),
         (
             "calc.py",
@@ -213,6 +214,8 @@ fn an_expected_value_changed_with_no_code_changed_is_high() {
         ("tests/conftest.py", "X = 1\n", "X = 2\n".to_string()),
         ("fixtures/data.py", "X = 1\n", "X = 2\n".to_string()),
         ("README.md", "adds\n", "adds two numbers\n".to_string()),
+        ("examples/demo.py", "X = 1\n", "X = 2\n".to_string()),
+        ("scripts/release.py", "X = 1\n", "X = 2\n".to_string()),
     ];
     let alone = rules(&[change(
         "tests/test_calc.py",
@@ -804,4 +807,38 @@ fn attack_the_removed_function_renamed_to_a_local_s_name_stays_high() {
         found.contains(&"assertions-removed, high".to_string()),
         "{found:?}"
     );
+}
+
+/// A monorepo's test reaches its code through the package's name, which no
+/// path spells: the code changed in another folder is a change of the code all
+/// the same, and the inline snapshot that follows it is a lead.
+#[test]
+fn an_inline_snapshot_changed_with_code_in_another_folder_is_a_lead() {
+    let test = |shape: &str| {
+        format!(
+            "import * as z from \"zod\";\n\ntest(\"file\", () => {{\n  expect(z.toJSONSchema(z.file())).toMatchInlineSnapshot(`{{ \"type\": \"{shape}\" }}`);\n}});\n"
+        )
+    };
+    let code = "export function fileSchema() {\n  return { type: \"string\" };\n}\n";
+    let code_after =
+        "export function fileSchema() {\n  return { type: \"string\", format: \"binary\" };\n}\n";
+    let found = rules(&[
+        change(
+            "packages/zod/src/core/emit.ts",
+            Some(code),
+            Some(code_after),
+        ),
+        change(
+            "packages/zod/src/classic/tests/schema.test.ts",
+            Some(&test("string")),
+            Some(&test("binary")),
+        ),
+    ]);
+    assert_eq!(found, ["expected-follows-code, low"]);
+    let alone = rules(&[change(
+        "packages/zod/src/classic/tests/schema.test.ts",
+        Some(&test("string")),
+        Some(&test("binary")),
+    )]);
+    assert_eq!(alone, ["assertion-rewritten, high"]);
 }

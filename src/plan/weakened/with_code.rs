@@ -446,9 +446,9 @@ pub(super) struct Code<'c> {
     words: OnceCell<Vec<Spelled>>,
     /// The names and literals the code took out ([`gone_tokens`]).
     tokens: OnceCell<HashSet<String>>,
-    /// The paths (old and new) of each code file of the product that changed
-    /// what it spells outside its comments and docstrings.
-    changed: OnceCell<Vec<[String; 2]>>,
+    /// Whether a code file the product ships changed what it spells outside
+    /// its comments and docstrings.
+    changed: OnceCell<bool>,
 }
 
 impl<'c> Code<'c> {
@@ -462,31 +462,26 @@ impl<'c> Code<'c> {
         }
     }
 
-    /// Whether the change changes the product's code that the test file `test`
-    /// reaches ([`reaches`]): a code file (not a test's, a fixture's, a helper's
-    /// or the docs) whose words outside comments and docstrings are not the
-    /// same, in the same order, on both sides. A comment or a docstring reworded,
-    /// or a script the test never names, is no change of the tested code.
-    pub(super) fn changed(&self, test: &Change) -> bool {
-        let files = self.changed.get_or_init(|| {
+    /// Whether the change changes the code the product ships ([`shipped`]): a
+    /// code file (not a test's, a fixture's, a helper's, an example's, a
+    /// script's or the docs) whose words outside comments and docstrings are not
+    /// the same, in the same order, on both sides. A comment or a docstring
+    /// reworded is no change of what the code does. Any such file counts, not
+    /// only one the test names: a monorepo's test reaches its code through a
+    /// package name no path spells, and an agent could as cheaply edit a file
+    /// the test does name.
+    pub(super) fn changed(&self) -> bool {
+        *self.changed.get_or_init(|| {
             fn side<'t>(path: &str, text: Option<&'t str>) -> Vec<&'t str> {
-                text.filter(|t| product(path, Some(t)))
+                text.filter(|t| shipped(path, Some(t)))
                     .map(|t| code_word_list(path, t))
                     .unwrap_or_default()
             }
-            self.changes
-                .iter()
-                .filter_map(|c| {
-                    let old_path = c.was.as_deref().unwrap_or(&c.path);
-                    let moved =
-                        side(old_path, c.before.as_deref()) != side(&c.path, c.after.as_deref());
-                    moved.then(|| [old_path.to_string(), c.path.clone()])
-                })
-                .collect()
-        });
-        let test_path = test.was.as_deref().unwrap_or(&test.path);
-        let text = test.before.as_deref().unwrap_or_default();
-        files.iter().flatten().any(|p| reaches(test_path, text, p))
+            self.changes.iter().any(|c| {
+                let old_path = c.was.as_deref().unwrap_or(&c.path);
+                side(old_path, c.before.as_deref()) != side(&c.path, c.after.as_deref())
+            })
+        })
     }
 
     /// Whether a check's expected value changed from `was` to `now` the way the
