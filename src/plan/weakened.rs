@@ -1072,7 +1072,7 @@ impl<'c> Row<'c> {
                         follows("the code's own change")
                     } else if input(was, now) {
                         follows("the test's own input")
-                    } else if code.changed() {
+                    } else if code.changed() && !checks::loose_in_kind(was, now) {
                         // A behaviour change and a test made to agree with wrong
                         // code read alike: the goal tells them apart, so the
                         // judge weighs it.

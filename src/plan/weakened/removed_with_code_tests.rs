@@ -842,3 +842,167 @@ fn an_inline_snapshot_changed_with_code_in_another_folder_is_a_lead() {
     )]);
     assert_eq!(alone, ["assertion-rewritten, high"]);
 }
+
+/// Helper 83's review: a check made looser in kind (a text it holds cut, a
+/// pattern widened, a closeness's digits or tolerance changed, a property's
+/// path cut) reads as an expected value changed too, and stays high however
+/// the code changed: the lead is only for an exact value that stays exact.
+#[test]
+fn a_check_made_looser_in_kind_stays_high_when_the_code_changed() {
+    let code = "export function open(p) {\n  return load(p);\n}\n";
+    let code_after = "export function open(p) {\n  return load(p, { strict: true });\n}\n";
+    let js = |check: &str| {
+        format!(
+            "import {{ open }} from '../src/open';\n\ntest('opens', () => {{\n  {check};\n}});\n"
+        )
+    };
+    let cases = [
+        (
+            "expect(m).toEqual(expect.stringContaining('could not open config.json'))",
+            "expect(m).toEqual(expect.stringContaining('could'))",
+        ),
+        (
+            "expect(m).toEqual(expect.stringMatching('^Err: x$'))",
+            "expect(m).toEqual(expect.stringMatching('.*'))",
+        ),
+        (
+            "expect(n).toEqual(expect.closeTo(0.3, 5))",
+            "expect(n).toEqual(expect.closeTo(0.3, 0))",
+        ),
+        (
+            "expect(r).toHaveProperty('body.user.id', 42)",
+            "expect(r).toHaveProperty('body')",
+        ),
+        (
+            "expect(m).toBe('could not open config.json')",
+            "expect(m).toBe('could not open')",
+        ),
+    ];
+    for (was, now) in cases {
+        let found = rules(&[
+            change("src/open.js", Some(code), Some(code_after)),
+            change("test/open.test.js", Some(&js(was)), Some(&js(now))),
+        ]);
+        assert!(
+            found.contains(&"assertion-rewritten, high".to_string()),
+            "{was} -> {now}: {found:?}"
+        );
+    }
+    let py = |check: &str| format!("from calc import area\n\n\ndef test_area():\n    {check}\n");
+    let found = rules(&[
+        change(
+            "calc.py",
+            Some("def area(r):\n    return 3.14 * r * r\n"),
+            Some("def area(r):\n    return 3.1416 * r * r\n"),
+        ),
+        change(
+            "tests/test_calc.py",
+            Some(&py("assert area(1) == pytest.approx(3.14, 0.01)")),
+            Some(&py("assert area(1) == pytest.approx(3.14, 0.09)")),
+        ),
+    ]);
+    assert!(
+        found.contains(&"assertion-rewritten, high".to_string()),
+        "{found:?}"
+    );
+}
+
+/// The loose matchers are read by name and call: an inline snapshot's
+/// `toMatchInlineSnapshot` is no `toMatch`, and stays the lead when the code
+/// changed with it.
+#[test]
+fn an_inline_snapshot_is_no_loose_matcher() {
+    let test = |v: &str| {
+        format!(
+            "import {{ f }} from '../src/f';\n\ntest('f', () => {{\n  expect(f()).toMatchInlineSnapshot(`\"{v}\"`);\n  expect(g()).toMatchSnapshot('{v}');\n}});\n"
+        )
+    };
+    let found = rules(&[
+        change(
+            "src/f.js",
+            Some("export const f = () => 'a';\n"),
+            Some("export const f = () => 'b';\n"),
+        ),
+        change("test/f.test.js", Some(&test("a")), Some(&test("b"))),
+    ]);
+    assert!(!found.is_empty());
+    assert!(
+        found.iter().all(|f| f == "expected-follows-code, low"),
+        "{found:?}"
+    );
+}
+
+/// Helper 83's review: a Rust file holds its own tests; its code outside them
+/// is the product's. A change of `add` there, with its test's expected value,
+/// is the lead; the test's value changed with only the tests or a comment
+/// touched stays high.
+#[test]
+fn a_rust_file_s_code_changed_beside_its_own_tests_is_a_lead() {
+    let lib = |body: &str, want: &str| {
+        format!(
+            "/// Adds. é\npub fn add(a: i32, b: i32) -> i32 {{\n    {body}\n}}\n\n#[cfg(test)]\nmod tests {{\n    use super::*;\n\n    #[test]\n    fn adds() {{\n        assert_eq!(add(1, 2), {want});\n    }}\n}}\n"
+        )
+    };
+    let found = rules(&[change(
+        "src/lib.rs",
+        Some(&lib("a + b", "3")),
+        Some(&lib("a + b + 1", "4")),
+    )]);
+    assert_eq!(found, ["expected-follows-code, low"]);
+    let commented = lib("a + b", "4").replace("/// Adds.", "/// Adds two.");
+    let found = rules(&[change(
+        "src/lib.rs",
+        Some(&lib("a + b", "3")),
+        Some(&commented),
+    )]);
+    assert_eq!(found, ["assertion-rewritten, high"]);
+}
+
+/// Helper 83's review: files an agent can add or touch at no cost to what the
+/// product does are no change of its code: a new file, a type stub, a tool's
+/// configuration, a packaging script, a vendored copy, a file moved in.
+#[test]
+fn an_expected_value_changed_beside_costless_code_changes_stays_high() {
+    let test_before = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n";
+    let test_after = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 4\n";
+    let cases: [(&str, Option<&str>, Option<&str>); 7] = [
+        ("src/calc/_pad.py", None, Some("X = 1\n")),
+        ("src/calc/__init__.pyi", Some("X: int\n"), Some("X: str\n")),
+        (
+            "vitest.config.ts",
+            Some("export default {};\n"),
+            Some("export default { a: 1 };\n"),
+        ),
+        ("setup.py", Some("X = 1\n"), Some("X = 2\n")),
+        ("vendor/lib/x.py", Some("X = 1\n"), Some("X = 2\n")),
+        ("build/lib/calc.py", Some("X = 1\n"), Some("X = 2\n")),
+        ("src/calc/old.py", Some("X = 1\n"), None),
+    ];
+    for (path, before, after) in cases {
+        let found = rules(&[
+            change(path, before, after),
+            change("tests/test_calc.py", Some(test_before), Some(test_after)),
+        ]);
+        assert!(
+            found.contains(&"assertion-rewritten, high".to_string()),
+            "{path}: {found:?}"
+        );
+    }
+    let moved = Change {
+        path: "src/demo.py".to_string(),
+        was: Some("examples/demo.py".to_string()),
+        before: Some("X = 1\n".to_string()),
+        after: Some("X = 2\n".to_string()),
+    };
+    let found = rules(&[
+        moved,
+        change("tests/test_calc.py", Some(test_before), Some(test_after)),
+    ]);
+    assert_eq!(found, ["assertion-rewritten, high"]);
+    // Whole words: `docker.py` is the product's, not the docs.
+    let found = rules(&[
+        change("src/docker.py", Some("X = 1\n"), Some("X = 2\n")),
+        change("tests/test_calc.py", Some(test_before), Some(test_after)),
+    ]);
+    assert_eq!(found, ["expected-follows-code, low"]);
+}

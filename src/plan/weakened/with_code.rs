@@ -12,7 +12,7 @@ use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
 
 use super::rules::{Part, RuleId};
-use super::{Change, Lang, is_test};
+use super::{Change, Lang, is_test, is_test_path};
 use crate::plan::syntax::{self, Grammar, clean_tree, preorder};
 
 /// The definition kinds whose `name` field names what a test calls.
@@ -462,24 +462,25 @@ impl<'c> Code<'c> {
         }
     }
 
-    /// Whether the change changes the code the product ships ([`shipped`]): a
-    /// code file (not a test's, a fixture's, a helper's, an example's, a
-    /// script's or the docs) whose words outside comments and docstrings are not
-    /// the same, in the same order, on both sides. A comment or a docstring
-    /// reworded is no change of what the code does. Any such file counts, not
-    /// only one the test names: a monorepo's test reaches its code through a
-    /// package name no path spells, and an agent could as cheaply edit a file
-    /// the test does name.
+    /// Whether the change changes the code the product ships: a code file
+    /// there at the start and still there ([`ships_code`]) whose words outside
+    /// comments, docstrings and (Rust) its own tests are not the same, in the
+    /// same order, on both sides. A comment or a docstring reworded is no change
+    /// of what the code does; nor is a file added, deleted or moved into the
+    /// product, which costs nothing to make. Any such file counts, not only one
+    /// the test names: a monorepo's test reaches its code through a package
+    /// name no path spells, and an agent could as cheaply edit a file the test
+    /// does name.
     pub(super) fn changed(&self) -> bool {
         *self.changed.get_or_init(|| {
-            fn side<'t>(path: &str, text: Option<&'t str>) -> Vec<&'t str> {
-                text.filter(|t| shipped(path, Some(t)))
-                    .map(|t| code_word_list(path, t))
-                    .unwrap_or_default()
-            }
             self.changes.iter().any(|c| {
                 let old_path = c.was.as_deref().unwrap_or(&c.path);
-                side(old_path, c.before.as_deref()) != side(&c.path, c.after.as_deref())
+                let (Some(before), Some(after)) = (c.before.as_deref(), c.after.as_deref()) else {
+                    return false;
+                };
+                ships_code(old_path, before)
+                    && ships_code(&c.path, after)
+                    && shipped_words(old_path, before) != shipped_words(&c.path, after)
             })
         })
     }
@@ -718,10 +719,104 @@ fn shipped(path: &str, text: Option<&str>) -> bool {
             .to_ascii_lowercase()
             .split(['/', '_', '-', '.'])
             .any(|w| {
-                ["example", "demo", "sample", "script", "doc", "tool"]
-                    .iter()
-                    .any(|t| w.starts_with(t))
+                // Whole words, one or many: `docker.py`, `Tooltip.tsx` and
+                // `sampling.py` are the product's.
+                let one = w.strip_suffix('s').unwrap_or(w);
+                ["example", "demo", "sample", "script", "doc", "tool"].contains(&one)
             })
+}
+
+/// Whether `path` holding `text` is code the product ships for
+/// [`Code::changed`]: [`shipped`] (a Rust file whose tests are its own
+/// `#[cfg(test)]` items too), and not a type stub, a tool's configuration, a
+/// build or packaging script, or a vendored, installed or built copy.
+fn ships_code(path: &str, text: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    let inline_tests = name.ends_with(".rs") && !is_test_path(path);
+    let aside = name.ends_with(".pyi")
+        || name.ends_with(".d.ts")
+        || name.contains(".config.")
+        || name.starts_with('.')
+        || [
+            "setup.py",
+            "noxfile.py",
+            "build.rs",
+            "fabfile.py",
+            "gruntfile.js",
+            "gulpfile.js",
+        ]
+        .contains(&name)
+        || lower.split('/').any(|d| {
+            [
+                "vendor",
+                "third_party",
+                "node_modules",
+                ".venv",
+                "venv",
+                "site-packages",
+                "dist",
+                "build",
+                "target",
+            ]
+            .contains(&d)
+        });
+    !aside && (shipped(path, Some(text)) || (inline_tests && shipped(path, None)))
+}
+
+/// [`code_word_list`] of a code file, a Rust file's `#[cfg(test)]` modules and
+/// `#[test]` functions left out (blanked, so the rest parses as it did).
+fn shipped_words(path: &str, text: &str) -> Vec<String> {
+    let all = || {
+        code_word_list(path, text)
+            .into_iter()
+            .map(str::to_string)
+            .collect()
+    };
+    if !path.ends_with(".rs") {
+        return all();
+    }
+    let Some(tree) = clean_tree(Grammar::Rust, text) else {
+        return all();
+    };
+    let mut cut: Vec<std::ops::Range<usize>> = Vec::new();
+    for n in preorder(tree.root_node()) {
+        if !matches!(n.kind(), "mod_item" | "function_item") {
+            continue;
+        }
+        let mut attrs = Vec::new();
+        let mut prev = n.prev_named_sibling();
+        while let Some(p) = prev.filter(|p| p.kind() == "attribute_item") {
+            attrs.push(p);
+            prev = p.prev_named_sibling();
+        }
+        let tested = attrs.iter().any(|a| {
+            let t: String = text[a.byte_range()].split_whitespace().collect();
+            t == "#[cfg(test)]" || t == "#[test]" || t.ends_with("::test]")
+        });
+        if tested {
+            let from = attrs.last().map_or(n.start_byte(), |a| a.start_byte());
+            cut.push(from..n.end_byte());
+        }
+    }
+    let mut blanked = text.to_string();
+    for r in cut {
+        // Spaces in place of each test item, byte for byte and its newlines
+        // kept: the rest parses and reads as it did, and each later range
+        // still points where it did.
+        let spaces: String = text[r.clone()]
+            .chars()
+            .map(|c| match c {
+                '\n' => "\n".to_string(),
+                _ => " ".repeat(c.len_utf8()),
+            })
+            .collect();
+        blanked.replace_range(r, &spaces);
+    }
+    code_word_list(path, &blanked)
+        .into_iter()
+        .map(str::to_string)
+        .collect()
 }
 
 /// A file's code tokens, each with where it starts: its identifiers, and the
