@@ -1059,7 +1059,8 @@ impl<'c> Row<'c> {
         checks::expected_changed(old.lang, removed, added)
             .into_iter()
             .map(|(was, now)| {
-                    let became = format!("`{}` became `{}`", forms::clip(was), forms::clip(now));
+                    let (w, n) = forms::clip_pair(was, now);
+                let became = format!("`{w}` became `{n}`");
                     let follows = |whose: &str| {
                         Part::new(
                             RuleId::ExpectedFollowsCode,

@@ -108,6 +108,30 @@ pub(super) fn clip(s: &str) -> String {
     }
 }
 
+/// `was` and `now` each [`clip`]ped where the reader can tell them apart: when
+/// they first differ past what a clip shows (a long snapshot changed deep
+/// inside), both are shown from a little before that place, `…` first.
+pub(super) fn clip_pair(was: &str, now: &str) -> (String, String) {
+    let first = was
+        .chars()
+        .zip(now.chars())
+        .take_while(|(a, b)| a == b)
+        .count();
+    if first < 40 {
+        return (clip(was), clip(now));
+    }
+    let from = |s: &str| {
+        let at = s
+            .char_indices()
+            .nth(first - 20)
+            .map_or(s.len(), |(at, _)| at);
+        // A backtick of the code cut off from its mate would open a quotation
+        // the finding's parts are split by.
+        format!("…{}", clip(&s[at..]).replace('`', "'"))
+    };
+    (from(was), from(now))
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum Lex {
     Word(String),

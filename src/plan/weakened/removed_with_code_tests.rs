@@ -1006,3 +1006,34 @@ fn an_expected_value_changed_beside_costless_code_changes_stays_high() {
     ]);
     assert_eq!(found, ["expected-follows-code, low"]);
 }
+
+/// Helper 83's review: a long check changed deep inside is quoted where the two
+/// differ, so the judge sees what changed, not two equal first 60 characters.
+#[test]
+fn a_long_check_changed_deep_inside_is_quoted_where_it_changed() {
+    let test = |v: &str| {
+        format!(
+            "import {{ f }} from '../src/f';\n\ntest('f', () => {{\n  expect(f()).toMatchInlineSnapshot(`{{ \"schema\": \"https://json-schema.org/draft/2020-12/schema\", \"type\": \"{v}\" }}`);\n}});\n"
+        )
+    };
+    let found = find(
+        &[
+            change(
+                "src/f.js",
+                Some("export const f = () => 'a';\n"),
+                Some("export const f = () => 'b';\n"),
+            ),
+            change(
+                "test/f.test.js",
+                Some(&test("string")),
+                Some(&test("binary")),
+            ),
+        ],
+        &[],
+    );
+    let said = found[0].to_string();
+    assert!(
+        said.contains("\"string\" }')` became") && said.contains("\"binary\" }')` (its"),
+        "{said}"
+    );
+}
