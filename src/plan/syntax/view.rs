@@ -1253,7 +1253,15 @@ impl<'s, 'r> Reader<'s, 'r> {
                 if !matches!(key, Some("skip" | "todo")) {
                     continue;
                 }
-                return match entry.child_by_field_name("value") {
+                // `{ skip }` and `{ skip: off }` read the value the file binds
+                // the name to once (`const skip = a || b`): a condition
+                // widened on its way into the name is widened.
+                let value = match entry.child_by_field_name("value") {
+                    None => self.names.bound(self.text(entry)),
+                    Some(v) => Some(self.names.value(v)),
+                }
+                .map(|v| self.truth(v));
+                return match value {
                     None => Some(self.text(entry).to_string()),
                     Some(v) if matches!(v.kind(), "false" | "undefined" | "null") => None,
                     Some(v) => Some(self.normal(v)),
@@ -1261,6 +1269,19 @@ impl<'s, 'r> Reader<'s, 'r> {
             }
         }
         None
+    }
+
+    /// `v` with its `!!` taken off: an option read for its truth skips alike
+    /// under `!!process.env.CI` and `process.env.CI`.
+    fn truth<'n>(&self, v: Node<'n>) -> Node<'n> {
+        let not = |n: Node<'n>| {
+            (n.kind() == "unary_expression"
+                && n.child_by_field_name("operator")
+                    .is_some_and(|o| self.text(o) == "!"))
+            .then(|| n.child_by_field_name("argument"))
+            .flatten()
+        };
+        not(v).and_then(not).unwrap_or(v)
     }
 
     /// The arguments of the `skipIf(…)`/`runIf(…)` in `call`'s callee chain.

@@ -278,6 +278,43 @@ fn a_skip_option_that_skips_nothing_or_a_new_test_is_no_finding() {
     none("test/server.test.js", &same, &renamed);
 }
 
+/// Fresh JS/TS set (pino 4df424c): a skip option's condition widened under
+/// `||` and moved into a name bound once, passed as `{ skip }`, read as the
+/// bare word `skip`, other words than the old condition's, and so no finding.
+/// Through the name it keeps the old words and adds one; the same condition
+/// moved into the name, or narrowed under `&&`, is none.
+#[test]
+fn a_skip_option_widened_through_a_name_bound_once() {
+    let was = NODE.replace(
+        "test('listens on IPv6', async t",
+        "test('listens on IPv6', { skip: !!process.env.NO_NET }, async t",
+    );
+    let moved = |value: &str, option: &str| {
+        NODE.replace(
+            "test('listens on IPv6', async t",
+            &format!("const off = {value}\n\ntest('listens on IPv6', {option}, async t"),
+        )
+        .replace(
+            "const off",
+            if option.contains("off") {
+                "const off"
+            } else {
+                "const skip"
+            },
+        )
+    };
+    let wider = "process.env.NO_NET || process.env.SANDBOX";
+    high("test/server.test.js", &was, &moved(wider, "{ skip }"));
+    high("test/server.test.js", &was, &moved(wider, "{ skip: off }"));
+    none(
+        "test/server.test.js",
+        &was,
+        &moved("!!process.env.NO_NET", "{ skip }"),
+    );
+    let narrower = "process.env.NO_NET && process.env.SANDBOX";
+    none("test/server.test.js", &was, &moved(narrower, "{ skip }"));
+}
+
 const ROUTES: &str = "describe('app.router', function () {\n  methods.forEach(function (method) {\n    it('should include ' + method.toUpperCase(), function (done) {\n      request(app)[method]('/foo').expect(200, done)\n      expect(seen(method)).toBe(true)\n    })\n  })\n})\n";
 
 /// A return under a condition in the block that makes the tests, ahead of them,
