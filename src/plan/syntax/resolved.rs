@@ -215,6 +215,15 @@ impl<'s, 't> Names<'s, 't> {
         }
     }
 
+    /// The value the file binds `name` to once, if it does: JavaScript's
+    /// `{ skip }` names its value by a shorthand key, no identifier node.
+    pub(super) fn bound(&self, name: &str) -> Option<Node<'t>> {
+        match self.bound.get(name) {
+            Some(Some(Bound::Value(v))) => Some(self.value(*v)),
+            _ => None,
+        }
+    }
+
     /// The expression `n` stands for: the value a name was bound to (`quiet` of
     /// `quiet = contextlib.suppress(…)`), or `n`.
     pub(super) fn value(&self, n: Node<'t>) -> Node<'t> {

@@ -509,3 +509,49 @@ fn a_long_list_of_numbers_in_a_check_is_read_in_linear_time() {
     let after = rs(&format!("    assert_eq!(buf, [{}]);\n", list(1)));
     assert!(bounds("tests/golden.rs", &before, &after).is_empty());
 }
+
+/// Fresh JS/TS set (msw c9cfd58): a repository's own matcher named for a
+/// tolerance (`toRoughlyEqual(250, 150)` become `(250, 200)`) took a wider
+/// margin and drew nothing: its name is no library's. A matcher named roughly,
+/// close, approx, near or within reads its last argument as the tolerance when
+/// it is not the expected value; `toBeCloseTo`'s is places. Twins: the margin
+/// narrowed, the expected value moved, a matcher of another name.
+#[test]
+fn a_tolerance_matcher_of_the_repository_s_own_widened_is_found() {
+    for (b, a) in [
+        (
+            "  expect(took).toRoughlyEqual(250, 150)\n",
+            "  expect(took).toRoughlyEqual(250, 200)\n",
+        ),
+        (
+            "  expect(took).toBeApproximately(250, 5)\n",
+            "  expect(took).toBeApproximately(250, 50)\n",
+        ),
+        (
+            "  expect(took).toBeNear(250, 10)\n",
+            "  expect(took).toBeNear(250, 30)\n",
+        ),
+    ] {
+        one_high(&bounds(TS, &ts(b), &ts(a)), "a tolerance widened", a);
+    }
+    for (b, a) in [
+        (
+            "  expect(took).toRoughlyEqual(250, 200)\n",
+            "  expect(took).toRoughlyEqual(250, 150)\n",
+        ),
+        (
+            "  expect(took).toRoughlyEqual(250, 150)\n",
+            "  expect(took).toRoughlyEqual(300, 150)\n",
+        ),
+        (
+            "  expect(took).toHaveBeenNthCalledWith(2, 150)\n",
+            "  expect(took).toHaveBeenNthCalledWith(2, 200)\n",
+        ),
+        (
+            "  expect(took).toBeCloseTo(0.3, 2)\n",
+            "  expect(took).toBeCloseTo(0.3, 5)\n",
+        ),
+    ] {
+        assert_eq!(bounds(TS, &ts(b), &ts(a)), Vec::<String>::new(), "{a}");
+    }
+}

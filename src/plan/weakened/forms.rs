@@ -441,8 +441,22 @@ pub(super) fn role(lexed: &[Lex], k: usize) -> Option<Role> {
         }
         ("InDelta" | "InEpsilon" | "InDeltaSlice" | "InEpsilonSlice", 2) => Some(Role::Tolerance),
         ("toBeCloseTo", 1) | ("assertAlmostEqual", 2) => Some(Role::Places),
+        (m, 1..) if op(next, &[")"]) && margin_matcher(m) => Some(Role::Tolerance),
         _ => None,
     }
+}
+
+/// A jest matcher a repository defines for itself whose name says it takes a
+/// margin (`toRoughlyEqual(250, 150)`, `toBeApproximately`, `toBeNear`,
+/// `toBeWithin`): its last argument, past the expected value, is the
+/// tolerance. Not `toBeCloseTo`, whose is places.
+fn margin_matcher(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    name.starts_with("to")
+        && name != "toBeCloseTo"
+        && ["roughly", "close", "approx", "near", "within"]
+            .iter()
+            .any(|w| lower.contains(w))
 }
 
 /// How many tokens back a bound's call or distance is looked for.

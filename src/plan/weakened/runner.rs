@@ -1588,7 +1588,10 @@ fn package_json(before: Option<&str>, after: &str) -> Option<String> {
     for (key, value) in &old {
         match new.iter().find(|(k, _)| k == key) {
             None => return Some(format!("the \"{key}\" script was removed")),
-            Some((_, now)) if script_choosing(now) != script_choosing(value) => {
+            Some((_, now))
+                if script_choosing(now) != script_choosing(value)
+                    && !only_gains_paths(value, now) =>
+            {
                 let now: String = now.chars().take(80).collect();
                 return Some(format!("the \"{key}\" script changed to \"{now}\""));
             }
@@ -1752,6 +1755,54 @@ fn script_choosing(script: &str) -> Vec<String> {
         true => choosing_options(&kept),
         false => kept,
     }
+}
+
+/// Whether `now` is `then` with test files or globs added beside those it
+/// lists (`tap test/*test.js` become `tap test/*test.js test/*/*test.js`): it
+/// runs more, not less. Not where an option that leaves files out or chooses by
+/// name (`--ignore`, `--testPathIgnorePatterns`, `--grep`) reads the list the
+/// path joined, nor a negated glob (`!test/slow.js`).
+fn only_gains_paths(then: &str, now: &str) -> bool {
+    let (old, new): (Vec<&str>, Vec<&str>) = (
+        then.split_whitespace().collect(),
+        now.split_whitespace().collect(),
+    );
+    if new.len() <= old.len() {
+        return false;
+    }
+    let path = |w: &str| {
+        let w = w.trim_matches(['\'', '"']);
+        (w.contains('/') || w.contains('*'))
+            && !w.starts_with('-')
+            && w.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"/*._-{},@".contains(&b))
+    };
+    let leaves_out = |w: &str| {
+        let w = w.to_ascii_lowercase();
+        w.starts_with('-')
+            && [
+                "ignore", "exclude", "skip", "grep", "pattern", "filter", "invert", "deselect",
+            ]
+            .iter()
+            .any(|k| w.contains(k))
+    };
+    let mut k = 0;
+    for (i, word) in new.iter().enumerate() {
+        if old.get(k) == Some(word) {
+            k += 1;
+            continue;
+        }
+        if !path(word) {
+            return false;
+        }
+        let list_start = new[..i].iter().rposition(|w| !path(w));
+        let beside =
+            new[..i].last().is_some_and(|w| path(w)) || new.get(i + 1).is_some_and(|w| path(w));
+        if !beside || list_start.is_some_and(|s| leaves_out(new[s])) {
+            return false;
+        }
+    }
+    k == old.len()
 }
 
 /// A command that checks nothing.
@@ -2386,5 +2437,43 @@ mod tests {
         assert!(finding("package.json", Some(&pytest), &now).is_some());
         let now = script("python -m pytest --tb=short||true tests");
         assert!(finding("package.json", Some(&pytest), &now).is_some());
+    }
+
+    // Fresh JS/TS set (pino 98af5e7): a test script whose file globs only gained
+    // one (`test/*/*test.js` beside `test/*test.js`) runs more tests, and was
+    // `runner-changed`, high. A glob narrowed or dropped, a name filter added, or
+    // a path added where an option that leaves files out reads it, stays one.
+    #[test]
+    fn a_test_script_whose_paths_only_grow_is_no_finding() {
+        let script = |test: &str| format!("{{\"scripts\": {{\"test\": \"{test}\"}}}}");
+        let was = script("lint && tap --100 test/*test.js");
+        for now in [
+            "lint && tap --100 test/*test.js test/*/*test.js",
+            "lint && tap --100 test/unit.js test/*test.js",
+            "lint && tap --100 test/*test.js 'test/**/*.spec.js'",
+        ] {
+            assert_eq!(
+                finding("package.json", Some(&was), &script(now)),
+                None,
+                "{now}"
+            );
+        }
+        for now in [
+            "lint && tap --100 test/unit/*test.js",
+            "lint && tap --100",
+            "lint && tap --100 test/*test.js --grep fast",
+            "lint && tap --100 -t fast test/*test.js",
+            "lint && tap --100 --ignore test/*/*test.js test/*test.js",
+            "lint && tap --100 test/*test.js '!test/slow*.js'",
+            "lint && tap --100 test/*test.js || true",
+        ] {
+            assert!(
+                finding("package.json", Some(&was), &script(now)).is_some(),
+                "{now}"
+            );
+        }
+        let ignoring = script("jest --testPathIgnorePatterns test/slow/");
+        let now = script("jest --testPathIgnorePatterns test/slow/ test/big/");
+        assert!(finding("package.json", Some(&ignoring), &now).is_some());
     }
 }
