@@ -903,3 +903,17 @@ fn attack_an_option_in_a_comment_or_renamed_stays_high() {
         "{found:?}"
     );
 }
+
+/// Attack: an import the product bound and never used (`var printer =
+/// require(…)` alone) dropped as cover for deleting a failing test named for
+/// it: a binding nothing read is no feature taken out.
+#[test]
+fn attack_an_unused_binding_dropped_beside_a_test_named_for_it_stays_high() {
+    let lib = "'use strict';\nvar printer = require('pretty-printer');\n\nfunction show(value) {\n  return String(value);\n}\nmodule.exports = show;\n";
+    let lib_after = "'use strict';\n\nfunction show(value) {\n  return String(value);\n}\nmodule.exports = show;\n";
+    let found = show_removed(lib, lib_after, "lib/show.js", THROUGH_PRINTER);
+    assert!(
+        found.contains(&"assertions-removed, high".to_string()),
+        "{found:?}"
+    );
+}

@@ -774,7 +774,8 @@ fn code_tokens(grammar: Grammar, text: &str) -> Vec<(usize, String)> {
 /// The names a file declares for more than one function's use: a struct's or
 /// a class's field, an option's key in an object it builds (`{ quoteKeys:
 /// false }`), a constant or a variable of the file's top (past the definitions
-/// [`gone`] follows). A parameter or a local a rewrite renames at will is none.
+/// [`gone`] follows) that the file reads. A parameter or a local a rewrite
+/// renames at will is none.
 fn declared(grammar: Grammar, text: &str) -> HashSet<String> {
     const FIELDS: [&str; 4] = [
         "field_declaration",
@@ -795,8 +796,20 @@ fn declared(grammar: Grammar, text: &str) -> HashSet<String> {
         .filter(|n| n.kind() == "pair")
         .filter_map(|n| n.child_by_field_name("key"))
         .filter(|k| k.kind() == "property_identifier");
+    // A binding of the top counts when the file reads it: an import bound and
+    // never used, dropped, takes out no behaviour.
+    let mut spelled: HashMap<&str, usize> = HashMap::new();
+    for n in preorder(root).filter(|n| n.child_count() == 0 && n.kind() == "identifier") {
+        *spelled.entry(&text[n.byte_range()]).or_default() += 1;
+    }
+    let read = |n: &tree_sitter::Node<'_>| {
+        n.kind() != "variable_declarator"
+            || n.child_by_field_name("name")
+                .is_some_and(|m| spelled.get(&text[m.byte_range()]).is_some_and(|c| *c > 1))
+    };
     let tops = syntax::pruned(root, function)
-        .filter(|n| matches!(n.kind(), "const_spec" | "var_spec" | "variable_declarator"));
+        .filter(|n| matches!(n.kind(), "const_spec" | "var_spec" | "variable_declarator"))
+        .filter(read);
     fields
         .chain(tops)
         .filter_map(|n| n.child_by_field_name("name"))
