@@ -110,10 +110,25 @@ pub fn since(root: &Path, base: Option<&str>, reads: &Reads) -> Result<Vec<Findi
         })
         .collect();
     compiled_since(root, &given, &mut changes)?;
+    // Cargo's manifests at the start, when a Rust file changed: whether a file of
+    // a package's `tests/` was built at all.
+    let rust = |p: &str| p.ends_with(".rs");
+    if changes
+        .iter()
+        .any(|c| rust(&c.path) || c.was.as_deref().is_some_and(rust))
+    {
+        let manifest = |p: &str| p == "Cargo.toml" || p.ends_with("/Cargo.toml");
+        given.manifests = git::texts_at(root, base, &manifest, MANIFESTS_TEXT)?.0;
+    }
     Ok(on_own_stack(move || {
         weakened::find_given(&changes, verify_files, &given)
     }))
 }
+
+/// The most bytes of Cargo manifests read: a workspace of hundreds of packages
+/// stays cheap; past it, a package's manifest is not read, and its tests count
+/// as built.
+const MANIFESTS_TEXT: usize = 4 << 20;
 
 /// The stack the check runs on: its syntax walks stop at 600 levels of a crafted
 /// nest, a few KB each on a debug build, past the 2 MiB a thread gets by default

@@ -265,7 +265,10 @@ pub fn find_given(
     given: &hacks::Given,
 ) -> Vec<Finding> {
     let declared = [true, false].map(|before| rust_modules(changes, before, given));
-    let mut rows: Vec<Row<'_>> = changes.iter().map(|c| Row::of(c, &declared)).collect();
+    let mut rows: Vec<Row<'_>> = changes
+        .iter()
+        .map(|c| Row::of(c, &declared, given))
+        .collect();
     let pairs: Vec<Option<syntactic::Pair>> = rows.iter_mut().map(Row::pair).collect();
     for (row, pair) in rows.iter_mut().zip(&pairs) {
         if let Some(pair) = pair {
@@ -641,6 +644,79 @@ pub fn rust_built(path: &str, declared: &HashSet<String>) -> bool {
     declared.contains(name) || declared.contains(&format!("path:{}", below[below.len() - 1]))
 }
 
+/// Whether Cargo built no test target of the Rust file at `path` at the start, as
+/// its package's manifest then said (`given.manifests`): a file directly in the
+/// package's `tests/` (or its `tests/NAME/main.rs`) is found by target discovery,
+/// which `autotests = false` turns off, and so does a `[[test]]` listed in a
+/// 2015-edition package (one with no `edition` key); then only a target whose
+/// path (or whose name, by default) is the file builds it. A file a test file
+/// declares as a module (`mod NAME;`, in `declared`) or names in a literal
+/// (`include!("NAME.rs")`) may be built all the same; a manifest not read, not
+/// parsed, or whose edition comes from the workspace says nothing.
+fn cargo_left_out(path: &str, declared: &HashSet<String>, given: &hacks::Given) -> bool {
+    let parts: Vec<&str> = path.split('/').collect();
+    let Some(at) = parts.iter().rposition(|d| *d == "tests") else {
+        return false;
+    };
+    let below = &parts[at + 1..];
+    let file = file_name(path);
+    let stem = file.strip_suffix(".rs").unwrap_or(file);
+    let discovered = below.len() == 1 || (below.len() == 2 && stem == "main");
+    let module = below[0].trim_end_matches(".rs");
+    if !discovered || declared.contains(module) || declared.contains(&format!("path:{file}")) {
+        return false;
+    }
+    if given.literals.iter().any(|l| file_name(l) == file) {
+        return false;
+    }
+    let package = parts[..at].join("/");
+    let manifest = match package.as_str() {
+        "" => "Cargo.toml".to_string(),
+        p => format!("{p}/Cargo.toml"),
+    };
+    let Some(doc) = given
+        .manifests
+        .iter()
+        .find(|(p, _)| *p == manifest)
+        .and_then(|(_, text)| text.parse::<toml_edit::DocumentMut>().ok())
+    else {
+        return false;
+    };
+    let Some(table) = doc.get("package").and_then(|p| p.as_table_like()) else {
+        return false;
+    };
+    let targets = |kind: &str| {
+        doc.get(kind)
+            .and_then(|t| t.as_array_of_tables())
+            .map(|a| a.iter().collect::<Vec<_>>())
+            .unwrap_or_default()
+    };
+    let tests = targets("test");
+    let off = match table.get("autotests").map(|a| a.as_bool()) {
+        Some(Some(on)) => !on,
+        Some(None) => return false,
+        None => match table.get("edition") {
+            None => !tests.is_empty(),
+            Some(e) => e.as_str() == Some("2015") && !tests.is_empty(),
+        },
+    };
+    if !off {
+        return false;
+    }
+    let own = below.join("/");
+    let own = format!("tests/{own}");
+    let listed = ["test", "bench", "example", "bin"]
+        .iter()
+        .flat_map(|kind| targets(kind))
+        .any(|t| match t.get("path").and_then(|p| p.as_str()) {
+            Some(p) => p.trim_start_matches("./") == own,
+            None => t.get("name").and_then(|n| n.as_str()).is_some_and(|n| {
+                own == format!("tests/{n}.rs") || own == format!("tests/{n}/main.rs")
+            }),
+        });
+    !listed
+}
+
 /// The Rust modules the changed files declare ([`declared`]), on the side before
 /// the change or after it, and those the test files at the start that the change
 /// left alone declare (`given.rust_modules`).
@@ -741,10 +817,17 @@ struct Row<'c> {
 impl<'c> Row<'c> {
     /// `declared`: the Rust modules the changed files declare before and after
     /// ([`rust_modules`]).
-    fn of(change: &'c Change, declared: &[HashSet<String>; 2]) -> Row<'c> {
+    /// `given`: a Rust test file Cargo did not build at the start
+    /// ([`cargo_left_out`]) had no test that ran.
+    fn of(change: &'c Change, declared: &[HashSet<String>; 2], given: &hacks::Given) -> Row<'c> {
         let old_path = change.was.as_deref().unwrap_or(&change.path);
-        let side = |path: &str, text: &str, anyway: bool, declared: &HashSet<String>| {
+        let side = |path: &str, text: &str, anyway: bool, start: bool| {
+            let declared = &declared[usize::from(!start)];
             let lang = Lang::of(path)?;
+            // No target compiled it: neither its tests nor its checks ever ran.
+            if start && lang == Lang::Rust && cargo_left_out(path, declared, given) {
+                return None;
+            }
             // Only a Rust file's tests tell whether it is a test file.
             if lang != Lang::Rust && !anyway && !is_test_path(path) {
                 return None;
@@ -780,13 +863,13 @@ impl<'c> Row<'c> {
         let old = change
             .before
             .as_deref()
-            .and_then(|t| side(old_path, t, false, &declared[0]));
+            .and_then(|t| side(old_path, t, false, true));
         // A Rust file that had tests and has none now lost them all.
         let anyway = old.is_some() && change.was.is_none();
         let new = change
             .after
             .as_deref()
-            .and_then(|t| side(&change.path, t, anyway, &declared[1]));
+            .and_then(|t| side(&change.path, t, anyway, false));
         Row {
             change,
             old_path,
@@ -3031,6 +3114,9 @@ mod assertion_in_string_tests;
 #[cfg(test)]
 #[path = "weakened/bound_loosened_tests.rs"]
 mod bound_loosened_tests;
+#[cfg(test)]
+#[path = "weakened/cargo_unbuilt_tests.rs"]
+mod cargo_unbuilt_tests;
 #[cfg(test)]
 #[path = "weakened/cfg_helper_tests.rs"]
 mod cfg_helper_tests;

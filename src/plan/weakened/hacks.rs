@@ -43,6 +43,9 @@ pub struct Given {
     /// by its path: a `tests/it/main.rs` the change left alone still builds the
     /// `tests/it/foo.rs` it names.
     pub rust_modules: Vec<(String, HashSet<String>)>,
+    /// Each Cargo manifest at the start (`Cargo.toml`, `crates/a/Cargo.toml`) with
+    /// its text: whether Cargo builds a file of its package's `tests/`.
+    pub manifests: Vec<(String, String)>,
     /// The Python test files at the start (`test*.py`), when the verify runs
     /// unittest's discovery (`python3 -m unittest`, `… unittest discover`), which
     /// enters only packages below where it starts; empty otherwise.

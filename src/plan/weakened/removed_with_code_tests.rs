@@ -1037,3 +1037,115 @@ fn a_long_check_changed_deep_inside_is_quoted_where_it_changed() {
         "{said}"
     );
 }
+
+// Sinon's switch to `util.inspect` (fresh JS/TS set): a printer library bound at
+// the module's top (`var printer = require(…)`) and configured with an option
+// (`quoteKeys: false`) both taken out of the product, and the tests named for
+// them ("renders through printer", "renders keys without quotes") deleted. The
+// tests call `show`, which stays, so only their names tie them: a name the
+// product bound or an option key it set, gone from every changed code file the
+// test reaches and not renamed, is named by a test whose name holds each of its
+// words (a plural too).
+const SHOW: &str = "'use strict';\nvar printer = require('pretty-printer');\nvar configured = printer.configure({\n  quoteKeys: false,\n  maxItems: 100,\n});\n\nfunction show(value) {\n  return configured.render(value);\n}\nmodule.exports = show;\n";
+const SHOW_INSPECT: &str = "'use strict';\nvar inspect = require('util').inspect;\n\nfunction show(value) {\n  return inspect(value);\n}\nmodule.exports = show;\n";
+const SHOW_KEPT: &str = "var show = require('../lib/show');\n\ndescribe('show', function () {\n  it('renders numbers', function () {\n    assert.equal(show(1), '1');\n  });\n});\n";
+
+fn show_spec(tests: &str) -> String {
+    SHOW_KEPT.replace(
+        "describe('show', function () {\n",
+        &format!("describe('show', function () {{\n{tests}"),
+    )
+}
+
+const THROUGH_PRINTER: &str = "  it('renders through printer by default', function () {\n    assert.equal(show({ a: 1 }), '{ a: 1 }');\n  });\n";
+const KEYS_UNQUOTED: &str = "  it('renders keys without quotes', function () {\n    assert.equal(show({ a: 1 }), '{ a: 1 }');\n  });\n";
+
+fn show_removed(lib_before: &str, lib_after: &str, lib_path: &str, tests: &str) -> Vec<String> {
+    rules(&[
+        change(lib_path, Some(lib_before), Some(lib_after)),
+        change(
+            "test/show-test.js",
+            Some(&show_spec(tests)),
+            Some(SHOW_KEPT),
+        ),
+    ])
+}
+
+#[test]
+fn tests_named_for_a_binding_and_an_option_taken_out_are_a_lead() {
+    let both = format!("{THROUGH_PRINTER}{KEYS_UNQUOTED}");
+    let found = show_removed(SHOW, SHOW_INSPECT, "lib/show.js", &both);
+    assert!(!found.is_empty());
+    assert!(
+        found.iter().all(|r| r == "removed-with-code, low"),
+        "{found:?}"
+    );
+}
+
+/// The same tests deleted with the product left as it was.
+#[test]
+fn attack_tests_named_for_an_option_kept_stay_high() {
+    let both = format!("{THROUGH_PRINTER}{KEYS_UNQUOTED}");
+    let found = rules(&[change(
+        "test/show-test.js",
+        Some(&show_spec(&both)),
+        Some(SHOW_KEPT),
+    )]);
+    assert!(
+        found.contains(&"assertions-removed, high".to_string()),
+        "{found:?}"
+    );
+    // Only another option taken out (`maxItems`): the key the test names stays.
+    let other = SHOW.replace("  maxItems: 100,\n", "");
+    let found = show_removed(SHOW, &other, "lib/show.js", KEYS_UNQUOTED);
+    assert!(
+        found.contains(&"assertions-removed, high".to_string()),
+        "{found:?}"
+    );
+}
+
+/// The option taken out of a file the test never reaches (another folder's
+/// printer).
+#[test]
+fn attack_a_same_named_option_taken_out_elsewhere_stays_high() {
+    let found = show_removed(SHOW, SHOW_INSPECT, "src/pretty.js", KEYS_UNQUOTED);
+    assert!(
+        found.contains(&"assertions-removed, high".to_string()),
+        "{found:?}"
+    );
+}
+
+/// The option only in a comment, and the comment taken out; or the option
+/// renamed (`quoteKeys` become `quotedKeys`): the behaviour is all there.
+#[test]
+fn attack_an_option_in_a_comment_or_renamed_stays_high() {
+    let commented = SHOW.replace("  quoteKeys: false,\n", "  // quoteKeys: false,\n");
+    let uncommented = SHOW.replace("  quoteKeys: false,\n", "");
+    let found = show_removed(&commented, &uncommented, "lib/show.js", KEYS_UNQUOTED);
+    assert!(
+        found.contains(&"assertions-removed, high".to_string()),
+        "{found:?}"
+    );
+    let renamed = SHOW
+        .replace("quoteKeys: false", "quotedKeys: false")
+        .replace("  maxItems: 100,\n", "");
+    let found = show_removed(SHOW, &renamed, "lib/show.js", KEYS_UNQUOTED);
+    assert!(
+        found.contains(&"assertions-removed, high".to_string()),
+        "{found:?}"
+    );
+}
+
+/// Attack: an import the product bound and never used (`var printer =
+/// require(…)` alone) dropped as cover for deleting a failing test named for
+/// it: a binding nothing read is no feature taken out.
+#[test]
+fn attack_an_unused_binding_dropped_beside_a_test_named_for_it_stays_high() {
+    let lib = "'use strict';\nvar printer = require('pretty-printer');\n\nfunction show(value) {\n  return String(value);\n}\nmodule.exports = show;\n";
+    let lib_after = "'use strict';\n\nfunction show(value) {\n  return String(value);\n}\nmodule.exports = show;\n";
+    let found = show_removed(lib, lib_after, "lib/show.js", THROUGH_PRINTER);
+    assert!(
+        found.contains(&"assertions-removed, high".to_string()),
+        "{found:?}"
+    );
+}

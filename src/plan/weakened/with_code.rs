@@ -445,7 +445,7 @@ pub(super) struct Code<'c> {
     /// words it spells now and did not, and the reverse.
     words: OnceCell<Vec<Spelled>>,
     /// The names and literals the code took out ([`gone_tokens`]).
-    tokens: OnceCell<HashSet<String>>,
+    tokens: OnceCell<Tokens>,
     /// Whether a code file the product ships changed what it spells outside
     /// its comments and docstrings.
     changed: OnceCell<bool>,
@@ -560,12 +560,7 @@ fn removal(p: &Part) -> bool {
     p.rule == RuleId::AssertionsRemoved
 }
 
-fn settle(
-    change: &Change,
-    what: Vec<Part>,
-    (gone, kept): &Gone,
-    tokens: &HashSet<String>,
-) -> Vec<Part> {
+fn settle(change: &Change, what: Vec<Part>, (gone, kept): &Gone, tokens: &Tokens) -> Vec<Part> {
     let old_path = change.was.as_deref().unwrap_or(&change.path);
     let (Some(before), Some(grammar)) = (change.before.as_deref(), Grammar::of(old_path)) else {
         return what;
@@ -584,6 +579,16 @@ fn settle(
         })
         .map(|(name, _)| name.clone())
         .collect();
+    // What a test's name may name: the definitions gone, and the names the code
+    // declared (a binding, an option's key, a field) that it took out of a file
+    // this test file reaches.
+    let mut named_gone = gone.clone();
+    named_gone.extend(
+        tokens
+            .iter()
+            .filter(|(_, files)| files.iter().any(|f| reaches(old_path, before, f)))
+            .map(|(t, _)| t.clone()),
+    );
     let gone = &gone;
     if gone.is_empty() && tokens.is_empty() {
         return what;
@@ -602,7 +607,9 @@ fn settle(
     let taken = |span: &std::ops::Range<usize>| -> Option<String> {
         let mut found: Vec<&String> = mine
             .iter()
-            .filter(|(at, t)| span.contains(at) && tokens.contains(t) && !still_mine.contains(t))
+            .filter(|(at, t)| {
+                span.contains(at) && tokens.contains_key(t) && !still_mine.contains(t)
+            })
             .map(|(_, t)| t)
             .collect();
         found.sort();
@@ -622,7 +629,7 @@ fn settle(
                 .filter(|_| !l.checks.iter().any(still))
                 .cloned()
                 .or_else(|| taken(&l.span))
-                .or_else(|| l.name.as_deref().and_then(|n| named_for(n, gone)))
+                .or_else(|| l.name.as_deref().and_then(|n| named_for(n, &named_gone)))
         })
         .collect();
     let Some(named) = named else {
@@ -665,7 +672,8 @@ fn settle(
 }
 
 /// The gone definition a test's `name` is named for: every telling word of the
-/// definition's name (`isTesting`: `testing`) is a word of the test's name.
+/// definition's name (`isTesting`: `testing`) is a word of the test's name, or
+/// its plural (`quoteKeys` by "keys without quotes").
 fn named_for(name: &str, gone: &HashSet<String>) -> Option<String> {
     let said: HashSet<String> = name_words(name).into_iter().collect();
     let mut found: Vec<&String> = gone
@@ -675,7 +683,10 @@ fn named_for(name: &str, gone: &HashSet<String>) -> Option<String> {
                 .into_iter()
                 .filter(|w| w.len() >= 3 && w != "test")
                 .collect();
-            !telling.is_empty() && telling.iter().all(|w| said.contains(w))
+            !telling.is_empty()
+                && telling
+                    .iter()
+                    .all(|w| said.contains(w) || said.contains(&format!("{w}s")))
         })
         .collect();
     found.sort();
@@ -851,9 +862,10 @@ fn code_tokens(grammar: Grammar, text: &str) -> Vec<(usize, String)> {
 }
 
 /// The names a file declares for more than one function's use: a struct's or
-/// a class's field, a constant or a variable of the file's top (past the
-/// definitions [`gone`] follows). A parameter or a local a rewrite renames at
-/// will is none.
+/// a class's field, an option's key in an object it builds (`{ quoteKeys:
+/// false }`), a constant or a variable of the file's top (past the definitions
+/// [`gone`] follows) that the file reads. A parameter or a local a rewrite
+/// renames at will is none.
 fn declared(grammar: Grammar, text: &str) -> HashSet<String> {
     const FIELDS: [&str; 4] = [
         "field_declaration",
@@ -870,11 +882,28 @@ fn declared(grammar: Grammar, text: &str) -> HashSet<String> {
         |kind: &str| kind.contains("function") || kind.contains("method") || kind == "func_literal";
     let root = tree.root_node();
     let fields = preorder(root).filter(|n| FIELDS.contains(&n.kind()));
-    let tops =
-        syntax::pruned(root, function).filter(|n| matches!(n.kind(), "const_spec" | "var_spec"));
+    let keys = preorder(root)
+        .filter(|n| n.kind() == "pair")
+        .filter_map(|n| n.child_by_field_name("key"))
+        .filter(|k| k.kind() == "property_identifier");
+    // A binding of the top counts when the file reads it: an import bound and
+    // never used, dropped, takes out no behaviour.
+    let mut spelled: HashMap<&str, usize> = HashMap::new();
+    for n in preorder(root).filter(|n| n.child_count() == 0 && n.kind() == "identifier") {
+        *spelled.entry(&text[n.byte_range()]).or_default() += 1;
+    }
+    let read = |n: &tree_sitter::Node<'_>| {
+        n.kind() != "variable_declarator"
+            || n.child_by_field_name("name")
+                .is_some_and(|m| spelled.get(&text[m.byte_range()]).is_some_and(|c| *c > 1))
+    };
+    let tops = syntax::pruned(root, function)
+        .filter(|n| matches!(n.kind(), "const_spec" | "var_spec" | "variable_declarator"))
+        .filter(read);
     fields
         .chain(tops)
         .filter_map(|n| n.child_by_field_name("name"))
+        .chain(keys)
         .filter(|n| n.child_count() == 0)
         .map(|n| text[n.byte_range()].to_string())
         .collect()
@@ -892,6 +921,10 @@ fn cut_down(change: &Change) -> bool {
     old.difference(&new).count() > new.difference(&old).count()
 }
 
+/// The names and literals the change took out of the code it ships, each with
+/// the files that declared it as a name ([`declared`]; none for a literal).
+type Tokens = HashMap<String, Vec<String>>;
+
 /// The names and literals the change took out of the code it ships: a literal
 /// (`'back'`, an error message, a flag's name) or a declared name (a struct's
 /// field) a changed code file cut down had before, that no changed code file
@@ -899,7 +932,7 @@ fn cut_down(change: &Change) -> bool {
 /// outside its comments, and that no line kept renamed (the line taken out
 /// with it replaced by a new token is a line added). The definitions [`gone`]
 /// reads, `defined`, are its to say.
-fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> HashSet<String> {
+fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
     let mut had: Vec<(usize, String, bool)> = Vec::new();
     let mut now: HashSet<String> = HashSet::new();
     for (i, c) in changes.iter().enumerate() {
@@ -931,17 +964,20 @@ fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> HashSet<String>
         }
     }
     let telling = |t: &str| t.chars().filter(|c| c.is_alphanumeric()).count() >= 3;
-    let mut out = HashSet::new();
-    for (i, token, _) in &had {
-        if out.contains(token)
-            || now.contains(token)
+    let mut out: Tokens = HashMap::new();
+    for (i, token, literal) in &had {
+        if now.contains(token)
             || defined.contains(token)
             || !telling(token)
             || renamed(&changes[*i], token)
         {
             continue;
         }
-        out.insert(token.clone());
+        let files = out.entry(token.clone()).or_default();
+        let path = changes[*i].was.as_deref().unwrap_or(&changes[*i].path);
+        if !literal && !files.iter().any(|f| f == path) {
+            files.push(path.to_string());
+        }
     }
     out
 }
