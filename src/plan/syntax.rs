@@ -288,9 +288,6 @@ pub struct Test {
     /// The first `return` among its own statements (not in a branch, loop or
     /// nested function) has assertions after it: no run reaches them.
     pub returns_early: bool,
-    /// JavaScript: the iterables of the `for … of` loops its definition is
-    /// in, in normal form: a test made once per item.
-    pub loops: Vec<String>,
     /// Python: its own body yields (a function nested in it yields for itself):
     /// a generator, of which pytest runs nothing and unittest drops unrun.
     pub yields: bool,
@@ -347,12 +344,6 @@ pub struct Skip {
     /// `flaky` and `expectedFailure` run it, to fail or again; `importorskip`
     /// wherever the import works): it switches the test off, but not outright.
     pub runs: bool,
-    /// JavaScript: a condition that picks items of the loop the test is made
-    /// in (`if (name === "local")` in `for (const [name, f] of
-    /// Object.entries(makers))`, the item one the table holds): the loop's
-    /// iterable in normal form. The test is made for those items, not skipped
-    /// on them, unless it was made for every item of that loop before.
-    pub per_item: Option<String>,
 }
 
 impl Skip {

@@ -46,7 +46,6 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
         py_called: HashSet::new(),
         js_functions: HashMap::new(),
         rust_helper_exits: Vec::new(),
-        js_loops: Vec::new(),
     };
     match g {
         Grammar::Python => {
@@ -381,18 +380,6 @@ struct Reader<'s, 'r> {
     rust_helper_exits: Vec<(&'s str, usize)>,
     /// JavaScript: the file's function declarations by name.
     js_functions: HashMap<&'s str, Node<'r>>,
-    /// JavaScript: the `for … of` loops around the node read now, outermost
-    /// first.
-    js_loops: Vec<JsLoop>,
-}
-
-/// A JavaScript `for (const [k, v] of Object.entries(table))`: the names it
-/// binds, its iterable in normal form, and the keys or items of the table when
-/// the file binds it once to a literal.
-struct JsLoop {
-    names: Vec<String>,
-    over: String,
-    items: Option<Vec<String>>,
 }
 
 impl<'s, 'r> Reader<'s, 'r> {
@@ -419,7 +406,6 @@ impl<'s, 'r> Reader<'s, 'r> {
             ungated: Vec::new(),
             returns_early: false,
             yields: false,
-            loops: self.js_loops.iter().map(|l| l.over.clone()).collect(),
         }
     }
 
@@ -873,7 +859,6 @@ impl<'s, 'r> Reader<'s, 'r> {
             focus: false,
             guard: false,
             runs,
-            per_item: None,
         });
     }
 
@@ -954,15 +939,7 @@ impl<'s, 'r> Reader<'s, 'r> {
             if child.kind() != "call_expression" {
                 // Entering an `if`'s branch: its condition is on what it holds.
                 let pushed = condition.map(|c| under.push((c, alternative == Some(child.id()))));
-                let looped = child.kind() == "for_in_statement";
-                if looped {
-                    let l = self.js_loop(child);
-                    self.js_loops.push(l);
-                }
                 self.js(child, scope, under, depth + 1);
-                if looped {
-                    self.js_loops.pop();
-                }
                 if pushed.is_some() {
                     under.pop();
                 }
@@ -1023,13 +1000,6 @@ impl<'s, 'r> Reader<'s, 'r> {
                 // under `&&` widen what it leaves out.
                 let condition = format!("if ({condition})");
                 self.guard(child, Some(&name), condition);
-                let per_item = match under[..] {
-                    [(c, false)] => self.js_per_item(c),
-                    _ => None,
-                };
-                if let Some(last) = self.view.skips.last_mut() {
-                    last.per_item = per_item;
-                }
             }
             if skipped {
                 let condition = self.js_condition(child);
@@ -1299,104 +1269,6 @@ impl<'s, 'r> Reader<'s, 'r> {
             }
         }
         None
-    }
-
-    /// The loop `node` (a `for_in_statement`) as [`JsLoop`].
-    fn js_loop(&self, node: Node<'_>) -> JsLoop {
-        let names = node
-            .child_by_field_name("left")
-            .map(|l| {
-                preorder(l)
-                    .filter(|n| n.kind() == "identifier")
-                    .map(|n| self.text(n).to_string())
-                    .collect()
-            })
-            .unwrap_or_default();
-        let right = node.child_by_field_name("right");
-        let over = right.map(|r| self.normal(r)).unwrap_or_default();
-        // `Object.entries(t)` and `Object.keys(t)` iterate `t`'s keys.
-        let table = right.map(|r| {
-            let keyed = r.kind() == "call_expression"
-                && r.child_by_field_name("function")
-                    .is_some_and(|f| matches!(self.text(f), "Object.entries" | "Object.keys"));
-            match keyed {
-                true => r
-                    .child_by_field_name("arguments")
-                    .and_then(|a| a.named_child(0))
-                    .filter(|_| {
-                        r.child_by_field_name("arguments")
-                            .is_some_and(|a| a.named_child_count() == 1)
-                    })
-                    .unwrap_or(r),
-                false => r,
-            }
-        });
-        let literal = table.map(|t| match t.kind() {
-            "identifier" => self.names.bound(self.text(t)).unwrap_or(t),
-            _ => t,
-        });
-        let items = literal.and_then(|t| {
-            let kids = super::kids(t);
-            match t.kind() {
-                "object" => kids
-                    .iter()
-                    .map(|e| match e.kind() {
-                        "pair" => e.child_by_field_name("key").map(|k| match k.kind() {
-                            "string" => string_value(self.src, k),
-                            _ => self.text(k).to_string(),
-                        }),
-                        "shorthand_property_identifier" | "method_definition" => {
-                            let k = e.child_by_field_name("name").unwrap_or(*e);
-                            Some(self.text(k).to_string())
-                        }
-                        _ => None,
-                    })
-                    .collect(),
-                "array" => kids
-                    .iter()
-                    .map(|e| (e.kind() == "string").then(|| string_value(self.src, *e)))
-                    .collect(),
-                _ => None,
-            }
-        });
-        JsLoop { names, over, items }
-    }
-
-    /// Whether `condition` picks items of a loop around it: its name compared
-    /// (`===`, `==`, `!==`, `!=`) with a string its table holds. The loop's
-    /// iterable, if so ([`Skip::per_item`]).
-    fn js_per_item(&self, condition: Node<'_>) -> Option<String> {
-        let mut c = condition;
-        while c.kind() == "parenthesized_expression" {
-            c = c.named_child(0)?;
-        }
-        if c.kind() != "binary_expression"
-            || !matches!(
-                c.child_by_field_name("operator").map(|o| self.text(o)),
-                Some("===" | "==" | "!==" | "!=")
-            )
-        {
-            return None;
-        }
-        let (a, b) = (
-            c.child_by_field_name("left")?,
-            c.child_by_field_name("right")?,
-        );
-        let (name, item) = match (a.kind(), b.kind()) {
-            ("identifier", "string") => (a, b),
-            ("string", "identifier") => (b, a),
-            _ => return None,
-        };
-        let (name, item) = (self.text(name), string_value(self.src, item));
-        let l = self
-            .js_loops
-            .iter()
-            .rev()
-            .find(|l| l.names.iter().any(|n| n == name))?;
-        l.items
-            .as_ref()
-            .is_some_and(|items| items.contains(&item))
-            .then(|| l.over.clone())
     }
 
     /// `v` with its `!!` taken off: an option read for its truth skips alike

@@ -315,53 +315,6 @@ fn a_skip_option_widened_through_a_name_bound_once() {
     none("test/server.test.js", &was, &moved(narrower, "{ skip }"));
 }
 
-const MAKERS: &str = "const makers = {\n  fromParts: (y) => Day.fromParts({ y }),\n  local: (y) => Day.local(y),\n};\n";
-
-/// Fresh JS/TS set (luxon cafc4ee): tests that ran once at the top made per
-/// item of a new loop over a table of constructors, one of them only for the
-/// item it ran with before (`if (name === "fromParts")`), read as a skip
-/// condition added, high. The `if` chooses which items get the test: it runs
-/// as often as it did. A test the loop made for every item before, now only
-/// for one, runs less: high. So is a comparison with an item the table lacks
-/// (the test is made for none), and a condition on anything but the loop's
-/// own name.
-#[test]
-fn a_test_made_for_one_item_of_a_new_loop_is_no_skip() {
-    let test = |indent: &str| {
-        format!(
-            "{indent}test(\"rounds down\", () => {{\n{indent}  expect(make(2017).floor()).toBe(2017);\n{indent}}});\n"
-        )
-    };
-    let before = format!("{MAKERS}const make = makers.fromParts;\n{}", test(""));
-    let looped = |condition: &str| {
-        format!(
-            "{MAKERS}for (const [name, make] of Object.entries(makers)) {{\n  describe(name, () => {{\n    if ({condition}) {{\n{}    }}\n  }});\n}}\n",
-            test("      ")
-        )
-    };
-    none(
-        "test/day.test.js",
-        &before,
-        &looped("name === \"fromParts\""),
-    );
-    none("test/day.test.js", &before, &looped("name == 'fromParts'"));
-    let every = format!(
-        "{MAKERS}for (const [name, make] of Object.entries(makers)) {{\n  describe(name, () => {{\n{}  }});\n}}\n",
-        test("    ")
-    );
-    high(
-        "test/day.test.js",
-        &every,
-        &looped("name === \"fromParts\""),
-    );
-    high(
-        "test/day.test.js",
-        &before,
-        &looped("name === \"fromText\""),
-    );
-    high("test/day.test.js", &before, &looped("process.env.CI"));
-}
-
 const ROUTES: &str = "describe('app.router', function () {\n  methods.forEach(function (method) {\n    it('should include ' + method.toUpperCase(), function (done) {\n      request(app)[method]('/foo').expect(200, done)\n      expect(seen(method)).toBe(true)\n    })\n  })\n})\n";
 
 /// A return under a condition in the block that makes the tests, ahead of them,

@@ -307,17 +307,6 @@ impl Pair {
         if test.is_some_and(|name| !was(name)) {
             return false;
         }
-        // An `if` choosing items of a loop the test was not made in before
-        // makes it for those items: it runs as often as it did.
-        if let (Some(over), Some(name)) = (&skip.per_item, test)
-            && !self
-                .old
-                .tests
-                .iter()
-                .any(|t| t.name == name && t.loops.contains(over))
-        {
-            return false;
-        }
         let words = skip.words();
         let on = |v: &'a View| v.skips.iter().filter(move |s| s.test.as_deref() == test);
         // A cfg on a name never set (`not(darwin)`) switches nothing off: put on
