@@ -1787,18 +1787,37 @@ fn only_gains_paths(then: &str, now: &str) -> bool {
             .any(|k| w.contains(k))
     };
     let mut k = 0;
+    // Which words of `new` are the old script's, in order.
+    let mut kept = vec![false; new.len()];
     for (i, word) in new.iter().enumerate() {
         if old.get(k) == Some(word) {
             k += 1;
+            kept[i] = true;
             continue;
         }
         if !path(word) {
             return false;
         }
-        let list_start = new[..i].iter().rposition(|w| !path(w));
-        let beside =
-            new[..i].last().is_some_and(|w| path(w)) || new.get(i + 1).is_some_and(|w| path(w));
-        if !beside || list_start.is_some_and(|s| leaves_out(new[s])) {
+        // Only after a path the runner was already given, in the same list: a
+        // path first in a command is the program that runs (`/bin/true test/x
+        // tap …`), and one put before the old file is the file a single-file
+        // runner runs (`node lib/index.js test/index.js`).
+        let Some(start) = new[..i].iter().rposition(|w| !path(w)) else {
+            return false;
+        };
+        let single = [
+            "node", "ts-node", "tsx", "bun", "deno", "sh", "bash", "python", "python3",
+        ]
+        .contains(&new[start]);
+        let after_old = (start + 1..i).any(|j| kept[j]);
+        let before_old = !single
+            && new[i + 1..]
+                .iter()
+                .take_while(|w| path(w))
+                .any(|w| old.contains(w));
+        let separator =
+            ["&&", "||", ";", "|", "&"].contains(&new[start]) || new[start].ends_with(';');
+        if separator || !(after_old || before_old) || leaves_out(new[start]) {
             return false;
         }
     }
@@ -2466,12 +2485,19 @@ mod tests {
             "lint && tap --100 --ignore test/*/*test.js test/*test.js",
             "lint && tap --100 test/*test.js '!test/slow*.js'",
             "lint && tap --100 test/*test.js || true",
+            // Helper 84: a path first in a command is the program that runs, and
+            // one put before a single-file runner's file is the file it runs.
+            "lint && /bin/true test/x tap --100 test/*test.js",
+            "lint && /bin/true test/*test.js tap --100 test/*test.js",
         ] {
             assert!(
                 finding("package.json", Some(&was), &script(now)).is_some(),
                 "{now}"
             );
         }
+        let node = script("node test/index.js");
+        let now = script("node lib/index.js test/index.js");
+        assert!(finding("package.json", Some(&node), &now).is_some());
         let ignoring = script("jest --testPathIgnorePatterns test/slow/");
         let now = script("jest --testPathIgnorePatterns test/slow/ test/big/");
         assert!(finding("package.json", Some(&ignoring), &now).is_some());
