@@ -1257,8 +1257,11 @@ impl<'s, 'r> Reader<'s, 'r> {
                 // the name to once (`const skip = a || b`): a condition
                 // widened on its way into the name is widened.
                 let value = match entry.child_by_field_name("value") {
-                    None => self.names.bound(self.text(entry)),
-                    Some(v) => Some(self.names.value(v)),
+                    None => self.const_value(entry, self.text(entry)),
+                    Some(v) if v.kind() == "identifier" => {
+                        Some(self.const_value(v, self.text(v)).unwrap_or(v))
+                    }
+                    Some(v) => Some(v),
                 }
                 .map(|v| self.truth(v));
                 return match value {
@@ -1269,6 +1272,36 @@ impl<'s, 'r> Reader<'s, 'r> {
             }
         }
         None
+    }
+
+    /// The value `name`, read at `at`, is bound to when the file binds it once
+    /// by a `const` (which nothing can assign again) and no function around
+    /// `at` takes a parameter of that name: a `let` set again below (`skip =
+    /// true`) or a parameter that shadows it reads another value than the one
+    /// written beside the name (helper 84's red team).
+    fn const_value(&self, at: Node<'_>, name: &str) -> Option<Node<'r>> {
+        let value = self.names.bound(name)?;
+        let declaration = value.parent().and_then(|d| d.parent())?;
+        let constant = declaration.kind() == "lexical_declaration"
+            && declaration
+                .child(0)
+                .is_some_and(|k| self.text(k) == "const");
+        if !constant {
+            return None;
+        }
+        let mut up = at.parent();
+        while let Some(n) = up {
+            let params = n
+                .child_by_field_name("parameters")
+                .or_else(|| n.child_by_field_name("parameter"));
+            if let Some(p) = params {
+                if preorder(p).any(|i| i.kind() == "identifier" && self.text(i) == name) {
+                    return None;
+                }
+            }
+            up = n.parent();
+        }
+        Some(value)
     }
 
     /// `v` with its `!!` taken off: an option read for its truth skips alike

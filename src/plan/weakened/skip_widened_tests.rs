@@ -315,6 +315,41 @@ fn a_skip_option_widened_through_a_name_bound_once() {
     none("test/server.test.js", &was, &moved(narrower, "{ skip }"));
 }
 
+/// Helper 84's red team: a name read for `{ skip }` is the value written beside
+/// it only when a `const` binds it and no parameter shadows it: a `let` set
+/// again, or a suite's parameter of that name, skips the test all the same.
+#[test]
+fn a_skip_option_through_a_name_set_again_or_shadowed_is_a_skip() {
+    let before = NODE.to_string();
+    let put = |head: &str, option: &str| {
+        NODE.replace(
+            "test('listens on IPv6', async t",
+            &format!("{head}\n\ntest('listens on IPv6', {option}, async t"),
+        )
+    };
+    high(
+        "test/server.test.js",
+        &before,
+        &put("let skip = false\nskip = true", "{ skip }"),
+    );
+    high(
+        "test/server.test.js",
+        &before,
+        &put("let off = false\noff = true", "{ skip: off }"),
+    );
+    let shadowed = NODE.replace(
+        "test('listens on IPv6', async t",
+        "const skip = false\n\nfunction suite(skip) {\n  test('listens on IPv6', { skip }, async t",
+    );
+    let shadowed = format!("{shadowed}}}\nsuite(true)\n");
+    high("test/server.test.js", &before, &shadowed);
+    none(
+        "test/server.test.js",
+        &before,
+        &put("const skip = false", "{ skip }"),
+    );
+}
+
 const ROUTES: &str = "describe('app.router', function () {\n  methods.forEach(function (method) {\n    it('should include ' + method.toUpperCase(), function (done) {\n      request(app)[method]('/foo').expect(200, done)\n      expect(seen(method)).toBe(true)\n    })\n  })\n})\n";
 
 /// A return under a condition in the block that makes the tests, ahead of them,
