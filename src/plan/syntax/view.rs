@@ -1294,10 +1294,10 @@ impl<'s, 'r> Reader<'s, 'r> {
             let params = n
                 .child_by_field_name("parameters")
                 .or_else(|| n.child_by_field_name("parameter"));
-            if let Some(p) = params {
-                if preorder(p).any(|i| i.kind() == "identifier" && self.text(i) == name) {
-                    return None;
-                }
+            if let Some(p) = params
+                && preorder(p).any(|i| i.kind() == "identifier" && self.text(i) == name)
+            {
+                return None;
             }
             up = n.parent();
         }

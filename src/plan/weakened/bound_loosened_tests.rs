@@ -551,6 +551,25 @@ fn a_tolerance_matcher_of_the_repository_s_own_widened_is_found() {
             "  expect(took).toBeCloseTo(0.3, 2)\n",
             "  expect(took).toBeCloseTo(0.3, 5)\n",
         ),
+        // Helper 84: a `…CloseTo` matcher's number is decimal places (more is
+        // stricter), and a name holding `near` or `close` inside a word says
+        // no margin.
+        (
+            "  expect(took).toBeDeepCloseTo(v, 3)\n",
+            "  expect(took).toBeDeepCloseTo(v, 5)\n",
+        ),
+        (
+            "  expect(took).toMatchCloseTo(v, 3)\n",
+            "  expect(took).toMatchCloseTo(v, 5)\n",
+        ),
+        (
+            "  expect(took).toBeLinear(250, 150)\n",
+            "  expect(took).toBeLinear(250, 200)\n",
+        ),
+        (
+            "  expect(took).toBeClosed(250, 150)\n",
+            "  expect(took).toBeClosed(250, 200)\n",
+        ),
     ] {
         assert_eq!(bounds(TS, &ts(b), &ts(a)), Vec::<String>::new(), "{a}");
     }

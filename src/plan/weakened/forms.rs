@@ -451,12 +451,30 @@ pub(super) fn role(lexed: &[Lex], k: usize) -> Option<Role> {
 /// `toBeWithin`): its last argument, past the expected value, is the
 /// tolerance. Not `toBeCloseTo`, whose is places.
 fn margin_matcher(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
+    // Whole words of the camel-cased name: `toBeLinear` and `toBeClosed` say
+    // no margin. A `…CloseTo` matcher's number is decimal places, as
+    // `toBeCloseTo`'s is (`toBeDeepCloseTo`, `toMatchCloseTo`): more is
+    // stricter, so it is no tolerance.
+    let mut words: Vec<String> = Vec::new();
+    for c in name.chars() {
+        match words.last_mut() {
+            Some(w) if !c.is_ascii_uppercase() => w.push(c),
+            _ => words.push(c.to_ascii_lowercase().to_string()),
+        }
+    }
     name.starts_with("to")
-        && name != "toBeCloseTo"
-        && ["roughly", "close", "approx", "near", "within"]
-            .iter()
-            .any(|w| lower.contains(w))
+        && !name.ends_with("CloseTo")
+        && words.iter().any(|w| {
+            [
+                "roughly",
+                "close",
+                "approx",
+                "approximately",
+                "near",
+                "within",
+            ]
+            .contains(&w.as_str())
+        })
 }
 
 /// How many tokens back a bound's call or distance is looked for.
