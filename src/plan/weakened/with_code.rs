@@ -882,10 +882,6 @@ fn declared(grammar: Grammar, text: &str) -> HashSet<String> {
         |kind: &str| kind.contains("function") || kind.contains("method") || kind == "func_literal";
     let root = tree.root_node();
     let fields = preorder(root).filter(|n| FIELDS.contains(&n.kind()));
-    let keys = preorder(root)
-        .filter(|n| n.kind() == "pair")
-        .filter_map(|n| n.child_by_field_name("key"))
-        .filter(|k| k.kind() == "property_identifier");
     // A binding of the top counts when the file reads it: an import bound and
     // never used, dropped, takes out no behaviour.
     let mut spelled: HashMap<&str, usize> = HashMap::new();
@@ -903,7 +899,6 @@ fn declared(grammar: Grammar, text: &str) -> HashSet<String> {
     fields
         .chain(tops)
         .filter_map(|n| n.child_by_field_name("name"))
-        .chain(keys)
         .filter(|n| n.child_count() == 0)
         .map(|n| text[n.byte_range()].to_string())
         .collect()
