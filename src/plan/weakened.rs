@@ -841,6 +841,7 @@ impl<'c> Row<'c> {
             if (lang == Lang::Python && !collected(path))
                 || (lang == Lang::Go && !go_built(path))
                 || (lang == Lang::Rust && !rust_built(path, declared))
+                || (lang == Lang::Rust && !start && cargo_left_out(path, declared, given))
             {
                 read.counts.tests = 0;
                 read.counts.cases = 0;
