@@ -512,10 +512,10 @@ fn each_finding_has_a_kind_and_a_confidence() {
 /// rewritten.
 #[test]
 fn strict_fails_the_high_confidence_test_side_kinds() {
-    let rewritten = TESTS.replace("== \"Alfa Bravo\"", "== \"Alpha Bravo\"");
     let inverted = TESTS.replace("== \"Alfa Bravo\"", "!= \"Alfa Bravo\"");
+    let cut = TESTS.replace("== \"Alfa Bravo\"", "== \"Alfa\"");
     let cases: [(&str, &str, &str); 4] = [
-        ("tests/test_solution.py", "assertion-rewritten", &rewritten),
+        ("tests/test_solution.py", "assertion-rewritten", &cut),
         ("tests/test_solution.py", "assertion-rewritten", &inverted),
         (
             "tests/conftest.py",
@@ -544,6 +544,25 @@ fn strict_fails_the_high_confidence_test_side_kinds() {
             .code(1)
             .stdout_has(&format!("{kind}, high"));
     }
+}
+
+/// An exact expected value rewritten in the change that writes the solution is
+/// what a behaviour change looks like, and what a test made to agree with wrong
+/// code looks like: `expected-follows-code`, a low lead the judge weighs against
+/// the goal, shown by audit with its kind; `--strict` does not fail on it alone.
+#[test]
+fn an_expected_value_rewritten_with_the_solution_is_a_lead_for_the_judge() {
+    let rewritten = TESTS.replace("== \"Alfa Bravo\"", "== \"Alpha Bravo\"");
+    let t = started_with_claude();
+    t.write("solution.py", HONEST);
+    t.write("tests/test_solution.py", &rewritten);
+    t.commit_all("done");
+    t.ok(&["complete", "solve", "--evidence", "the grader passes"]);
+    t.commit_all("signed off");
+    t.run(&["audit", "--strict"])
+        .code(0)
+        .stdout_has("tests/test_solution.py: ")
+        .stdout_has("[expected-follows-code, low]");
 }
 
 /// A checker the goal names (`done_when: check.py passes`) is no file to write: with

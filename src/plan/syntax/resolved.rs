@@ -215,11 +215,12 @@ impl<'s, 't> Names<'s, 't> {
         }
     }
 
-    /// The value the file binds `name` to once, if it does: JavaScript's
-    /// `{ skip }` names its value by a shorthand key, no identifier node.
-    pub(super) fn bound(&self, name: &str) -> Option<Node<'t>> {
+    /// The value the file binds `name` to once, itself (no name it holds
+    /// followed further): JavaScript's `{ skip }` names its value by a
+    /// shorthand key, no identifier node.
+    pub(super) fn bound_here(&self, name: &str) -> Option<Node<'t>> {
         match self.bound.get(name) {
-            Some(Some(Bound::Value(v))) => Some(self.value(*v)),
+            Some(Some(Bound::Value(v))) => Some(*v),
             _ => None,
         }
     }

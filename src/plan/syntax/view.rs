@@ -1274,34 +1274,63 @@ impl<'s, 'r> Reader<'s, 'r> {
         None
     }
 
-    /// The value `name`, read at `at`, is bound to when the file binds it once
-    /// by a `const` (which nothing can assign again) and no function around
-    /// `at` takes a parameter of that name: a `let` set again below (`skip =
-    /// true`) or a parameter that shadows it reads another value than the one
-    /// written beside the name (helper 84's red team).
+    /// The value `name`, read at `at`, stands for when each name on the way is
+    /// bound by a `const` (which nothing can assign again) and in no other place
+    /// of the file (no `let` set again, no parameter, loop variable, pattern or
+    /// second declaration of that name that could shadow it): otherwise what
+    /// the test reads is not the value written beside the name (helper 84's and
+    /// 85's red teams). `None`: read the name as it is.
     fn const_value(&self, at: Node<'_>, name: &str) -> Option<Node<'r>> {
-        let value = self.names.bound(name)?;
-        let declaration = value.parent().and_then(|d| d.parent())?;
-        let constant = declaration.kind() == "lexical_declaration"
-            && declaration
-                .child(0)
-                .is_some_and(|k| self.text(k) == "const");
-        if !constant {
-            return None;
+        let mut top = at;
+        while let Some(p) = top.parent() {
+            top = p;
         }
-        let mut up = at.parent();
-        while let Some(n) = up {
-            let params = n
-                .child_by_field_name("parameters")
-                .or_else(|| n.child_by_field_name("parameter"));
-            if let Some(p) = params
-                && preorder(p).any(|i| i.kind() == "identifier" && self.text(i) == name)
-            {
+        let mut name = name.to_string();
+        for _ in 0..8 {
+            let value = self.names.bound_here(&name)?;
+            let declaration = value.parent().and_then(|d| d.parent())?;
+            let constant = declaration.kind() == "lexical_declaration"
+                && declaration
+                    .child(0)
+                    .is_some_and(|k| self.text(k) == "const");
+            if !constant || self.bindings(top, &name) != 1 {
                 return None;
             }
-            up = n.parent();
+            if value.kind() != "identifier" {
+                return Some(value);
+            }
+            name = self.text(value).to_string();
         }
-        Some(value)
+        None
+    }
+
+    /// How many places under `root` bind `name`: a declaration, a parameter, a
+    /// loop's or a catch's variable, a name a pattern takes, or an assignment.
+    fn bindings(&self, root: Node<'_>, name: &str) -> usize {
+        preorder(root)
+            .filter(|n| {
+                matches!(
+                    n.kind(),
+                    "identifier" | "shorthand_property_identifier_pattern"
+                ) && self.text(*n) == name
+            })
+            .filter(|n| {
+                let Some(p) = n.parent() else { return false };
+                let field = |f: &str| p.child_by_field_name(f).is_some_and(|c| c.id() == n.id());
+                match p.kind() {
+                    "variable_declarator" => field("name"),
+                    "assignment_expression" | "augmented_assignment_expression" => field("left"),
+                    "for_in_statement" => field("left"),
+                    "catch_clause" => field("parameter"),
+                    "arrow_function" => field("parameter"),
+                    "assignment_pattern" => field("left"),
+                    "pair_pattern" => field("value"),
+                    "formal_parameters" | "required_parameter" | "optional_parameter"
+                    | "array_pattern" | "object_pattern" | "rest_pattern" => true,
+                    _ => false,
+                }
+            })
+            .count()
     }
 
     /// `v` with its `!!` taken off: an option read for its truth skips alike

@@ -619,7 +619,9 @@ pub(super) fn expected_changed<'s>(
 
 /// Matchers that ask for a part, a pattern or a closeness, not a value: a change
 /// of what they are given can make them pass for more.
-const LOOSE_MATCHERS: [&str; 16] = [
+const LOOSE_MATCHERS: [&str; 18] = [
+    "toThrow(",
+    "toThrowError(",
     "Containing(",
     "Matching(",
     "closeTo(",
@@ -649,20 +651,25 @@ pub(super) fn loose_in_kind(was: &str, now: &str) -> bool {
         return true;
     }
     let (_, new) = skeleton(now);
-    let inner = |lit: &str| {
+    // A string's text, its prefix and quotes off; a number is no string (`1000`
+    // made `100` is another value, not a part of one).
+    let inner = |lit: &str| -> Option<String> {
         let lit = lit.trim_start_matches(|c: char| c.is_ascii_alphabetic());
-        lit.get(1..lit.len().saturating_sub(1))
-            .unwrap_or("")
-            .to_string()
+        let quote = lit
+            .chars()
+            .next()
+            .filter(|c| matches!(c, '"' | '\'' | '`'))?;
+        let text = lit.strip_prefix(quote)?;
+        Some(text.strip_suffix(quote).unwrap_or(text).to_string())
     };
     let gone: Vec<String> = old
         .iter()
         .filter(|l| !new.contains(l))
-        .map(|l| inner(l))
+        .filter_map(|l| inner(l))
         .collect();
     new.iter()
         .filter(|l| !old.contains(l))
-        .map(|l| inner(l))
+        .filter_map(|l| inner(l))
         .any(|n| {
             !n.is_empty()
                 && gone

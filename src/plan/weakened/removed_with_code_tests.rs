@@ -877,6 +877,10 @@ fn a_check_made_looser_in_kind_stays_high_when_the_code_changed() {
             "expect(m).toBe('could not open config.json')",
             "expect(m).toBe('could not open')",
         ),
+        (
+            "expect(() => open('x')).toThrow('could not open config.json')",
+            "expect(() => open('x')).toThrow('')",
+        ),
     ];
     for (was, now) in cases {
         let found = rules(&[
@@ -899,6 +903,47 @@ fn a_check_made_looser_in_kind_stays_high_when_the_code_changed() {
             "tests/test_calc.py",
             Some(&py("assert area(1) == pytest.approx(3.14, 0.01)")),
             Some(&py("assert area(1) == pytest.approx(3.14, 0.09)")),
+        ),
+    ]);
+    assert!(
+        found.contains(&"assertion-rewritten, high".to_string()),
+        "{found:?}"
+    );
+}
+
+/// Helper 85: a number is no string cut to a part (`1000` made `100`), so a
+/// limit changed with the code is the lead; and a text cut stays high even
+/// when the code's own words were respelled the same way.
+#[test]
+fn a_number_is_no_text_cut_and_a_cut_with_the_code_respelled_stays_high() {
+    let js = |check: &str| {
+        format!(
+            "import {{ limit }} from '../src/limit';\n\ntest('limit', () => {{\n  {check};\n}});\n"
+        )
+    };
+    let found = rules(&[
+        change(
+            "src/limit.js",
+            Some("export const limit = () => 1000;\n"),
+            Some("export const limit = () => 100;\n"),
+        ),
+        change(
+            "test/limit.test.js",
+            Some(&js("expect(limit()).toBe(1000)")),
+            Some(&js("expect(limit()).toBe(100)")),
+        ),
+    ]);
+    assert_eq!(found, ["expected-follows-code, low"]);
+    let found = rules(&[
+        change(
+            "src/limit.js",
+            Some("export const fail = () => { throw new Error('could not open config.json'); };\n"),
+            Some("export const fail = () => { throw new Error('could not open'); };\n"),
+        ),
+        change(
+            "test/limit.test.js",
+            Some(&js("expect(fail).toThrow('could not open config.json')")),
+            Some(&js("expect(fail).toThrow('could')")),
         ),
     ]);
     assert!(

@@ -343,6 +343,22 @@ fn a_skip_option_through_a_name_set_again_or_shadowed_is_a_skip() {
     );
     let shadowed = format!("{shadowed}}}\nsuite(true)\n");
     high("test/server.test.js", &before, &shadowed);
+    // Helper 85: a const the name is set from, a pattern's or a loop's name.
+    high(
+        "test/server.test.js",
+        &before,
+        &put("const no = false\nlet skip = no\nskip = true", "{ skip }"),
+    );
+    for (open, close) in [
+        ("function suite({ skip }) {", "}\nsuite({ skip: true })\n"),
+        ("for (const skip of [true]) {", "}\n"),
+    ] {
+        let inner = NODE.replace(
+            "test('listens on IPv6', async t",
+            &format!("const skip = false\n\n{open}\n  test('listens on IPv6', {{ skip }}, async t"),
+        );
+        high("test/server.test.js", &before, &format!("{inner}{close}"));
+    }
     none(
         "test/server.test.js",
         &before,
