@@ -1115,8 +1115,9 @@ impl<'c> Row<'c> {
     }
 
     /// Each exact check of this file whose expected value alone changed: a lead
-    /// when the code's own change, the test's own input or the tested code's
-    /// change explains it, and a rewrite (high) when nothing does.
+    /// when the code's own words, the test's own input or a change of the code
+    /// the product ships explains it, and a rewrite (high) when nothing does or
+    /// the check now asks for less in kind ([`checks::loose_in_kind`]).
     fn expected_parts(
         &self,
         (old, new): (&Side, &Side),
