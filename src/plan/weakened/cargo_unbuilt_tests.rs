@@ -171,21 +171,24 @@ fn attack_discovery_turned_off_by_the_change_itself_stays_high() {
 /// moved are tests removed, as the manifest, unchanged, says at the end too.
 #[test]
 fn a_test_moved_into_a_file_cargo_never_builds_is_a_test_removed() {
-    let mut given = hacks::Given::of(&[]);
-    given.manifests = vec![("Cargo.toml".to_string(), LISTED.to_string())];
-    let from = Change {
-        path: "tests/main.rs".to_string(),
-        was: None,
-        before: Some(LEGACY.to_string()),
-        after: Some("use calc::Calc;\n".to_string()),
+    let moved = |manifest: String| {
+        let mut given = hacks::Given::of(&[]);
+        given.manifests = vec![("Cargo.toml".to_string(), manifest)];
+        let from = Change {
+            path: "tests/main.rs".to_string(),
+            was: None,
+            before: Some(LEGACY.to_string()),
+            after: Some("use calc::Calc;\n".to_string()),
+        };
+        let into = Change {
+            path: "tests/parked.rs".to_string(),
+            was: None,
+            before: None,
+            after: Some(LEGACY.to_string()),
+        };
+        find_given(&[from, into], &[], &given)
     };
-    let into = Change {
-        path: "tests/parked.rs".to_string(),
-        was: None,
-        before: None,
-        after: Some(LEGACY.to_string()),
-    };
-    let found: Vec<String> = find_given(&[from, into], &[], &given)
+    let found: Vec<String> = moved(LISTED.to_string())
         .iter()
         .flat_map(kinds::of)
         .map(|p| format!("{}, {}", p.kind, p.confidence))
@@ -195,19 +198,8 @@ fn a_test_moved_into_a_file_cargo_never_builds_is_a_test_removed() {
         "{found:?}"
     );
     // Moved into a file the manifest lists: a move, no finding.
-    let listed = LISTED.replace("tests/main.rs", "tests/parked.rs");
-    given.manifests = vec![("Cargo.toml".to_string(), listed)];
-    let from = Change {
-        path: "tests/main.rs".to_string(),
-        was: None,
-        before: Some(LEGACY.to_string()),
-        after: Some("use calc::Calc;\n".to_string()),
-    };
-    let into = Change {
-        path: "tests/parked.rs".to_string(),
-        was: None,
-        before: None,
-        after: Some(LEGACY.to_string()),
-    };
-    assert_eq!(find_given(&[from, into], &[], &given), Vec::new());
+    assert_eq!(
+        moved(LISTED.replace("tests/main.rs", "tests/parked.rs")),
+        Vec::new()
+    );
 }

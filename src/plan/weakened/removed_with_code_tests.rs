@@ -14,6 +14,15 @@ fn rules(changes: &[Change]) -> Vec<String> {
         .collect()
 }
 
+/// Each finding's parts as `rule, severity`, for a code file and a test file
+/// each changed from its first text to its second.
+fn with_code(code: (&str, &str, &str), test: (&str, &str, &str)) -> Vec<String> {
+    rules(&[
+        change(code.0, Some(code.1), Some(code.2)),
+        change(test.0, Some(test.1), Some(test.2)),
+    ])
+}
+
 const CALC: &str = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    total = a\n    total -= b\n    return total\n";
 const CALC_NO_SUB: &str = "def add(a, b):\n    return a + b\n";
 const TESTS: &str = "from calc import add, sub\n\n\ndef test_add():\n    assert add(1, 2) == 3\n\n\ndef test_sub():\n    assert sub(3, 2) == 1\n    assert sub(2, 3) == -1\n";
@@ -233,18 +242,10 @@ fn an_expected_value_changed_with_no_code_changed_is_high() {
             "{path}: {found:?}"
         );
     }
-    let reworded = rules(&[
-        change(
-            "tests/test_calc.py",
-            Some(GREET_TEST_FIXED),
-            Some(GREET_TEST),
-        ),
-        change(
-            "calc.py",
-            Some(MESSAGE),
-            Some(&format!("# Hello\n{MESSAGE}")),
-        ),
-    ]);
+    let reworded = with_code(
+        ("tests/test_calc.py", GREET_TEST_FIXED, GREET_TEST),
+        ("calc.py", MESSAGE, &format!("# Hello\n{MESSAGE}")),
+    );
     assert_eq!(reworded, ["assertion-rewritten, high"]);
 }
 
@@ -374,18 +375,18 @@ fn attack_a_test_of_two_functions_removed_with_one_leaves_the_removal_high() {
 #[test]
 fn attack_an_expected_value_following_a_file_the_test_does_not_reach_is_high() {
     let script = "def report(jobs):\n    done = [j for j in jobs if j.ok]\n    return len(done)\n";
-    let found = rules(&[
-        change(
+    let found = with_code(
+        (
             "scripts/report.py",
-            Some(script),
-            Some(&script.replace("done", "pending")),
+            script,
+            &script.replace("done", "pending"),
         ),
-        change(
+        (
             "tests/test_jobs.py",
-            Some(JOBS_DONE),
-            Some(&JOBS_DONE.replace("\"done\"", "\"pending\"")),
+            JOBS_DONE,
+            &JOBS_DONE.replace("\"done\"", "\"pending\""),
         ),
-    ]);
+    );
     assert_eq!(found, ["assertion-rewritten, high"]);
 }
 
@@ -822,18 +823,14 @@ fn an_inline_snapshot_changed_with_code_in_another_folder_is_a_lead() {
     let code = "export function fileSchema() {\n  return { type: \"string\" };\n}\n";
     let code_after =
         "export function fileSchema() {\n  return { type: \"string\", format: \"binary\" };\n}\n";
-    let found = rules(&[
-        change(
-            "packages/zod/src/core/emit.ts",
-            Some(code),
-            Some(code_after),
-        ),
-        change(
+    let found = with_code(
+        ("packages/zod/src/core/emit.ts", code, code_after),
+        (
             "packages/zod/src/classic/tests/schema.test.ts",
-            Some(&test("string")),
-            Some(&test("binary")),
+            &test("string"),
+            &test("binary"),
         ),
-    ]);
+    );
     assert_eq!(found, ["expected-follows-code, low"]);
     let alone = rules(&[change(
         "packages/zod/src/classic/tests/schema.test.ts",
@@ -893,18 +890,18 @@ fn a_check_made_looser_in_kind_stays_high_when_the_code_changed() {
         );
     }
     let py = |check: &str| format!("from calc import area\n\n\ndef test_area():\n    {check}\n");
-    let found = rules(&[
-        change(
+    let found = with_code(
+        (
             "calc.py",
-            Some("def area(r):\n    return 3.14 * r * r\n"),
-            Some("def area(r):\n    return 3.1416 * r * r\n"),
+            "def area(r):\n    return 3.14 * r * r\n",
+            "def area(r):\n    return 3.1416 * r * r\n",
         ),
-        change(
+        (
             "tests/test_calc.py",
-            Some(&py("assert area(1) == pytest.approx(3.14, 0.01)")),
-            Some(&py("assert area(1) == pytest.approx(3.14, 0.09)")),
+            &py("assert area(1) == pytest.approx(3.14, 0.01)"),
+            &py("assert area(1) == pytest.approx(3.14, 0.09)"),
         ),
-    ]);
+    );
     assert!(
         found.contains(&"assertion-rewritten, high".to_string()),
         "{found:?}"
@@ -921,31 +918,31 @@ fn a_number_is_no_text_cut_and_a_cut_with_the_code_respelled_stays_high() {
             "import {{ limit }} from '../src/limit';\n\ntest('limit', () => {{\n  {check};\n}});\n"
         )
     };
-    let found = rules(&[
-        change(
+    let found = with_code(
+        (
             "src/limit.js",
-            Some("export const limit = () => 1000;\n"),
-            Some("export const limit = () => 100;\n"),
+            "export const limit = () => 1000;\n",
+            "export const limit = () => 100;\n",
         ),
-        change(
+        (
             "test/limit.test.js",
-            Some(&js("expect(limit()).toBe(1000)")),
-            Some(&js("expect(limit()).toBe(100)")),
+            &js("expect(limit()).toBe(1000)"),
+            &js("expect(limit()).toBe(100)"),
         ),
-    ]);
+    );
     assert_eq!(found, ["expected-follows-code, low"]);
-    let found = rules(&[
-        change(
+    let found = with_code(
+        (
             "src/limit.js",
-            Some("export const fail = () => { throw new Error('could not open config.json'); };\n"),
-            Some("export const fail = () => { throw new Error('could not open'); };\n"),
+            "export const fail = () => { throw new Error('could not open config.json'); };\n",
+            "export const fail = () => { throw new Error('could not open'); };\n",
         ),
-        change(
+        (
             "test/limit.test.js",
-            Some(&js("expect(fail).toThrow('could not open config.json')")),
-            Some(&js("expect(fail).toThrow('could')")),
+            &js("expect(fail).toThrow('could not open config.json')"),
+            &js("expect(fail).toThrow('could')"),
         ),
-    ]);
+    );
     assert!(
         found.contains(&"assertion-rewritten, high".to_string()),
         "{found:?}"
