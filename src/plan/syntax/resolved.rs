@@ -114,6 +114,10 @@ pub(super) fn picked<'t>(src: &str, n: Node<'t>, depth: usize) -> Node<'t> {
 pub(super) struct Names<'s, 't> {
     src: &'s str,
     bound: HashMap<&'s str, Option<Bound<'t>>>,
+    /// JavaScript: how many places bind each name ([`Names::binders`]), counted
+    /// once in the walk that reads the file, so a name asked for again costs
+    /// nothing more.
+    binders: HashMap<&'s str, usize>,
 }
 
 enum Bound<'t> {
@@ -131,7 +135,11 @@ impl<'s, 't> Names<'s, 't> {
                 .and_modify(|e| *e = None)
                 .or_insert(Some(b));
         };
+        let mut binders: HashMap<&'s str, usize> = HashMap::new();
         for n in preorder(root) {
+            for b in binding_names(n) {
+                *binders.entry(text(b)).or_default() += 1;
+            }
             match n.kind() {
                 "import_statement" | "import_from_statement" => {
                     let module = n.child_by_field_name("module_name").map(text);
@@ -162,7 +170,17 @@ impl<'s, 't> Names<'s, 't> {
                 _ => {}
             }
         }
-        Names { src, bound }
+        Names {
+            src,
+            bound,
+            binders,
+        }
+    }
+
+    /// How many places of the file bind `name`: a declaration, a parameter, a
+    /// loop's or a catch's variable, a name a pattern takes, or an assignment.
+    pub(super) fn binders(&self, name: &str) -> usize {
+        self.binders.get(name).copied().unwrap_or(0)
     }
 
     /// The dotted path `n` names, through the file's names and `getattr(m,
@@ -237,4 +255,37 @@ impl<'s, 't> Names<'s, 't> {
         }
         n
     }
+}
+
+/// The JavaScript names `n` binds where it stands: a declarator's name, an
+/// assignment's or a `for…in`/`for…of` loop's left side, a catch's or an
+/// arrow's lone parameter, a default's name, a pattern's or a parameter list's
+/// names (each a name itself, not one nested deeper: the walk reaches those).
+fn binding_names<'t>(n: Node<'t>) -> Vec<Node<'t>> {
+    let field = match n.kind() {
+        "variable_declarator" => "name",
+        "assignment_expression"
+        | "augmented_assignment_expression"
+        | "for_in_statement"
+        | "assignment_pattern" => "left",
+        "catch_clause" | "arrow_function" => "parameter",
+        "pair_pattern" => "value",
+        "formal_parameters" | "required_parameter" | "optional_parameter" | "array_pattern"
+        | "object_pattern" | "rest_pattern" => "",
+        _ => return Vec::new(),
+    };
+    let name = |c: &Node<'t>| {
+        matches!(
+            c.kind(),
+            "identifier" | "shorthand_property_identifier_pattern"
+        )
+    };
+    if field.is_empty() {
+        let mut cursor = n.walk();
+        return n.named_children(&mut cursor).filter(name).collect();
+    }
+    n.child_by_field_name(field)
+        .filter(name)
+        .into_iter()
+        .collect()
 }

@@ -1257,9 +1257,9 @@ impl<'s, 'r> Reader<'s, 'r> {
                 // the name to once (`const skip = a || b`): a condition
                 // widened on its way into the name is widened.
                 let value = match entry.child_by_field_name("value") {
-                    None => self.const_value(entry, self.text(entry)),
+                    None => self.const_value(self.text(entry)),
                     Some(v) if v.kind() == "identifier" => {
-                        Some(self.const_value(v, self.text(v)).unwrap_or(v))
+                        Some(self.const_value(self.text(v)).unwrap_or(v))
                     }
                     Some(v) => Some(v),
                 }
@@ -1274,17 +1274,13 @@ impl<'s, 'r> Reader<'s, 'r> {
         None
     }
 
-    /// The value `name`, read at `at`, stands for when each name on the way is
+    /// The value `name` stands for when each name on the way is
     /// bound by a `const` (which nothing can assign again) and in no other place
     /// of the file (no `let` set again, no parameter, loop variable, pattern or
     /// second declaration of that name that could shadow it): otherwise what
     /// the test reads is not the value written beside the name (helper 84's and
     /// 85's red teams). `None`: read the name as it is.
-    fn const_value(&self, at: Node<'_>, name: &str) -> Option<Node<'r>> {
-        let mut top = at;
-        while let Some(p) = top.parent() {
-            top = p;
-        }
+    fn const_value(&self, name: &str) -> Option<Node<'r>> {
         let mut name = name.to_string();
         for _ in 0..8 {
             let value = self.names.bound_here(&name)?;
@@ -1293,7 +1289,7 @@ impl<'s, 'r> Reader<'s, 'r> {
                 && declaration
                     .child(0)
                     .is_some_and(|k| self.text(k) == "const");
-            if !constant || self.bindings(top, &name) != 1 {
+            if !constant || self.names.binders(&name) != 1 {
                 return None;
             }
             if value.kind() != "identifier" {
@@ -1302,35 +1298,6 @@ impl<'s, 'r> Reader<'s, 'r> {
             name = self.text(value).to_string();
         }
         None
-    }
-
-    /// How many places under `root` bind `name`: a declaration, a parameter, a
-    /// loop's or a catch's variable, a name a pattern takes, or an assignment.
-    fn bindings(&self, root: Node<'_>, name: &str) -> usize {
-        preorder(root)
-            .filter(|n| {
-                matches!(
-                    n.kind(),
-                    "identifier" | "shorthand_property_identifier_pattern"
-                ) && self.text(*n) == name
-            })
-            .filter(|n| {
-                let Some(p) = n.parent() else { return false };
-                let field = |f: &str| p.child_by_field_name(f).is_some_and(|c| c.id() == n.id());
-                match p.kind() {
-                    "variable_declarator" => field("name"),
-                    "assignment_expression" | "augmented_assignment_expression" => field("left"),
-                    "for_in_statement" => field("left"),
-                    "catch_clause" => field("parameter"),
-                    "arrow_function" => field("parameter"),
-                    "assignment_pattern" => field("left"),
-                    "pair_pattern" => field("value"),
-                    "formal_parameters" | "required_parameter" | "optional_parameter"
-                    | "array_pattern" | "object_pattern" | "rest_pattern" => true,
-                    _ => false,
-                }
-            })
-            .count()
     }
 
     /// `v` with its `!!` taken off: an option read for its truth skips alike
