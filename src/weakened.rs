@@ -14,16 +14,23 @@ use crate::plan::weakened::{self, Change, Finding};
 use crate::record;
 
 /// The commit the goal's work started from: the one its first `started` line since
-/// it was last reopened names (HEAD when `plan start` ran). Not the latest: a
-/// `started` line appended after the tests were weakened and committed would move
-/// the comparison past the weakening. `None` when no line names one (a goal
-/// started on an unborn branch, or signed off without `plan start`): the check
-/// then compares with HEAD, so only uncommitted work is seen.
+/// it was last reopened after a sign-off names (HEAD when `plan start` ran). Not
+/// the latest: a `started` line appended after the tests were weakened and
+/// committed would move the comparison past the weakening. Nor one after a reopen
+/// of a goal never signed off: `plan cancel` checks nothing, so cancel, reopen and
+/// start would move it all the same (helper 86's attack). `None` when no line
+/// names one (a goal started on an unborn branch, or signed off without `plan
+/// start`): the check then compares with HEAD, so only uncommitted work is seen.
 pub fn start_commit<'a>(plan: &Plan<'a>, id: &str) -> Option<&'a str> {
     let mut first = None;
+    let mut signed = false;
     for (_, event) in plan.events(id) {
         match event {
-            Event::Reopened { .. } => first = None,
+            Event::SignedOff { .. } => signed = true,
+            Event::Reopened { .. } if signed => {
+                first = None;
+                signed = false;
+            }
             Event::Started {
                 commit: Some(commit),
                 ..
