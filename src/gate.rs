@@ -651,6 +651,9 @@ struct Prepared {
     /// Repository-relative paths the sign-off named as evidence, confined later.
     paths: Vec<String>,
     diff_base: Option<String>,
+    /// Whether `diff_base` is the pull request's base ([`Rejudge::against_base`]),
+    /// not the goal's start.
+    diff_from_base: bool,
     diff_stat: String,
     history: String,
     weakened: Vec<crate::plan::weakened::Finding>,
@@ -718,6 +721,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
                 evidence,
                 paths,
                 diff_base,
+                diff_from_base: false,
                 diff_stat,
                 history: contract_history(plan, id),
                 weakened: crate::weakened::now(root, plan, goal)?,
@@ -736,12 +740,31 @@ impl<'p, 'a> Rejudge<'p, 'a> {
     }
 
     /// Holds each goal the base has to the base's contract, as the configured plan
-    /// file has it at `base`: see [`Self::against_base_text`].
-    pub fn against_base(&mut self, ctx: &Ctx, base: &str) -> Result<()> {
+    /// file has it at `base`: see [`Self::against_base_text`]. Each judge is told
+    /// what weakened the tests and what changed counting from the base too, as
+    /// `--strict` counts ([`crate::weakened::since_base`]): a `started` line inside
+    /// the pull request is the agent's to write, and one with no commit, or moved
+    /// past the work (sign off, reopen, start), showed the judge nothing.
+    pub fn against_base(&mut self, ctx: &Ctx, plan: &Plan<'_>, base: &str) -> Result<()> {
+        let root = &ctx.repo()?.root;
+        let base = git::resolve_commit(root, base)?;
+        for (goal, prepared) in &mut self.goals {
+            prepared.weakened = crate::weakened::since_base(root, plan, goal, &base)?;
+            // A start before the base shows more of the work than the base does.
+            let before_base = match prepared.diff_base.as_deref() {
+                Some(start) => start != base && git::is_ancestor(root, start, &base)?,
+                None => false,
+            };
+            if !before_base {
+                prepared.diff_stat = git::diff_stat_since(root, Some(&base))?;
+                prepared.diff_base = Some(base.clone());
+                prepared.diff_from_base = true;
+            }
+        }
         let Some(rel) = ctx.plan_in_repo() else {
             return Ok(());
         };
-        let text = git::file_at(&ctx.repo()?.root, base, &rel)?.unwrap_or_default();
+        let text = git::file_at(root, &base, &rel)?.unwrap_or_default();
         self.against_base_text(text);
         Ok(())
     }
@@ -1026,7 +1049,11 @@ impl<'p, 'a> Rejudge<'p, 'a> {
             evidence: &prepared.evidence,
             paths: &paths,
             history: &history,
-            diff_base: prepared.diff_base.as_deref(),
+            diff_base: match (prepared.diff_base.as_deref(), prepared.diff_from_base) {
+                (Some(base), true) => prompt::DiffBase::PullRequest(base),
+                (Some(start), false) => prompt::DiffBase::Started(start),
+                (None, _) => prompt::DiffBase::Head,
+            },
             weakened: &prepared.weakened,
             green_at_start: prepared.green_at_start.as_deref(),
         };

@@ -464,7 +464,7 @@ impl<'p, 'a> Audit<'p, 'a> {
         all.extend(pending.reverify);
         let mut run = Rejudge::prepare(ctx, plan, all)?;
         if let Some(b) = &base {
-            run.against_base(ctx, &b.commit)?;
+            run.against_base(ctx, plan, &b.commit)?;
             run.check_starts(ctx, plan, &rejudge_ids, &b.commit)?;
         }
         // The other plan files' goals, read before any verify runs, as these are.

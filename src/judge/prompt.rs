@@ -42,6 +42,41 @@ pub enum FileBody {
     NotShown { why: String },
 }
 
+/// Where the judge's diff and weakened tests are counted from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiffBase<'a> {
+    /// HEAD: the goal's start names no commit, so only uncommitted work is seen.
+    Head,
+    /// The commit the goal was started at.
+    Started(&'a str),
+    /// A pull request's base (the gate's re-judge): no line the pull request
+    /// writes moves it.
+    PullRequest(&'a str),
+}
+
+impl<'a> DiffBase<'a> {
+    /// The commit the diff is taken from; `None`: HEAD.
+    pub fn commit(self) -> Option<&'a str> {
+        match self {
+            DiffBase::Head => None,
+            DiffBase::Started(c) | DiffBase::PullRequest(c) => Some(c),
+        }
+    }
+
+    /// "commit X, where …", or `None` for HEAD.
+    fn named(self) -> Option<String> {
+        match self {
+            DiffBase::Head => None,
+            DiffBase::Started(c) => {
+                Some(format!("commit {}, where the goal was started", short(c)))
+            }
+            DiffBase::PullRequest(c) => {
+                Some(format!("commit {}, the pull request's base", short(c)))
+            }
+        }
+    }
+}
+
 pub struct Facts<'a> {
     pub id: &'a str,
     pub title: &'a str,
@@ -55,8 +90,8 @@ pub struct Facts<'a> {
     pub evidence: &'a str,
     pub paths: &'a [String],
     pub files: &'a [FileFacts],
-    /// The commit the diff is taken from (the goal's start), or `None` for HEAD.
-    pub diff_base: Option<&'a str>,
+    /// Where the diff is taken from.
+    pub diff_base: DiffBase<'a>,
     pub diff_stat: &'a str,
     /// What plan found, without a model, that weakened the tests since the goal
     /// started.
@@ -94,10 +129,10 @@ pub fn render(template: &str, facts: &Facts<'_>) -> String {
 
 /// The findings as facts for the judge, file names fenced (they are the agent's).
 fn weakened(f: &Facts<'_>) -> String {
-    let since = match f.diff_base {
-        Some(base) => format!("commit {}, where the goal was started", short(base)),
-        None => "HEAD (no start commit was logged)".to_string(),
-    };
+    let since = f
+        .diff_base
+        .named()
+        .unwrap_or_else(|| "HEAD (no start commit was logged)".to_string());
     if f.weakened.is_empty() {
         return format!(
             "None found: since {since}, no test file lost assertions or tests, gained skip markers or was deleted, and no file the verify command rests on changed."
@@ -161,13 +196,14 @@ fn value(name: &str, f: &Facts<'_>) -> Option<String> {
         // File names are the agent's words too: a name can read as an instruction.
         "paths" => untrusted("file names the agent gave", &f.paths.join("\n")),
         "file_contents" | "files" => files(f.files),
-        "diff_base" => match f.diff_base {
-            Some(base) => format!("since commit {}, where the goal was started", short(base)),
+        "diff_base" => match f.diff_base.named() {
+            Some(named) => format!("since {named}"),
             None => "against HEAD".to_string(),
         },
         "diff_stat" if f.diff_stat.trim().is_empty() => match f.diff_base {
-            Some(_) => "(no changes since the goal was started)".to_string(),
-            None => "(no changes against HEAD)".to_string(),
+            DiffBase::Started(_) => "(no changes since the goal was started)".to_string(),
+            DiffBase::PullRequest(_) => "(no changes since the pull request's base)".to_string(),
+            DiffBase::Head => "(no changes against HEAD)".to_string(),
         },
         "diff_stat" => untrusted("git diff --stat; file names are the agent's", f.diff_stat),
         "weakened_tests" => weakened(f),
@@ -277,7 +313,7 @@ mod tests {
             evidence: "bench.log shows 41ms",
             paths: &[],
             files: &[],
-            diff_base: None,
+            diff_base: DiffBase::Head,
             diff_stat: "",
             weakened: &[],
             green_at_start: None,
@@ -448,7 +484,7 @@ mod tests {
         let facts = Facts {
             files: &files,
             subtasks,
-            diff_base: Some("0123456789abcdef0123"),
+            diff_base: DiffBase::Started("0123456789abcdef0123"),
             diff_stat: " ```DIFF-NAME | 2 +-\n",
             ..facts()
         };
@@ -478,7 +514,7 @@ mod tests {
         }];
         let weak = Facts {
             weakened: &found,
-            diff_base: Some("0123456789abcdef0123"),
+            diff_base: DiffBase::Started("0123456789abcdef0123"),
             ..facts()
         };
         let out = render(EVIDENCE_JUDGE, &weak);

@@ -181,7 +181,7 @@ pub struct Work<'a> {
     pub history: &'a str,
     /// The commit the goal was started at: the diff stat then covers work committed
     /// since, not only what is uncommitted.
-    pub diff_base: Option<&'a str>,
+    pub diff_base: crate::judge::prompt::DiffBase<'a>,
     pub weakened: &'a [Finding],
     /// `verify-green-at-start`, worded, when the verify passed at the goal's start.
     pub green_at_start: Option<&'a str>,
@@ -195,7 +195,7 @@ pub(super) fn prompt_for_sign_off(
     goal: &Goal<'_>,
     work: &Work<'_>,
 ) -> Result<String> {
-    let diff_stat = git::diff_stat_since(tree, work.diff_base)?;
+    let diff_stat = git::diff_stat_since(tree, work.diff_base.commit())?;
     let template = reads.text(&repo.root, "evidence_judge.md", prompt::EVIDENCE_JUDGE)?;
     Ok(judge_prompt(&template, tree, goal, work, &diff_stat))
 }

@@ -245,7 +245,7 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
         evidence: &args.evidence,
         paths: &paths,
         history: &history,
-        diff_base: start_commit,
+        diff_base: start_commit.map_or(prompt::DiffBase::Head, prompt::DiffBase::Started),
         weakened: &weakened,
         green_at_start: green.as_deref(),
     };

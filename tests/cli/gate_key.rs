@@ -1261,3 +1261,46 @@ fn judged_with(t: &Test, argv: &[impl AsRef<str>]) -> (bool, crate::util::Run) {
     let run = t.run(&["complete", "w", "--evidence", "the tests pass"]);
     (t.plan_md().contains("w signed off"), run)
 }
+
+// Attack: the gate's re-judge told its judge what weakened the tests, and what
+// changed, since the goal's `started` line: with no commit on it (a goal started
+// on an unborn branch), or one the pull request moved past its own work (sign
+// off, reopen, start, sign off), the judge read "None found" and "no changes"
+// while the pull request had rewritten the check. `--strict` counts from the
+// base too; the judge is now told the same, from the base.
+#[test]
+fn the_rejudge_tells_the_judge_what_changed_since_the_base() {
+    let section = |prompt: &str| {
+        let weakened = prompt
+            .split_once("## Weakened tests")
+            .map_or("", |(_, rest)| rest);
+        weakened
+            .split_once("## How to review")
+            .map_or(weakened, |(w, _)| w)
+            .to_string()
+    };
+    let (t, base) = pull_request(|_| String::new(), &["README.md"]);
+    let prompt = prompt_judge(&t);
+    let (code, stdout, stderr) = audit(&t, &base, Some(&prompt));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let honest = std::fs::read_to_string(&prompt).unwrap();
+    assert!(section(&honest).contains("check.sh"), "{honest}");
+    assert!(honest.contains(&base[..12]), "{honest}");
+    // The agent moves the start past its own rewrite of the check.
+    t.ok(&["reopen", "ship", "--reason", "one more look"]);
+    t.ok(&["start", "ship"]);
+    t.commit_all("restart");
+    t.ok(&[
+        "complete",
+        "ship",
+        "--evidence",
+        "README.md is written",
+        "--path",
+        "README.md",
+    ]);
+    t.commit_all("ship it again");
+    let (code, stdout, stderr) = audit(&t, &base, Some(&prompt));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let moved = std::fs::read_to_string(&prompt).unwrap();
+    assert!(section(&moved).contains("check.sh"), "{moved}");
+}
