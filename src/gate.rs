@@ -408,7 +408,7 @@ pub fn weakened_on_base_goal(ctx: &Ctx, goal: &Goal<'_>, base: &str) -> Vec<Stri
     let Some(repo) = &ctx.repo else {
         return Vec::new();
     };
-    strong(crate::weakened::from_commit(&repo.root, goal, base))
+    strong(crate::weakened::from_commit(&repo.root, goal, base, false))
 }
 
 /// One finding per weakened test that fails `--strict`.

@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::Result;
 
 use crate::git;
-use crate::plan::event::Event;
+use crate::plan::event::{AtStart, Event};
 use crate::plan::model::{Goal, Plan, Status};
 use crate::plan::proof::{self, Facts};
 use crate::plan::weakened::{self, Change, Finding};
@@ -22,6 +22,18 @@ use crate::record;
 /// names one (a goal started on an unborn branch, or signed off without `plan
 /// start`): the check then compares with HEAD, so only uncommitted work is seen.
 pub fn start_commit<'a>(plan: &Plan<'a>, id: &str) -> Option<&'a str> {
+    start_line(plan, id).map(|(commit, _)| commit)
+}
+
+/// Whether the `started` line [`start_commit`] reads logged the goal's verify
+/// failing: an exact expected value changed is then the cheap way to green, and
+/// the check holds it a rewrite however the code changed beside it.
+pub fn red_at_start(plan: &Plan<'_>, id: &str) -> bool {
+    matches!(start_line(plan, id), Some((_, Some(AtStart::Failing))))
+}
+
+/// The commit and the verify's result of the `started` line [`start_commit`] reads.
+fn start_line<'a>(plan: &Plan<'a>, id: &str) -> Option<(&'a str, Option<AtStart>)> {
     let mut first = None;
     let mut signed = false;
     for (_, event) in plan.events(id) {
@@ -33,8 +45,9 @@ pub fn start_commit<'a>(plan: &Plan<'a>, id: &str) -> Option<&'a str> {
             }
             Event::Started {
                 commit: Some(commit),
+                verify,
                 ..
-            } if first.is_none() => first = Some(commit),
+            } if first.is_none() => first = Some((commit, verify)),
             _ => {}
         }
     }
@@ -56,6 +69,7 @@ pub fn since(root: &Path, base: Option<&str>, reads: &Reads) -> Result<Vec<Findi
     given.tests_past_cap = unread;
     given.asked.extend(reads.asked.iter().cloned());
     given.verify_past_cap.clone_from(&reads.past_cap);
+    given.red_at_start = reads.red_at_start;
     let found = git::paths_at(root, base, &|path| path.ends_with(".py"))?;
     given.modules = found
         .iter()
@@ -260,7 +274,9 @@ pub fn asked(goal: &Goal<'_>, files: &[String]) -> Vec<String> {
 /// checked-out head, this does not trust the transcript).
 pub fn now(root: &Path, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Vec<Finding>> {
     let start = start_commit(plan, &goal.id);
-    since(root, start, &Reads::of_goal(root, goal, start)?)
+    let mut reads = Reads::of_goal(root, goal, start)?;
+    reads.red_at_start = red_at_start(plan, &goal.id);
+    since(root, start, &reads)
 }
 
 /// What a goal's verify reads, as the check weighs it.
@@ -280,6 +296,8 @@ pub struct Reads {
     /// The diff from where the check starts that weighed them, which [`since`]
     /// reads again rather than diffing twice.
     pub deltas: Option<git::Deltas>,
+    /// Whether the goal's verify was logged failing at its start ([`red_at_start`]).
+    pub red_at_start: bool,
 }
 
 impl Reads {
@@ -314,6 +332,7 @@ impl Reads {
             files,
             past_cap,
             deltas: Some(deltas),
+            red_at_start: false,
         })
     }
 
@@ -344,9 +363,10 @@ pub fn since_base(
     // From the base always: a start line is the agent's to write, and one naming
     // an older commit, before the test was there, hid what the pull request took
     // out of it (the last red team's).
-    let mut found = from_commit(root, goal, base)?;
+    let red = red_at_start(plan, &goal.id);
+    let mut found = from_commit(root, goal, base, red)?;
     let from_start = match start_commit(plan, &goal.id) {
-        Some(start) if git::is_ancestor(root, start, base)? => from_commit(root, goal, start)?,
+        Some(start) if git::is_ancestor(root, start, base)? => from_commit(root, goal, start, red)?,
         Some(start) if git::is_ancestor(root, start, "HEAD")? => {
             // Only for files the pull request changes: HEAD is often the merge of
             // the base into it (CI's checkout), and what the base did since the
@@ -355,7 +375,7 @@ pub fn since_base(
                 .into_iter()
                 .map(|c| c.path)
                 .collect();
-            from_commit(root, goal, start)?
+            from_commit(root, goal, start, red)?
                 .into_iter()
                 .filter(|f| changed.contains(&f.path))
                 .collect()
@@ -372,8 +392,10 @@ pub fn since_base(
 
 /// What weakened the tests `goal`'s verify runs from commit `from` to the working
 /// tree: for a goal done on a pull request's base, what the pull request did to them.
-pub fn from_commit(root: &Path, goal: &Goal<'_>, from: &str) -> Result<Vec<Finding>> {
-    let reads = Reads::of_goal(root, goal, Some(from))?;
+/// `red`: the goal's verify was logged failing at its start ([`red_at_start`]).
+pub fn from_commit(root: &Path, goal: &Goal<'_>, from: &str, red: bool) -> Result<Vec<Finding>> {
+    let mut reads = Reads::of_goal(root, goal, Some(from))?;
+    reads.red_at_start = red;
     let mut found = since(root, Some(from), &reads)?;
     // A verify that names its test files (`python3 -m unittest tests.test_a`) reads
     // those alone: another goal's test file, deleted by a revert or a pull request,

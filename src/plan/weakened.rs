@@ -297,7 +297,7 @@ pub fn find_given(
         }
     }
     let nets = Nets::sum(&rows);
-    let code = with_code::Code::new(changes);
+    let code = with_code::Code::new(changes, given.red_at_start);
     let deleted = deleted_discovered(&rows, &given.discovered);
     let mut out = Vec::new();
     for (row, pair) in rows.iter().zip(&pairs) {
@@ -1162,7 +1162,7 @@ impl<'c> Row<'c> {
                         follows("the code's own change")
                     } else if input(was, now) {
                         follows("the test's own input")
-                    } else if code.changed() {
+                    } else if code.may_follow() {
                         // A behaviour change and a test made to agree with wrong
                         // code read alike: the goal tells them apart, so the
                         // judge weighs it.

@@ -200,10 +200,11 @@ fn refuse_hidden_text(given: &Path) -> Result<()> {
 pub(super) fn weakened_tests(
     repo: &Repo,
     goal: &Goal<'_>,
-    start: Option<&str>,
+    (start, red): (Option<&str>, bool),
     verify: Option<&verify::Verify>,
 ) -> Result<Vec<Finding>> {
-    let reads = weakened::Reads::of(&repo.root, goal, verify, start)?;
+    let mut reads = weakened::Reads::of(&repo.root, goal, verify, start)?;
+    reads.red_at_start = red;
     let found = weakened::since(&repo.root, start, &reads)?;
     for finding in &found {
         crate::out::warn(&format!(

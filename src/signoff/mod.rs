@@ -168,7 +168,8 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
     verify::refuse_missing(verify.as_ref(), &repo.root, &id)?;
     // The work handed in, compared with where the goal started, before anything runs.
     let start_commit = weakened::start_commit(&plan, &id);
-    let weakened = checks::weakened_tests(repo, goal, start_commit, verify.as_ref())?;
+    let red = weakened::red_at_start(&plan, &id);
+    let weakened = checks::weakened_tests(repo, goal, (start_commit, red), verify.as_ref())?;
     // plan.md is left out of both stages' change checks: a person may edit it
     // meanwhile. A change to the lines this sign-off rests on is caught when the
     // result is written.

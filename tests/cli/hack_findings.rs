@@ -565,6 +565,46 @@ fn an_expected_value_rewritten_with_the_solution_is_a_lead_for_the_judge() {
         .stdout_has("[expected-follows-code, low]");
 }
 
+/// Attack on that lead: the goal's verify failed at its start (`plan start` ran
+/// it), and the agent turned it green by rewriting an exact expected value beside
+/// any edit of the code. After a red start that is the cheap way to green:
+/// `assertion-rewritten`, high, at the sign-off, in the base's pull request and
+/// with `--strict`.
+#[test]
+fn an_expected_value_rewritten_after_a_red_start_fails_strict() {
+    let rewritten = TESTS.replace("== \"Alfa Bravo\"", "== \"Alpha Bravo\"");
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin();
+    t.write("score.py", SCORE);
+    t.write("tests/test_solution.py", TESTS);
+    t.write("solution.py", START);
+    t.write("plan.md", PLAN);
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.commit_all("the task");
+    t.ok(&["start", "solve"]);
+    assert!(
+        t.plan_md().contains("verify failing at "),
+        "{}",
+        t.plan_md()
+    );
+    t.commit_all("start solve");
+    let base = t.git(&["rev-parse", "HEAD"]);
+    t.write("solution.py", HONEST);
+    t.write("tests/test_solution.py", &rewritten);
+    t.commit_all("done");
+    t.run(&["complete", "solve", "--evidence", "the grader passes"])
+        .stderr_has("[assertion-rewritten, high]");
+    t.commit_all("signed off");
+    t.run(&["audit", "--strict"])
+        .code(1)
+        .stdout_has("[assertion-rewritten, high]");
+    t.run(&["audit", "--base", base.trim(), "--strict", "--markdown"])
+        .code(1)
+        .stdout_has("assertion-rewritten, high");
+}
+
 /// A checker the goal names (`done_when: check.py passes`) is no file to write: with
 /// its assertions at the start, a rewrite of it is still a changed check.
 #[test]

@@ -449,17 +449,27 @@ pub(super) struct Code<'c> {
     /// Whether a code file the product ships changed what it spells outside
     /// its comments and docstrings.
     changed: OnceCell<bool>,
+    /// Whether the goal's verify failed at its start ([`super::hacks::Given`]).
+    red_start: bool,
 }
 
 impl<'c> Code<'c> {
-    pub(super) fn new(changes: &'c [Change]) -> Code<'c> {
+    pub(super) fn new(changes: &'c [Change], red_start: bool) -> Code<'c> {
         Code {
             changes,
             gone: OnceCell::new(),
             words: OnceCell::new(),
             tokens: OnceCell::new(),
             changed: OnceCell::new(),
+            red_start,
         }
+    }
+
+    /// Whether an exact expected value changed may be a lead rather than a
+    /// rewrite: shipped code changed ([`Self::changed`]) and the verify was not
+    /// red at the start, where changing the check is the cheap way to green.
+    pub(super) fn may_follow(&self) -> bool {
+        !self.red_start && self.changed()
     }
 
     /// Whether the change changes the code the product ships: a code file
