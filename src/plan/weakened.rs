@@ -342,7 +342,8 @@ pub fn find_given(
             .as_deref()
             .filter(|_| !new_tests_only(row.change, changes, given))
             .and_then(|after| {
-                runner::finding(&row.change.path, row.change.before.as_deref(), after)
+                let moved = row.change.was.is_some();
+                runner::finding(&row.change.path, row.change.before.as_deref(), after, moved)
             });
         what.extend(runner);
         let path = &row.change.path;
@@ -3168,6 +3169,9 @@ mod repeated_assertion_tests;
 #[cfg(test)]
 #[path = "weakened/row_field_tests.rs"]
 mod row_field_tests;
+#[cfg(test)]
+#[path = "weakened/runner_shadow_tests.rs"]
+mod runner_shadow_tests;
 #[cfg(test)]
 #[path = "weakened/skip_widened_tests.rs"]
 mod skip_widened_tests;

@@ -148,19 +148,26 @@ const RUNNER_IMPORTS: [&str; 6] = [
 ];
 
 /// What changed in a runner file that can switch tests off: the runner's
-/// configuration, a conftest's hooks, a module in the runner's place.
-pub(super) fn finding(path: &str, before: Option<&str>, after: &str) -> Option<Part> {
-    finding_words(path, before, after).map(|w| Part::new(RuleId::RunnerChanged, w))
+/// configuration, a conftest's hooks, a module in the runner's place. `moved`:
+/// the file came from another path (`before` is that file's text).
+pub(super) fn finding(path: &str, before: Option<&str>, after: &str, moved: bool) -> Option<Part> {
+    finding_words(path, before, after, moved).map(|w| Part::new(RuleId::RunnerChanged, w))
 }
 
 /// [`finding`] in words.
-fn finding_words(path: &str, before: Option<&str>, after: &str) -> Option<String> {
+fn finding_words(path: &str, before: Option<&str>, after: &str, moved: bool) -> Option<String> {
     let kind = kind(path)?;
     let old = before.unwrap_or("");
+    let in_place = before.is_some() && !moved;
     match kind {
+        // One there at the start at this path already ran in the runner's place,
+        // or is the runner's own source in its own repository (pytest's
+        // `src/_pytest/`): a change to it is code. A startup hook every
+        // interpreter runs is never the product's.
+        Kind::Shadow if in_place && !matches!(file_name(path), "sitecustomize.py" | "usercustomize.py") => None,
         Kind::Shadow => Some(format!(
             "{} a module of a test runner's name, which runs instead of the runner",
-            if before.is_some() { "changes" } else { "adds" }
+            if in_place { "changes" } else { "adds" }
         )),
         // A changed one is the verify's own Makefile, which its closure follows.
         Kind::MakeShadow => before
@@ -1835,7 +1842,10 @@ fn cannot_fail(command: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::finding_words as finding;
+    /// [`super::finding_words`] of a file that stayed at its path.
+    fn finding(path: &str, before: Option<&str>, after: &str) -> Option<String> {
+        super::finding_words(path, before, after, false)
+    }
 
     // Attack (red3): a new or changed `build.rs` that tells cargo to build the tests
     // another way (`cargo:rustc-cfg=…` turning a test module's cfg off,
