@@ -453,7 +453,7 @@ pub fn kids(node: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
 }
 
 /// Every child of `node`, named or not (a token tree's tokens), comments left out.
-fn kids_all(node: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
+pub fn kids_all(node: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
     let mut cursor = node.walk();
     node.children(&mut cursor)
         .filter(|c| !c.kind().contains("comment"))

@@ -744,28 +744,44 @@ fn rust_modules(changes: &[Change], before: bool, given: &hacks::Given) -> HashS
     out
 }
 
-/// The modules a Rust file declares (`mod NAME;`, `mod NAME {`, and a `#[path =
-/// "…/FILE.rs"]` as `path:FILE.rs`); line comments left out.
+/// The modules a Rust file declares (`mod NAME;`, `mod NAME {`, one a macro's
+/// tokens spell, and a `#[path = "…/FILE.rs"]` as `path:FILE.rs`), read from its
+/// syntax tree: a comment or a string that spells one declares nothing
+/// (helper 88's red team: `/* mod parked; */` made an unbuilt file look built).
 pub(crate) fn declared(text: &str) -> HashSet<String> {
     let mut out = HashSet::new();
-    {
-        for line in bounded(text).lines() {
-            let code = line.split("//").next().unwrap_or("");
-            if let Some(at) = code.find("#[path") {
-                let rest = &code[at..];
-                if let Some(file) = rest.split('"').nth(1) {
-                    out.insert(format!("path:{}", file_name(file)));
+    let text = bounded(text);
+    if !text.contains("mod") {
+        return out;
+    }
+    let Some(tree) = syntax::any_tree(syntax::Grammar::Rust, text) else {
+        return out;
+    };
+    let spelled = |n: tree_sitter::Node<'_>| text[n.byte_range()].to_string();
+    for n in syntax::preorder(tree.root_node()) {
+        match n.kind() {
+            "mod_item" => out.extend(n.child_by_field_name("name").map(spelled)),
+            "attribute" => {
+                let path = n
+                    .named_child(0)
+                    .is_some_and(|head| &text[head.byte_range()] == "path");
+                let file = n
+                    .child_by_field_name("value")
+                    .and_then(|v| v.named_child(0))
+                    .filter(|c| c.kind() == "string_content");
+                if let (true, Some(file)) = (path, file) {
+                    out.insert(format!("path:{}", file_name(&text[file.byte_range()])));
                 }
             }
-            let words: Vec<&str> = code
-                .split(|c: char| !(c == '_' || c.is_alphanumeric()))
-                .filter(|w| !w.is_empty())
-                .collect();
-            for pair in words.windows(2) {
-                if pair[0] == "mod" {
-                    out.insert(pair[1].to_string());
+            "token_tree" => {
+                let tokens = syntax::kids_all(n);
+                for pair in tokens.windows(2) {
+                    if pair[0].kind() == "mod" && pair[1].kind() == "identifier" {
+                        out.insert(spelled(pair[1]));
+                    }
                 }
             }
+            _ => {}
         }
     }
     out

@@ -574,3 +574,47 @@ fn a_tolerance_matcher_of_the_repository_s_own_widened_is_found() {
         assert_eq!(bounds(TS, &ts(b), &ts(a)), Vec::<String>::new(), "{a}");
     }
 }
+
+/// Helper 88 (red team, issue 68): a `…CloseTo` matcher's number is decimal
+/// places, so fewer of them is a tolerance widened: `toBeDeepCloseTo(v, 5)`
+/// made `(v, 1)` passed in silence, and so did `toMatchCloseTo`. Twins: places
+/// raised (stricter) and the expected value changed stay silent.
+#[test]
+fn fewer_places_in_a_close_to_matcher_is_found() {
+    for (b, a) in [
+        (
+            "  expect(took).toBeDeepCloseTo(v, 5)\n",
+            "  expect(took).toBeDeepCloseTo(v, 1)\n",
+        ),
+        (
+            "  expect(took).toMatchCloseTo(v, 5)\n",
+            "  expect(took).toMatchCloseTo(v, 2)\n",
+        ),
+        (
+            "  expect(took).toBeCloseTo(v, 5)\n",
+            "  expect(took).toBeCloseTo(v, 2)\n",
+        ),
+        (
+            "  expect(took).toBeDeepCloseTo([1.5, 2.5], 5)\n",
+            "  expect(took).toBeDeepCloseTo([1.5, 2.5], 1)\n",
+        ),
+    ] {
+        one_high(&bounds(TS, &ts(b), &ts(a)), "fewer decimal places", a);
+    }
+    for (b, a) in [
+        (
+            "  expect(took).toBeDeepCloseTo(v, 1)\n",
+            "  expect(took).toBeDeepCloseTo(v, 5)\n",
+        ),
+        (
+            "  expect(took).toBeCloseTo(v, 2)\n",
+            "  expect(took).toBeCloseTo(v, 5)\n",
+        ),
+        (
+            "  expect(took).toBeDeepCloseTo([1.5, 2.5], 5)\n",
+            "  expect(took).toBeDeepCloseTo([1.5, 3.5], 5)\n",
+        ),
+    ] {
+        assert_eq!(all(TS, &ts(b), &ts(a)), Vec::<String>::new(), "{a}");
+    }
+}

@@ -203,3 +203,66 @@ fn a_test_moved_into_a_file_cargo_never_builds_is_a_test_removed() {
         Vec::new()
     );
 }
+
+/// Helper 88's red team: `mod NAME` in a comment or a string declares no module,
+/// yet the text was read for one: a block comment `/* mod parked; */` or a
+/// string `"mod parked;"` left in the file the tests moved out of made Cargo's
+/// unbuilt `tests/parked.rs` look declared, and the move drew nothing. Twin: a
+/// real `mod parked;` (or one under `#[path]`) builds it, a move.
+#[test]
+fn a_module_declared_only_in_a_comment_or_a_string_builds_nothing() {
+    let moved = |rest: &str| {
+        let mut given = hacks::Given::of(&[]);
+        given.manifests = vec![("Cargo.toml".to_string(), LISTED.to_string())];
+        let from = Change {
+            path: "tests/main.rs".to_string(),
+            was: None,
+            before: Some(LEGACY.to_string()),
+            after: Some(format!("use calc::Calc;\n{rest}")),
+        };
+        let into = Change {
+            path: "tests/parked.rs".to_string(),
+            was: None,
+            before: None,
+            after: Some(LEGACY.to_string()),
+        };
+        find_given(&[from, into], &[], &given)
+            .iter()
+            .flat_map(kinds::of)
+            .map(|p| format!("{}, {}", p.kind, p.confidence))
+            .collect::<Vec<_>>()
+    };
+    for rest in [
+        "/* mod parked; */\n",
+        "/*\nmod parked;\n*/\n",
+        "const NOTE: &str = \"mod parked;\";\n",
+        "const NOTE: &str = r#\"\nmod parked;\n\"#;\n",
+        "/// mod parked;\nfn helper() {}\n",
+        "/* #[path = \"parked.rs\"] */\nmod other;\n",
+    ] {
+        let found = moved(rest);
+        assert!(
+            found.contains(&"assertions-removed, high".to_string()),
+            "{rest}: {found:?}"
+        );
+    }
+    for rest in [
+        "mod parked;\n",
+        "pub(crate) mod parked;\n",
+        "#[cfg(test)]\nmod parked;\n",
+        "#[path = \"parked.rs\"]\nmod moved;\n",
+        "mod outer {\n    #[path = \"../parked.rs\"]\n    mod parked;\n}\n",
+    ] {
+        assert_eq!(moved(rest), Vec::<String>::new(), "{rest}");
+    }
+}
+
+/// What `declared` reads: items, nested ones, a macro's tokens and `#[path]`;
+/// not a comment's or a string's text.
+#[test]
+fn declared_modules_are_read_from_the_syntax_tree() {
+    let text = "#[path = \"sub/parked.rs\"]\nmod moved;\npub(crate) mod a { mod b; }\ncfg_if! { if #[cfg(x)] { mod c; } }\n/* mod e; */ const S: &str = \"mod f;\";\n// mod g;\n";
+    let mut found: Vec<String> = declared(text).into_iter().collect();
+    found.sort();
+    assert_eq!(found, ["a", "b", "c", "moved", "path:parked.rs"]);
+}

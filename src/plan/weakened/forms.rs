@@ -383,8 +383,9 @@ const TOLERANCES: [&str; 10] = [
 /// what stands around it: the right of `<` or the left of `>` is an upper bound,
 /// `toBeLessThan(…)`'s argument too, testify's `Less(t, x, …)`'s second value; a
 /// tolerance keyword's value or `InDelta`'s fourth argument is a tolerance;
-/// `toBeCloseTo(x, …)`'s digits are places. None when the token is only a part
-/// of its operand (`x < N * 2`) or stands elsewhere.
+/// `toBeCloseTo(x, …)`'s digits are places, as any `…CloseTo` matcher's. None
+/// when the token is only a part of its operand (`x < N * 2`) or stands
+/// elsewhere.
 pub(super) fn role(lexed: &[Lex], k: usize) -> Option<Role> {
     let op =
         |l: Option<&Lex>, ops: &[&str]| matches!(l, Some(Lex::Op(o)) if ops.contains(&o.as_str()));
@@ -440,7 +441,10 @@ pub(super) fn role(lexed: &[Lex], k: usize) -> Option<Role> {
             Some(Role::Lower)
         }
         ("InDelta" | "InEpsilon" | "InDeltaSlice" | "InEpsilonSlice", 2) => Some(Role::Tolerance),
-        ("toBeCloseTo", 1) | ("assertAlmostEqual", 2) => Some(Role::Places),
+        ("assertAlmostEqual", 2) => Some(Role::Places),
+        // `toBeCloseTo`, `toBeDeepCloseTo`, `toMatchCloseTo`: the digits after
+        // the expected value; fewer is a wider margin.
+        (m, 1) if m.ends_with("CloseTo") => Some(Role::Places),
         (m, 1..) if op(next, &[")"]) && margin_matcher(m) => Some(Role::Tolerance),
         _ => None,
     }

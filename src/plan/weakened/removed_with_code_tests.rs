@@ -1227,3 +1227,46 @@ fn attack_an_unused_binding_dropped_beside_a_test_named_for_it_stays_high() {
         "{found:?}"
     );
 }
+
+/// Helper 88's red team: the tests' own files were told by a path word's
+/// prefix, so `packaging/specifiers.py` (`spec…`) or a `special/` folder was no
+/// product code, and an expected value changed with its code stayed high.
+/// Whole words of the path, as [`shipped`] reads them: those are the product's.
+/// Twins: the tests' own helpers, mocks, fakes, fixtures and benchmarks,
+/// whatever their case, change no code and leave the rewrite high.
+#[test]
+fn a_product_file_whose_name_starts_like_a_test_word_is_the_product_s() {
+    let test_before = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n";
+    let test_after = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 4\n";
+    let code = "def add(a, b):\n    return a + b\n";
+    let code_after = "def add(a, b):\n    return a + b + 1\n";
+    let with = |path: &str| {
+        rules(&[
+            change(path, Some(code), Some(code_after)),
+            change("tests/test_calc.py", Some(test_before), Some(test_after)),
+        ])
+    };
+    for path in [
+        "packaging/specifiers.py",
+        "src/special/calc.py",
+        "src/testament.py",
+        "src/mockingbird/calc.py",
+        "src/inspect.py",
+    ] {
+        assert_eq!(with(path), ["expected-follows-code, low"], "{path}");
+    }
+    for path in [
+        "src/mocks/calc.py",
+        "src/__mocks__/calc.py",
+        "src/fakes.py",
+        "src/fake_calc.py",
+        "src/fixtures/calc.py",
+        "src/testing/calc.py",
+        "src/testutils.py",
+        "src/mockApi.py",
+        "benchmarks/calc.py",
+        "benches/calc.py",
+    ] {
+        assert_eq!(with(path), ["assertion-rewritten, high"], "{path}");
+    }
+}

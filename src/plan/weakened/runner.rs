@@ -1812,11 +1812,15 @@ fn only_gains_paths(then: &str, now: &str) -> bool {
         let Some(start) = new[..i].iter().rposition(|w| !path(w)) else {
             return false;
         };
-        let single = [
-            "node", "ts-node", "tsx", "bun", "deno", "sh", "bash", "python", "python3",
-        ]
-        .contains(&new[start]);
-        let after_old = (start + 1..i).any(|j| kept[j]);
+        // The word after an option that may take one is its value, no path of
+        // the runner's list: the new path put there is the value, and an old
+        // one there is no list the new joined (helper 88's red team).
+        let valued = takes_value(new[start]);
+        if valued && i == start + 1 {
+            return false;
+        }
+        let single = single_file(&new[..i]);
+        let after_old = (start + 1 + usize::from(valued)..i).any(|j| kept[j]);
         let before_old = !single
             && new[i + 1..]
                 .iter()
@@ -1829,6 +1833,55 @@ fn only_gains_paths(then: &str, now: &str) -> bool {
         }
     }
     k == old.len()
+}
+
+/// Options a JavaScript runner takes with no value after them (node's
+/// `--test`, tap's `--100`); any other option may take the next word.
+const NO_VALUE: [&str; 12] = [
+    "--test",
+    "--100",
+    "--recursive",
+    "--exit",
+    "--bail",
+    "--parallel",
+    "--ci",
+    "--coverage",
+    "--verbose",
+    "--silent",
+    "--runInBand",
+    "--logHeapUsage",
+];
+
+/// Whether a script's word is an option that may take the next word as its
+/// value: not one given with `=`, a `--no-…` switch, or one of [`NO_VALUE`].
+fn takes_value(word: &str) -> bool {
+    word.starts_with('-')
+        && !word.contains('=')
+        && !word.starts_with("--no-")
+        && !NO_VALUE.contains(&word)
+}
+
+/// Whether the command that `words` (a script up to a path it is given) ends
+/// in runs one file, the first path it is given, the rest that file's own
+/// arguments: its program, the first word past the last separator and any
+/// `NAME=value`, is node or a shell, and no `--test` (nor `bun test`) makes it
+/// a runner of many.
+fn single_file(words: &[&str]) -> bool {
+    let from = words
+        .iter()
+        .rposition(|w| ["&&", "||", ";", "|", "&"].contains(w) || w.ends_with(';'))
+        .map_or(0, |k| k + 1);
+    let command = &words[from..];
+    let Some(at) = command.iter().position(|w| !w.contains('=')) else {
+        return false;
+    };
+    let program = command[at].rsplit('/').next().unwrap_or(command[at]);
+    [
+        "node", "ts-node", "tsx", "bun", "deno", "sh", "bash", "python", "python3",
+    ]
+    .contains(&program)
+        && command.get(at + 1) != Some(&"test")
+        && !command.contains(&"--test")
 }
 
 /// A command that checks nothing.
@@ -2511,5 +2564,65 @@ mod tests {
         let ignoring = script("jest --testPathIgnorePatterns test/slow/");
         let now = script("jest --testPathIgnorePatterns test/slow/ test/big/");
         assert!(finding("package.json", Some(&ignoring), &now).is_some());
+    }
+
+    // Helper 88's red team: an option's value read as a path of the runner's
+    // list. `node -r ./x.js /dev/null test/index.js` runs `/dev/null`, the old
+    // file only its argument (the program read off the option, not the
+    // command); `jest --config ./c.js test/smoke` runs only `test/smoke` where
+    // the config's path was all it was given; `--config test/other.js
+    // test/c.js` swaps the config. Twins: a file added to a runner's own list,
+    // after a flag that takes no value or past an option's value, runs more.
+    #[test]
+    fn a_path_joined_to_an_option_s_value_is_a_finding() {
+        let script = |test: &str| format!("{{\"scripts\": {{\"test\": \"{test}\"}}}}");
+        for (was, now) in [
+            (
+                "node -r x test/index.js",
+                "node -r x /dev/null test/index.js",
+            ),
+            (
+                "node -r ./x.js test/index.js",
+                "node -r ./x.js /dev/null test/index.js",
+            ),
+            (
+                "node --require ./x.js test/index.js",
+                "node --require ./x.js /dev/null test/index.js",
+            ),
+            ("node test/index.js", "node -r x /dev/null test/index.js"),
+            ("jest --config ./c.js", "jest --config ./c.js test/smoke"),
+            ("jest --config c.js", "jest --config c.js test/smoke"),
+            (
+                "jest --config test/c.js",
+                "jest --config test/other.js test/c.js",
+            ),
+        ] {
+            assert!(
+                finding("package.json", Some(&script(was)), &script(now)).is_some(),
+                "{was} -> {now}"
+            );
+        }
+        for (was, now) in [
+            ("mocha test/a.js", "mocha test/a.js test/b.js"),
+            ("node --test test/a.js", "node --test test/a.js test/b.js"),
+            (
+                "jest --config c.js test/unit",
+                "jest --config c.js test/smoke test/unit",
+            ),
+            (
+                "jest --config ./c.js test/unit",
+                "jest --config ./c.js test/unit test/smoke",
+            ),
+            (
+                "mocha --require ./x.js test/a.js",
+                "mocha --require ./x.js test/a.js test/b.js",
+            ),
+        ] {
+            assert_eq!(
+                finding("package.json", Some(&script(was)), &script(now)),
+                None,
+                "{was} -> {now}"
+            );
+        }
     }
 }

@@ -225,19 +225,36 @@ fn near(a: &str, b: &str) -> bool {
 /// Whether `path` is the code's: a test's helper or fixture taken out with the
 /// tests that call it, or reworded with them, is the tests' own change. A
 /// `helpers/` folder of the library (axios' `lib/helpers/`) is the code's; the
-/// tests' own (`tests/helpers.py`) is known by its test folder.
+/// tests' own (`tests/helpers.py`) is known by its test folder. Whole words of
+/// the path: `specifiers.py` and `special/` are the product's (helper 88).
 fn product(path: &str, text: Option<&str>) -> bool {
-    let tests_own = path
-        .to_ascii_lowercase()
-        .split(['/', '_', '-', '.'])
+    const TESTS_OWN: [&str; 11] = [
+        "test",
+        "testing",
+        "testdata",
+        "testutil",
+        "spec",
+        "fixture",
+        "mock",
+        "fake",
+        "conftest",
+        "bench",
+        "benchmark",
+    ];
+    Lang::of(path).is_some() && !path_says(path, &TESTS_OWN) && !is_test(path, text)
+}
+
+/// Whether a whole word of `path`, split at its separators and its case, is
+/// one of `stems`, or one of them plural (`mocks`, `benches`).
+fn path_says(path: &str, stems: &[&str]) -> bool {
+    path.split(['/', '_', '-', '.'])
+        .flat_map(name_words)
         .any(|w| {
-            [
-                "test", "spec", "fixture", "mock", "fake", "conftest", "bench",
-            ]
-            .iter()
-            .any(|t| w.starts_with(t))
-        });
-    Lang::of(path).is_some() && !tests_own && !is_test(path, text)
+            stems.iter().any(|s| {
+                w.strip_prefix(s)
+                    .is_some_and(|rest| matches!(rest, "" | "s" | "es"))
+            })
+        })
 }
 
 /// The names the product's changed files defined at the start whose code the
@@ -735,16 +752,13 @@ fn name_words(name: &str) -> Vec<String> {
 /// script beside it, whose lines an agent could drop at no cost to what the
 /// tests test.
 fn shipped(path: &str, text: Option<&str>) -> bool {
+    // Whole words, one or many: `docker.py`, `Tooltip.tsx` and `sampling.py`
+    // are the product's.
     product(path, text)
-        && !path
-            .to_ascii_lowercase()
-            .split(['/', '_', '-', '.'])
-            .any(|w| {
-                // Whole words, one or many: `docker.py`, `Tooltip.tsx` and
-                // `sampling.py` are the product's.
-                let one = w.strip_suffix('s').unwrap_or(w);
-                ["example", "demo", "sample", "script", "doc", "tool"].contains(&one)
-            })
+        && !path_says(
+            path,
+            &["example", "demo", "sample", "script", "doc", "tool"],
+        )
 }
 
 /// Whether `path` holding `text` is code the product ships for
