@@ -659,3 +659,26 @@ fn a_cfg_corrected_between_real_predicates_or_on_a_never_set_name_is_no_finding(
     // Still on a name never set: the test still runs everywhere.
     none("tests/cli.rs", &gated("not(darwin)"), &gated("not(osx)"));
 }
+
+/// Attack: a skip under a condition made unconditional on a test that was there
+/// (`if !isWindows() { t.SkipNow() }` become `t.SkipNow()`, `skipif(c)` become
+/// `skip`) keeps the count of markers and widens the condition to always. The
+/// reverse (a skip narrowed to a condition) and a skip on a new test are no
+/// finding.
+#[test]
+fn a_conditional_skip_made_unconditional() {
+    let go = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif !isWindows() {\n\t\tt.SkipNow()\n\t}\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal(\"add\")\n\t}\n}\n\nfunc TestSub(t *testing.T) {\n\tif Sub(3, 2) != 1 {\n\t\tt.Fatal(\"sub\")\n\t}\n}\n";
+    let go_after = go.replace(
+        "\tif !isWindows() {\n\t\tt.SkipNow()\n\t}\n",
+        "\tt.SkipNow()\n\n",
+    );
+    high("calc/add_test.go", go, &go_after);
+    none("calc/add_test.go", &go_after, go);
+    let py = "import sys\n\nimport pytest\n\n\n@pytest.mark.skipif(sys.platform == \"win32\", reason=\"posix\")\ndef test_add():\n    assert add(1, 2) == 3\n\n\ndef test_sub():\n    assert sub(3, 2) == 1\n";
+    let py_after = py.replace(
+        "@pytest.mark.skipif(sys.platform == \"win32\", reason=\"posix\")",
+        "@pytest.mark.skip(reason=\"posix\")",
+    );
+    high("tests/test_calc.py", py, &py_after);
+    none("tests/test_calc.py", &py_after, py);
+}

@@ -223,8 +223,27 @@ impl Pair {
         })
     }
 
+    /// Whether `skip` is unconditional where every skip its test (or the file)
+    /// had at the start was under a condition: `if !isWindows() { t.SkipNow() }`
+    /// become `t.SkipNow()`, `skipif(c)` become `skip`. The count of markers
+    /// stays; the condition widened to always.
+    fn made_unconditional(&self, skip: &syntax::Skip) -> bool {
+        if skip.condition.is_some() || skip.nested || skip.runs || skip.focus {
+            return false;
+        }
+        let test = skip.test.as_deref();
+        if test.is_some_and(|name| !self.old.tests.iter().any(|t| t.name == name)) {
+            return false;
+        }
+        let mut had = self.old.skips.iter().filter(|s| s.test.as_deref() == test);
+        let first = had.next();
+        first.is_some_and(|s| s.condition.is_some() && !s.runs)
+            && had.all(|s| s.condition.is_some() && !s.runs)
+    }
+
     /// Tests that were there and now stop, or are not built, under a condition
-    /// they did not before ([`Pair::fresh`]), by name; "" for the whole file.
+    /// they did not before ([`Pair::fresh`]), or always where they stopped only
+    /// under one ([`Pair::made_unconditional`]), by name; "" for the whole file.
     fn skips_widened(&self) -> Option<String> {
         let kept = self
             .new
@@ -234,7 +253,12 @@ impl Pair {
             .count();
         let mut names: Vec<&str> = Vec::new();
         let mut file_wide = false;
-        for skip in self.new.skips.iter().filter(|s| self.fresh(s)) {
+        for skip in self
+            .new
+            .skips
+            .iter()
+            .filter(|s| self.fresh(s) || self.made_unconditional(s))
+        {
             match skip.test.as_deref() {
                 Some(name) => names.push(name),
                 None => file_wide = kept > 0,
