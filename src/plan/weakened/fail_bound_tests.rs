@@ -265,3 +265,34 @@ fn a_subject_changed_with_its_bound_or_a_new_test_is_no_finding() {
     );
     assert_eq!(all(PY, &before, &after), Vec::<String>::new());
 }
+
+/// Go's `if` whose block fails the test is a statement the loosening reader
+/// reads as well, and it read the bound as an assertion's: the test passes
+/// where the condition does not hold, so `if n > 10` made `> 20` drew nothing
+/// and `> 20` made `> 10`, stricter, drew `a bound lowered`.
+#[test]
+fn a_go_failing_branch_s_literal_bound_reads_the_right_way_round() {
+    let fails = |condition: &str| go("", &format!("\tif {condition} {{\n\t\tt.Fatal(n)\n\t}}\n"));
+    for (b, a, why) in [
+        ("n > 10", "n > 20", "a bound raised"),
+        ("n < 5", "n < 0.5", "a bound lowered"),
+        (
+            "math.Abs(float64(n)-3) > 1e-9",
+            "math.Abs(float64(n)-3) > 1e-3",
+            "a tolerance widened",
+        ),
+    ] {
+        one_high(&all(GO, &fails(b), &fails(a)), why, a);
+    }
+    for (b, a) in [
+        ("n > 20", "n > 10"),
+        ("n < 0.5", "n < 5"),
+        ("n > 5", "n > 0.5"),
+        (
+            "math.Abs(float64(n)-3) > 1e-3",
+            "math.Abs(float64(n)-3) > 1e-9",
+        ),
+    ] {
+        assert_eq!(all(GO, &fails(b), &fails(a)), Vec::<String>::new(), "{a}");
+    }
+}
