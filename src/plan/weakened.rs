@@ -1372,12 +1372,22 @@ impl<'c> Row<'c> {
         // A failing branch's bar moved: one finding with the statement's own
         // reading of it (Go's `if` is a statement too).
         let bars = fail_bounds::loosened(&old.read.bars, &new.read.bars);
+        // The bars come in source order: their lines are counted in one pass.
+        let mut counted = (0, 1);
         for bar in bars {
             let said = what
                 .iter()
                 .any(|p| p.text.contains(&bar.was) && p.text.contains(&bar.now));
+            let after = self.change.after.as_deref().unwrap_or("");
+            let line = after.get(counted.0..bar.at).map(|run| {
+                counted = (bar.at, counted.1 + run.matches('\n').count());
+                counted.1
+            });
             if !said {
-                what.push(rewritten(bar.words().to_string()));
+                what.push(match line {
+                    Some(line) => Part::at(RuleId::AssertionRewritten, line, bar.words()),
+                    None => rewritten(bar.words().to_string()),
+                });
             }
         }
         let (was, now) = owned(&old.read, &new.read);

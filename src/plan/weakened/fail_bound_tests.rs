@@ -296,3 +296,18 @@ fn a_go_failing_branch_s_literal_bound_reads_the_right_way_round() {
         assert_eq!(all(GO, &fails(b), &fails(a)), Vec::<String>::new(), "{a}");
     }
 }
+
+/// The part names the line of the new file its `if` is on.
+#[test]
+fn a_failing_branch_s_bound_raised_names_its_line() {
+    let found = found_in(JS, &js_fails_after(10), &js_fails_after(20));
+    let lines: Vec<Option<usize>> = found
+        .iter()
+        .flat_map(|f| f.parts.iter().map(|p| p.line))
+        .collect();
+    let want = js_fails_after(20)
+        .lines()
+        .position(|l| l.contains("grew++ > 20"))
+        .map(|k| k + 1);
+    assert_eq!(lines, vec![want]);
+}

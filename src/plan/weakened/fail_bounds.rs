@@ -48,6 +48,8 @@ pub(super) struct Loosened {
     /// The condition before and after, as written.
     pub was: String,
     pub now: String,
+    /// Where the new bar's `if` starts.
+    pub at: usize,
     words: String,
 }
 
@@ -83,6 +85,7 @@ fn moved(old: &Bar, new: &Bar) -> Option<Loosened> {
     Some(Loosened {
         was: old.text.clone(),
         now: new.text.clone(),
+        at: new.at,
         words,
     })
 }
