@@ -5,6 +5,7 @@
 
 use std::ops::Range;
 
+mod bars;
 mod bound;
 mod handed;
 mod marks;
@@ -144,6 +145,59 @@ pub struct View {
     /// value spelled ([`Spelled`]), in source order (a name bound twice is here
     /// twice).
     pub bindings: Vec<(String, Spelled)>,
+    /// JavaScript, Python and Go: the branches that fail the test when a
+    /// comparison with a number holds, in source order.
+    pub bars: Vec<Bar>,
+}
+
+/// A bar a test sets its value: a branch that fails the test (`t.fail()`,
+/// `throw`, `t.Fatal(…)`, `pytest.fail(…)`, `raise`) when a comparison of the
+/// value with a number holds (`if (n > 10)`, `if d > 10*time.Millisecond`, `if
+/// n >= LIMIT:`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bar {
+    /// Where its `if` starts.
+    pub at: usize,
+    /// The condition as written, whitespace runs one space.
+    pub text: String,
+    /// The comparison squeezed of whitespace, the names its bound reads bound
+    /// once followed to their values and its numbers each `#`: two versions of
+    /// one shape differ only in the bound's numbers.
+    pub shape: String,
+    /// The bound so followed, squeezed, numbers and all.
+    pub bound: String,
+    /// The bound's numbers as written, in order (`-` before one negated).
+    pub numbers: Vec<String>,
+    /// The branch fails above the bound (`n > 10`, `10 <= n`); else below.
+    pub upper: bool,
+}
+
+impl Bar {
+    /// The values of [`Bar::numbers`], or none when one does not read as a
+    /// number (Go's imaginary `2i`, Python's `2j`).
+    pub fn values(&self) -> Option<Vec<f64>> {
+        self.numbers.iter().map(|n| number(n)).collect()
+    }
+}
+
+/// A number literal's value: `1_000`, `0x10`, `1e-3`, JavaScript's `10n`, a
+/// leading `-`.
+fn number(text: &str) -> Option<f64> {
+    let (negated, t) = match text.strip_prefix('-') {
+        Some(t) => (true, t),
+        None => (false, text),
+    };
+    let t = t.replace('_', "").to_ascii_lowercase();
+    let t = t.strip_suffix('n').unwrap_or(&t);
+    let radix = ["0b", "0o", "0x"].iter().zip([2, 8, 16]);
+    let value = match radix
+        .filter_map(|(p, r)| Some((t.strip_prefix(p)?, r)))
+        .next()
+    {
+        Some((digits, r)) => i64::from_str_radix(digits, r).ok()? as f64,
+        None => t.parse::<f64>().ok().filter(|v| v.is_finite())?,
+    };
+    Some(if negated { -value } else { value })
 }
 
 /// What a file defines that nothing in it calls, and the names, tables and

@@ -16,6 +16,7 @@ mod bounds;
 mod call_count;
 mod cfg_unset;
 mod checks;
+mod fail_bounds;
 mod forms;
 pub mod hacks;
 mod harness;
@@ -1385,6 +1386,27 @@ impl<'c> Row<'c> {
                 .filter(|w| pair(w).is_none_or(|p| !seen.contains(&p)))
                 .map(rewritten),
         );
+        // A failing branch's bar moved: one finding with the statement's own
+        // reading of it (Go's `if` is a statement too).
+        let bars = fail_bounds::loosened(&old.read.bars, &new.read.bars);
+        // The bars come in source order: their lines are counted in one pass.
+        let mut counted = (0, 1);
+        for bar in bars {
+            let said = what
+                .iter()
+                .any(|p| p.text.contains(&bar.was) && p.text.contains(&bar.now));
+            let after = self.change.after.as_deref().unwrap_or("");
+            let line = after.get(counted.0..bar.at).map(|run| {
+                counted = (bar.at, counted.1 + run.matches('\n').count());
+                counted.1
+            });
+            if !said {
+                what.push(match line {
+                    Some(line) => Part::at(RuleId::AssertionRewritten, line, bar.words()),
+                    None => rewritten(bar.words().to_string()),
+                });
+            }
+        }
         let (was, now) = owned(&old.read, &new.read);
         what.extend(
             checks::inverted(old.lang, &was, &now)
@@ -2437,6 +2459,9 @@ struct Read {
     helpers: Vec<(String, String)>,
     /// The names it binds to a value (see `checks::bindings`).
     bound: checks::Bound,
+    /// The bars its failing branches set ([`syntax::Bar`]), each with the name
+    /// of the innermost test it is in.
+    bars: Vec<(String, syntax::Bar)>,
 }
 
 /// A `lang` file read from its syntax `view` ([`viewed::read`]; none without
@@ -3218,6 +3243,9 @@ mod cfg_helper_tests;
 mod dead_helper_tests;
 #[cfg(test)]
 mod expected_tests;
+#[cfg(test)]
+#[path = "weakened/fail_bound_tests.rs"]
+mod fail_bound_tests;
 #[cfg(test)]
 #[path = "weakened/formatting_only_tests.rs"]
 mod formatting_only_tests;

@@ -30,7 +30,7 @@ const GO_CHECK_WORDS: [&str; 10] = [
 ];
 
 /// Go's calls on a test's `t` that fail it.
-const GO_FAILS: [&str; 6] = ["Error", "Errorf", "Fatal", "Fatalf", "Fail", "FailNow"];
+pub(super) const GO_FAILS: [&str; 6] = ["Error", "Errorf", "Fatal", "Fatalf", "Fail", "FailNow"];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Class {

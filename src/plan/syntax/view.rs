@@ -104,6 +104,7 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
     }
     r.view.uses = super::uses::read(g, src, root, &r.view.marks.generated);
     r.view.bindings = super::bound::read(g, src, root);
+    r.view.bars = super::bars::read(g, src, root, &r.names);
     if g.is_js() {
         let tries: Vec<Node<'_>> = preorder(root)
             .filter(|n| n.kind() == "try_statement")

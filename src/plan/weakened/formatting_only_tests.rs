@@ -116,3 +116,29 @@ fn a_reformat_of_one_test_lends_no_assertion_to_its_neighbour_s_change() {
         "{found:?}"
     );
 }
+
+/// moment/luxon b6f7a850db9e, labelled "an assertion deleted": the test's
+/// diff shows the line removed, but it is added again one line down, under a
+/// comment, and the commit cuts only `// todo` comments besides. The
+/// assertion moved in its own test: no finding. The same assertion cut is one.
+#[test]
+fn an_assertion_moved_below_a_comment_in_its_test_is_no_finding() {
+    let file = |body: &str| {
+        format!(
+            "import {{ zoneOf }} from '../../src/zone';\n\ntest('keeps its name', () => {{\n  expect(zoneOf('A/B').name).toBe('A/B');\n}});\n\ntest('names its offset', () => {{\n  const z = zoneOf('A/B');\n{body}  expect(z.long).toBe('Middle Time');\n}});\n"
+        )
+    };
+    let path = "test/datetime/zone.test.js";
+    let before = file(
+        "\n  expect(z.name).toBe('A/B');\n  expect(z.short).toBe('UTC+1');\n  // the short name may differ elsewhere\n",
+    );
+    let moved = file(
+        "  expect(z.name).toBe('A/B');\n  // the short name may differ elsewhere\n  expect(z.short).toBe('UTC+1');\n",
+    );
+    let cut = file("  expect(z.name).toBe('A/B');\n  // the short name may differ elsewhere\n");
+    assert_eq!(one(path, &before, &moved), Vec::<String>::new());
+    assert_eq!(
+        one(path, &before, &cut),
+        vec![format!("{path}: 1 of 4 assertions removed")]
+    );
+}

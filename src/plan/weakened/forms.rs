@@ -303,7 +303,13 @@ fn substring_context(text: &str) -> bool {
 
 /// Why `new` passes for more than `old` (same skeleton), if it does.
 fn looser(old: &[Lex], new: &[Lex], text: &str) -> Option<&'static str> {
-    if let Some(why) = moved(old, new, |k| role(old, k)) {
+    // Go's `if` whose block fails the test is a statement too.
+    let branch = matches!(old.first(), Some(Lex::Word(w)) if w == "if");
+    let role_of = |k| match branch {
+        true => branch_role(old, k),
+        false => role(old, k),
+    };
+    if let Some(why) = moved(old, new, role_of) {
         return Some(why);
     }
     let substring_context = substring_context(text);
@@ -321,7 +327,7 @@ fn looser(old: &[Lex], new: &[Lex], text: &str) -> Option<&'static str> {
                 let tolerance = x.abs() < 1.0 && *x != 0.0;
                 let compared = matches!(before, Some(Lex::Op(o)) if matches!(o.as_str(), "<" | "<=" | ">" | ">=" | "="))
                     || matches!(before, Some(Lex::Op(o)) if o == ",");
-                if tolerance && compared && y.abs() >= x.abs() * 10.0 {
+                if tolerance && compared && !branch && y.abs() >= x.abs() * 10.0 {
                     return Some("a tolerance widened");
                 }
             }
@@ -448,6 +454,22 @@ pub(super) fn role(lexed: &[Lex], k: usize) -> Option<Role> {
         (m, 1..) if op(next, &[")"]) && margin_matcher(m) => Some(Role::Tolerance),
         _ => None,
     }
+}
+
+/// The role of the token at `k` of an `if` whose block fails the test: the
+/// test passes where the condition does not hold, so the bound is the other
+/// way round from an assertion's ([`role`]), and a distance the branch fails
+/// above is a tolerance (`if math.Abs(got-want) > 1e-9`).
+fn branch_role(lexed: &[Lex], k: usize) -> Option<Role> {
+    let above = k
+        .checked_sub(1)
+        .is_some_and(|p| matches!(&lexed[p], Lex::Op(o) if o == ">" || o == ">="));
+    Some(match role(lexed, k)? {
+        Role::Upper => Role::Lower,
+        Role::Lower if above && distance(lexed, k - 1) => Role::Tolerance,
+        Role::Lower => Role::Upper,
+        other => other,
+    })
 }
 
 /// A jest matcher a repository defines for itself whose name says it takes a

@@ -122,7 +122,35 @@ fn marked(lang: Lang, view: &syntax::View) -> Read {
         helpers,
         harnesses: Vec::new(),
         bound: checks::bindings(&view.bindings),
+        bars: owned_bars(
+            &view.bars,
+            m.tests
+                .iter()
+                .filter_map(|t| Some((t.body.clone()?, t.name.as_str()))),
+        ),
     }
+}
+
+/// Each bar with the name of the innermost of `tests` (bytes and name) that
+/// holds it, or "" for none.
+fn owned_bars<'a>(
+    bars: &[syntax::Bar],
+    tests: impl Iterator<Item = (Range<usize>, &'a str)>,
+) -> Vec<(String, syntax::Bar)> {
+    let mut tests: Vec<(Range<usize>, &str)> = tests.collect();
+    tests.sort_by_key(|(t, _)| t.start);
+    bars.iter()
+        .map(|bar| {
+            let k = tests.partition_point(|(t, _)| t.start <= bar.at);
+            // Tests nest a few deep at most: the nearest that holds it is near.
+            let owner = (0..k)
+                .rev()
+                .take(64)
+                .find(|&j| tests[j].0.contains(&bar.at))
+                .map_or("", |j| tests[j].1);
+            (owner.to_string(), bar.clone())
+        })
+        .collect()
 }
 
 /// An assertion's statement as the other languages' tokens give it: its text,
@@ -267,6 +295,10 @@ fn scripted(lang: Lang, view: &syntax::View) -> Read {
         helpers,
         harnesses,
         bound: checks::bindings(&view.bindings),
+        bars: owned_bars(
+            &view.bars,
+            view.tests.iter().map(|t| (t.span.clone(), t.name.as_str())),
+        ),
     }
 }
 
