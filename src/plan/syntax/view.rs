@@ -2436,8 +2436,14 @@ fn enclosing_if<'t>(node: Node<'t>, within: Node<'t>) -> Option<Node<'t>> {
         .child_with_descendant(node)
         .filter(|n| n.id() != node.id())
     {
-        if next.kind() == "if_statement" {
-            found = next.child_by_field_name("condition");
+        match next.kind() {
+            "if_statement" => found = next.child_by_field_name("condition"),
+            // A switch's case is a condition too (`case "windows", "plan9":`), a
+            // rewrite staticcheck suggests for an `if` (helper 90's).
+            "expression_case" | "type_case" => {
+                found = next.child_by_field_name("value").or(Some(next));
+            }
+            _ => {}
         }
         at = next;
     }

@@ -1231,9 +1231,12 @@ fn attack_an_unused_binding_dropped_beside_a_test_named_for_it_stays_high() {
 /// Helper 88's red team: the tests' own files were told by a path word's
 /// prefix, so `packaging/specifiers.py` (`spec…`) or a `special/` folder was no
 /// product code, and an expected value changed with its code stayed high.
-/// Whole words of the path, as [`shipped`] reads them: those are the product's.
-/// Twins: the tests' own helpers, mocks, fakes, fixtures and benchmarks,
-/// whatever their case, change no code and leave the rewrite high.
+/// `spec` is read as a whole word now: those are the product's. Twins: the
+/// tests' own helpers, mocks, fakes, fixtures and benchmarks, whatever their
+/// case, and a word that starts like them (`testsupport/`, `mockserver.go`,
+/// helper 90's: a whole-word reading made them product code whose removal
+/// excused the tests removed with it), change no code and leave the rewrite
+/// high.
 #[test]
 fn a_product_file_whose_name_starts_like_a_test_word_is_the_product_s() {
     let test_before = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n";
@@ -1250,7 +1253,6 @@ fn a_product_file_whose_name_starts_like_a_test_word_is_the_product_s() {
         "packaging/specifiers.py",
         "src/special/calc.py",
         "src/testament.py",
-        "src/mockingbird/calc.py",
         "src/inspect.py",
     ] {
         assert_eq!(with(path), ["expected-follows-code, low"], "{path}");
@@ -1266,6 +1268,9 @@ fn a_product_file_whose_name_starts_like_a_test_word_is_the_product_s() {
         "src/mockApi.py",
         "benchmarks/calc.py",
         "benches/calc.py",
+        "internal/testsupport/calc.py",
+        "src/mockserver.py",
+        "src/testhelpers.py",
     ] {
         assert_eq!(with(path), ["assertion-rewritten, high"], "{path}");
     }

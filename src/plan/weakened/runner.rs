@@ -1835,30 +1835,57 @@ fn only_gains_paths(then: &str, now: &str) -> bool {
     k == old.len()
 }
 
-/// Options a JavaScript runner takes with no value after them (node's
-/// `--test`, tap's `--100`); any other option may take the next word.
-const NO_VALUE: [&str; 12] = [
-    "--test",
-    "--100",
-    "--recursive",
-    "--exit",
-    "--bail",
-    "--parallel",
-    "--ci",
-    "--coverage",
-    "--verbose",
-    "--silent",
-    "--runInBand",
-    "--logHeapUsage",
+/// Options of node and the JavaScript runners (mocha, jest, vitest, tap, ava,
+/// node's test runner) that take the next word as their value. Only these own
+/// it: a switch of no value (`--forbid-only`, `--forceExit`) is followed by the
+/// runner's paths, and most options are such switches.
+const VALUED: [&str; 40] = [
+    "-r",
+    "--require",
+    "--import",
+    "--loader",
+    "--experimental-loader",
+    "-c",
+    "--config",
+    "-R",
+    "--reporter",
+    "--reporter-option",
+    "--reporter-options",
+    "-g",
+    "--grep",
+    "-f",
+    "--fgrep",
+    "--ignore",
+    "--exclude",
+    "--spec",
+    "--file",
+    "--extension",
+    "-t",
+    "--timeout",
+    "-s",
+    "--slow",
+    "-u",
+    "--ui",
+    "--testNamePattern",
+    "--testPathPattern",
+    "--testPathIgnorePatterns",
+    "--setupFiles",
+    "--rootDir",
+    "--roots",
+    "--project",
+    "--selectProjects",
+    "--env",
+    "--environment",
+    "--dir",
+    "--root",
+    "--test-name-pattern",
+    "--test-reporter",
 ];
 
-/// Whether a script's word is an option that may take the next word as its
-/// value: not one given with `=`, a `--no-…` switch, or one of [`NO_VALUE`].
+/// Whether a script's word is an option that takes the next word as its value
+/// ([`VALUED`], not given with `=`).
 fn takes_value(word: &str) -> bool {
-    word.starts_with('-')
-        && !word.contains('=')
-        && !word.starts_with("--no-")
-        && !NO_VALUE.contains(&word)
+    VALUED.contains(&word)
 }
 
 /// Whether the command that `words` (a script up to a path it is given) ends
@@ -2616,6 +2643,20 @@ mod tests {
             (
                 "mocha --require ./x.js test/a.js",
                 "mocha --require ./x.js test/a.js test/b.js",
+            ),
+            // Switches that take no value (helper 90's): the path after one is
+            // the runner's.
+            (
+                "mocha --forbid-only test/a.js",
+                "mocha --forbid-only test/a.js test/b.js",
+            ),
+            (
+                "jest --forceExit test/unit",
+                "jest --forceExit test/unit test/e2e",
+            ),
+            (
+                "jest --detectOpenHandles --passWithNoTests test/unit",
+                "jest --detectOpenHandles --passWithNoTests test/unit test/e2e",
             ),
         ] {
             assert_eq!(

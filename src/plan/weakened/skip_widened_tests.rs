@@ -674,6 +674,13 @@ fn a_conditional_skip_made_unconditional() {
     );
     high("calc/add_test.go", go, &go_after);
     none("calc/add_test.go", &go_after, go);
+    // Honest twin (helper 90's): the `if` rewritten as a switch's case keeps the
+    // skip under a condition.
+    let switched = go.replace(
+        "\tif !isWindows() {\n\t\tt.SkipNow()\n\t}\n",
+        "\tswitch runtime.GOOS {\n\tcase \"linux\", \"darwin\":\n\t\tt.SkipNow()\n\t}\n",
+    );
+    none("calc/add_test.go", go, &switched);
     let py = "import sys\n\nimport pytest\n\n\n@pytest.mark.skipif(sys.platform == \"win32\", reason=\"posix\")\ndef test_add():\n    assert add(1, 2) == 3\n\n\ndef test_sub():\n    assert sub(3, 2) == 1\n";
     let py_after = py.replace(
         "@pytest.mark.skipif(sys.platform == \"win32\", reason=\"posix\")",

@@ -225,30 +225,32 @@ fn near(a: &str, b: &str) -> bool {
 /// Whether `path` is the code's: a test's helper or fixture taken out with the
 /// tests that call it, or reworded with them, is the tests' own change. A
 /// `helpers/` folder of the library (axios' `lib/helpers/`) is the code's; the
-/// tests' own (`tests/helpers.py`) is known by its test folder. Whole words of
-/// the path: `specifiers.py` and `special/` are the product's (helper 88).
+/// tests' own (`tests/helpers.py`) is known by its test folder. A word of the
+/// path (split at its separators and its case) that starts like a test's own
+/// (`testsupport/`, `mockserver.go`, `fakes.py`, `benchmarks/`) is the tests';
+/// `spec` only as a whole word, so `specifiers.py` and `special/` are the
+/// product's (helper 88), as is a `testament.py`.
 fn product(path: &str, text: Option<&str>) -> bool {
-    const TESTS_OWN: [&str; 11] = [
-        "test",
-        "testing",
-        "testdata",
-        "testutil",
-        "spec",
-        "fixture",
-        "mock",
-        "fake",
-        "conftest",
-        "bench",
-        "benchmark",
-    ];
-    Lang::of(path).is_some() && !path_says(path, &TESTS_OWN) && !is_test(path, text)
+    const TESTS_OWN: [&str; 6] = ["test", "fixture", "mock", "fake", "conftest", "bench"];
+    let tests_own = path
+        .split(['/', '_', '-', '.'])
+        .flat_map(name_words)
+        .any(|w| {
+            (TESTS_OWN.iter().any(|t| w.starts_with(t))
+                && !w.starts_with("testament")
+                && !w.starts_with("testimon"))
+                || w == "spec"
+                || w == "specs"
+        });
+    Lang::of(path).is_some() && !tests_own && !is_test(path, text)
 }
 
-/// Whether a whole word of `path`, split at its separators and its case, is
-/// one of `stems`, or one of them plural (`mocks`, `benches`).
+/// Whether a whole word of `path`, split at its separators (not its case:
+/// `ToolBar.tsx` is the product's), is one of `stems`, or one of them plural
+/// (`docs`, `tools`).
 fn path_says(path: &str, stems: &[&str]) -> bool {
-    path.split(['/', '_', '-', '.'])
-        .flat_map(name_words)
+    path.to_ascii_lowercase()
+        .split(['/', '_', '-', '.'])
         .any(|w| {
             stems.iter().any(|s| {
                 w.strip_prefix(s)
