@@ -311,9 +311,9 @@ fn the_stub_a_test_runs_as_its_program_is_no_finding_for_being_written() {
     );
 }
 
-/// A repository like [`started`]'s judged by a `claude` that accepts (a model CLI,
-/// so `audit --strict` can pass).
-fn started_with_claude() -> Test {
+/// The task committed, not started: the grader, its tests, the stub solution, a
+/// golden file and the plan, judged by a fake `claude` that accepts.
+fn task_with_claude() -> Test {
     let t = Test::new();
     let claude = fixture_path("judges/claude-accept");
     t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
@@ -325,6 +325,13 @@ fn started_with_claude() -> Test {
     t.write("plan.md", PLAN);
     t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
     t.commit_all("the task");
+    t
+}
+
+/// A repository like [`started`]'s judged by a `claude` that accepts (a model CLI,
+/// so `audit --strict` can pass).
+fn started_with_claude() -> Test {
+    let t = task_with_claude();
     t.ok(&["start", "solve", "--no-verify"]);
     t.commit_all("start solve");
     t
@@ -573,16 +580,7 @@ fn an_expected_value_rewritten_with_the_solution_is_a_lead_for_the_judge() {
 #[test]
 fn an_expected_value_rewritten_after_a_red_start_fails_strict() {
     let rewritten = TESTS.replace("== \"Alfa Bravo\"", "== \"Alpha Bravo\"");
-    let t = Test::new();
-    let claude = fixture_path("judges/claude-accept");
-    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
-    let t = t.with_bin();
-    t.write("score.py", SCORE);
-    t.write("tests/test_solution.py", TESTS);
-    t.write("solution.py", START);
-    t.write("plan.md", PLAN);
-    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
-    t.commit_all("the task");
+    let t = task_with_claude();
     t.ok(&["start", "solve"]);
     assert!(
         t.plan_md().contains("verify failing at "),
