@@ -761,7 +761,10 @@ pub(crate) fn declared(text: &str) -> HashSet<String> {
     let spelled = |n: tree_sitter::Node<'_>| text[n.byte_range()].to_string();
     for n in syntax::preorder(tree.root_node()) {
         match n.kind() {
-            "mod_item" => out.extend(n.child_by_field_name("name").map(spelled)),
+            // `mod parked { … }` is a module of its own, no file (helper 90's).
+            "mod_item" if n.child_by_field_name("body").is_none() => {
+                out.extend(n.child_by_field_name("name").map(spelled));
+            }
             "attribute" => {
                 let path = n
                     .named_child(0)
@@ -774,7 +777,9 @@ pub(crate) fn declared(text: &str) -> HashSet<String> {
                     out.insert(format!("path:{}", file_name(&text[file.byte_range()])));
                 }
             }
-            "token_tree" => {
+            // A macro's own definition declares nothing until it is called, and
+            // the call's tokens are read where it is.
+            "token_tree" if !under(n, "macro_definition") => {
                 let tokens = syntax::kids_all(n);
                 for pair in tokens.windows(2) {
                     if pair[0].kind() == "mod" && pair[1].kind() == "identifier" {
@@ -786,6 +791,11 @@ pub(crate) fn declared(text: &str) -> HashSet<String> {
         }
     }
     out
+}
+
+/// Whether `node` stands inside a node of `kind`.
+fn under(node: tree_sitter::Node<'_>, kind: &str) -> bool {
+    std::iter::successors(node.parent(), |p| p.parent()).any(|p| p.kind() == kind)
 }
 
 /// Whether a file's own name makes it a test module (`test_a.py`, `a.spec.ts`,
