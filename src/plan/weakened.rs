@@ -1781,6 +1781,10 @@ impl Pool {
 /// (a long expected text) pairs with none.
 fn one_word_rewrites(removed: &[String], added: &[String]) -> usize {
     const MOST: usize = 64;
+    // A deleted file's loss (no side added) pairs with nothing: no keys built.
+    if removed.is_empty() || added.is_empty() {
+        return 0;
+    }
     let keys = |s: &str| -> Vec<String> {
         let words: Vec<&str> = s
             .split(|c: char| !(c.is_alphanumeric() || c == '_'))
