@@ -750,16 +750,12 @@ impl<'p, 'a> Rejudge<'p, 'a> {
         let base = git::resolve_commit(root, base)?;
         for (goal, prepared) in &mut self.goals {
             prepared.weakened = crate::weakened::since_base(root, plan, goal, &base)?;
-            // A start before the base shows more of the work than the base does.
-            let before_base = match prepared.diff_base.as_deref() {
-                Some(start) => start != base && git::is_ancestor(root, start, &base)?,
-                None => false,
-            };
-            if !before_base {
-                prepared.diff_stat = git::diff_stat_since(root, Some(&base))?;
-                prepared.diff_base = Some(base.clone());
-                prepared.diff_from_base = true;
-            }
+            // From the base always: a start line naming an old commit padded the
+            // stat past its cap with the base's own history, the pull request's
+            // files cut off (helper 91's).
+            prepared.diff_stat = git::diff_stat_since(root, Some(&base))?;
+            prepared.diff_base = Some(base.clone());
+            prepared.diff_from_base = true;
         }
         let Some(rel) = ctx.plan_in_repo() else {
             return Ok(());
