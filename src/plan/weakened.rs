@@ -278,6 +278,20 @@ pub fn find_given(
             row.settle_gone(pair.shadowed_gone(), pair.repeats_gone());
         }
     }
+    // Read before the helpers settle, while each statement's owner is known.
+    let folded: Vec<Vec<Vec<String>>> = rows
+        .iter()
+        .zip(&pairs)
+        .map(|(row, pair)| {
+            let texts = (row.change.before.as_deref(), row.change.after.as_deref());
+            match (pair, texts) {
+                (Some(pair), (Some(before), Some(after))) => {
+                    row.owned(&pair.folded(bounded(before), bounded(after)))
+                }
+                _ => Vec::new(),
+            }
+        })
+        .collect();
     let mut old_names: [Vec<String>; 4] = Default::default();
     for side in rows.iter().filter_map(|r| r.old.as_ref()) {
         old_names[index(side.lang)].extend(side.read.names.iter().map(|n| name_key(n)));
@@ -296,6 +310,9 @@ pub fn find_given(
         for row in &mut rows {
             row.settle_helpers(&before, &after);
         }
+    }
+    for (row, folded) in rows.iter_mut().zip(&folded) {
+        row.settle_folded(folded);
     }
     let nets = Nets::sum(&rows);
     let code = with_code::Code::new(changes, given.red_at_start);
@@ -969,6 +986,47 @@ impl<'c> Row<'c> {
         }
     }
 
+    /// The assertion statements each of `names` holds on the old side, for
+    /// those that hold one: a test with no assertion is never folded, as what it
+    /// ran is not told apart from a copy of its lines that runs nothing.
+    fn owned(&self, names: &[String]) -> Vec<Vec<String>> {
+        let Some(old) = &self.old else {
+            return Vec::new();
+        };
+        let r = &old.read;
+        names
+            .iter()
+            .map(|name| {
+                (r.statements.iter().zip(&r.owners))
+                    .filter(|(_, o)| *o == name)
+                    .map(|(s, _)| s.clone())
+                    .collect::<Vec<String>>()
+            })
+            .filter(|own| !own.is_empty())
+            .collect()
+    }
+
+    /// Takes out of the old side's count the tests folded into others
+    /// ([`syntactic::Pair::folded`]; each its assertion statements, [`Row::owned`])
+    /// whose every assertion still runs: no fewer of it run (no skip marker
+    /// switches it off, no dead helper holds it) than before.
+    fn settle_folded(&mut self, folded: &[Vec<String>]) {
+        let (Some(old), Some(new)) = (&mut self.old, &self.new) else {
+            return;
+        };
+        if folded.is_empty() {
+            return;
+        }
+        let runs = |r: &Read| minus(&r.statements, &r.switched_off);
+        let mut lost = Counted::default();
+        lost.add(&minus(&runs(&old.read), &runs(&new.read)));
+        let kept = folded
+            .iter()
+            .filter(|own| own.iter().all(|s| !lost.holds(s)))
+            .count();
+        old.read.counts.tests = old.read.counts.tests.saturating_sub(kept);
+    }
+
     /// Takes out of both sides the skip markers on `tests`, whose conditions the
     /// syntax view found none new ([`syntactic::Pair::settled_skips`]).
     fn settle_conditions(&mut self, tests: &HashSet<String>) {
@@ -1536,6 +1594,11 @@ fn minus(a: &[String], b: &[String]) -> Vec<String> {
 struct Counted(HashMap<String, usize>);
 
 impl Counted {
+    /// Whether `statement` is among these.
+    fn holds(&self, statement: &str) -> bool {
+        self.0.get(&layout_free(statement)).is_some_and(|n| *n > 0)
+    }
+
     fn add(&mut self, statements: &[String]) {
         for s in statements {
             *self.0.entry(layout_free(s)).or_default() += 1;
@@ -3309,6 +3372,9 @@ mod t_shadowed_tests;
 #[cfg(test)]
 #[path = "weakened/test_redefined_tests.rs"]
 mod test_redefined_tests;
+#[cfg(test)]
+#[path = "weakened/tests_folded_tests.rs"]
+mod tests_folded_tests;
 #[cfg(test)]
 #[path = "weakened/unrelated_gain_tests.rs"]
 mod unrelated_gain_tests;

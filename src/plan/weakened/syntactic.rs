@@ -83,6 +83,51 @@ impl Pair {
             .fold((0, 0), |(t, a), r| (t + 1, a + r.first_assertions))
     }
 
+    /// The old side's tests gone by name whose every line of body the new
+    /// version still holds as often as the old did (`before` and `after` the
+    /// texts the views were read from): tests merged into another, or run in
+    /// series from one test under their own names. Whether their assertions
+    /// still run is the caller's to tell: a line kept in a string, a function
+    /// nothing calls or a skipped test is kept, and runs nowhere.
+    pub(super) fn folded(&self, before: &str, after: &str) -> Vec<String> {
+        let bodies = |v: &View, text: &str| -> Vec<(String, Vec<String>)> {
+            if !v.marks.tests.is_empty() {
+                let body = |t: &syntax::Marked| t.body.clone().and_then(|r| text.get(r));
+                return (v.marks.tests.iter())
+                    .filter_map(|t| Some((t.name.clone(), keyed(body(t)?).collect())))
+                    .collect();
+            }
+            // A definition's first line is its name's, which went.
+            let body = |t: &syntax::Test| text.get(t.span.clone()).map(|d| d.lines().skip(1));
+            (v.tests.iter())
+                .filter_map(|t| Some((t.name.clone(), body(t)?.filter_map(key).collect())))
+                .collect()
+        };
+        let now: HashSet<&str> = (self.new.marks.tests.iter().map(|t| t.name.as_str()))
+            .chain(self.new.tests.iter().map(|t| t.name.as_str()))
+            .collect();
+        let gone: Vec<(String, Vec<String>)> = bodies(&self.old, before)
+            .into_iter()
+            .filter(|(name, lines)| {
+                !name.is_empty() && !now.contains(name.as_str()) && !lines.is_empty()
+            })
+            .collect();
+        if gone.is_empty() {
+            return Vec::new();
+        }
+        let mut lost: HashMap<String, isize> = HashMap::new();
+        for line in keyed(before) {
+            *lost.entry(line).or_default() += 1;
+        }
+        for line in keyed(after) {
+            *lost.entry(line).or_default() -= 1;
+        }
+        gone.into_iter()
+            .filter(|(_, lines)| lines.iter().all(|l| lost.get(l).is_none_or(|n| *n <= 0)))
+            .map(|(name, _)| name)
+            .collect()
+    }
+
     /// How many assertions that repeated the statement right before them word
     /// for word ([`syntax::Test::repeats`]) the old side has more than the new:
     /// twins deleted, which checked nothing their first did not.
@@ -540,6 +585,18 @@ fn bodies(v: &View) -> HashMap<&str, Vec<&str>> {
         list.sort_unstable();
     }
     by
+}
+
+/// Each line of `text` that says something, trimmed, its whitespace runs one space.
+fn keyed(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.lines().filter_map(key)
+}
+
+/// A line's key for [`Pair::folded`]; none for a line of brackets alone.
+fn key(line: &str) -> Option<String> {
+    line.chars()
+        .any(char::is_alphanumeric)
+        .then(|| line.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 /// `1 test removed`, `2 tests removed`: the words [`super::kinds`] reads as
