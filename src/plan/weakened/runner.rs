@@ -997,6 +997,11 @@ fn pytest_lines(path: &str, text: &str) -> Vec<String> {
             let value = l[written.len()..].get(1..).unwrap_or("");
             let kept = match key {
                 _ if strict_xfail(key, value.trim()) => return None,
+                "commands" if name == "tox.ini" => tox_commands(text, &s)
+                    .iter()
+                    .filter(|line| !runs_no_test(line))
+                    .flat_map(|line| pytest_command(&shell_words(line)))
+                    .collect(),
                 "commands" => pytest_command(&shell_words(value)),
                 _ if key == "addopts" || key.ends_with(".addopts") => {
                     choosing_options(&shell_words(value))
@@ -1006,6 +1011,83 @@ fn pytest_lines(path: &str, text: &str) -> Vec<String> {
             (!kept.is_empty()).then(|| format!("[{s}] {} = {}", written.trim(), kept.join(" ")))
         })
         .collect()
+}
+
+/// The lines of tox's `commands` in `section` of `text`, one command each: the
+/// value on the key's own line, then each indented line below it.
+fn tox_commands(text: &str, section: &str) -> Vec<String> {
+    let (mut here, mut open, mut out) = (String::new(), false, Vec::new());
+    for raw in text.lines() {
+        let line = raw.trim();
+        if line.starts_with('[') && line.ends_with(']') {
+            here = line.trim_matches(['[', ']', ' ']).to_string();
+            open = false;
+            continue;
+        }
+        if line.is_empty() || line.starts_with('#') || line.starts_with(';') {
+            continue;
+        }
+        if open && raw.starts_with([' ', '\t']) {
+            out.push(line.to_string());
+            continue;
+        }
+        open = false;
+        if here == section
+            && let Some((key, value)) = line.split_once('=')
+            && key.trim() == "commands"
+        {
+            open = true;
+            out.extend((!value.trim().is_empty()).then(|| value.trim().to_string()));
+        }
+    }
+    out
+}
+
+/// Whether a tox command line runs a tool that runs no test: a linter, a
+/// formatter, a type checker, or coverage's bookkeeping (`coverage
+/// erase`, `report`, `combine`; not `coverage run`). None of its words may name a
+/// runner: tox passes `&&` to the tool, but a reader should not have to know it.
+fn runs_no_test(line: &str) -> bool {
+    const TOOLS: [&str; 17] = [
+        "flake8",
+        "pre-commit",
+        "mypy",
+        "black",
+        "isort",
+        "ruff",
+        "pylint",
+        "pyright",
+        "codespell",
+        "twine",
+        "check-manifest",
+        "bandit",
+        "sphinx-build",
+        "pydocstyle",
+        "pycodestyle",
+        "pyflakes",
+        "rst-lint",
+    ];
+    let words = shell_words(line);
+    let Some(first) = words.first().map(|w| w.trim_matches(['"', '\''])) else {
+        return true;
+    };
+    let tool = first.rsplit('/').next().unwrap_or(first);
+    let bookkeeping = tool == "coverage"
+        && words.get(1).is_some_and(|w| {
+            matches!(
+                w.as_str(),
+                "erase" | "report" | "combine" | "html" | "xml" | "json"
+            )
+        });
+    let runner = words.iter().any(|w| {
+        let w = w.trim_matches(['"', '\'']);
+        [
+            "pytest", "py.test", "unittest", "nose", "tox", "setup.py", "test",
+        ]
+        .iter()
+        .any(|r| w == *r || w.ends_with(&format!("/{r}")))
+    });
+    (TOOLS.contains(&tool) || bookkeeping) && !runner
 }
 
 /// Whether the tox `commands` line `now` is `then` but for the envs a `tox -e`
@@ -2141,6 +2223,47 @@ mod tests {
             assert!(
                 finding("tox.ini", Some(&before), &tox(run, test)).is_some(),
                 "{run} {test}"
+            );
+        }
+    }
+
+    /// A fresh set's tune half (marshmallow deaff064794e): a tox env whose lint
+    /// line changed (`flake8 marshmallow` to `flake8 .`) beside its test line
+    /// was `runner-changed`, high, read as pytest's options. A line whose tool
+    /// runs no test (a linter, a formatter, `coverage erase`) chooses
+    /// none; a test line changed, a tool that is no linter, or a lint tool given
+    /// the test run (`flake8 && pytest -k x`) still is one.
+    #[test]
+    fn a_tox_lint_line_changed_is_no_finding() {
+        let tox = |lint: &str, test: &str| {
+            format!("[testenv]\ndeps = pytest\ncommands =\n    {lint}\n    {test}\n")
+        };
+        let test = "{envpython} -m pytest tests";
+        let before = tox("flake8 marshmallow", test);
+        for lint in [
+            "flake8 .",
+            "pre-commit run --all-files",
+            "mypy src tests",
+            "coverage erase",
+        ] {
+            assert_eq!(
+                finding("tox.ini", Some(&before), &tox(lint, test)),
+                None,
+                "{lint}"
+            );
+        }
+        for (lint, test) in [
+            ("flake8 .", "{envpython} -m pytest tests -k 'not slow'"),
+            ("flake8 .", "{envpython} -m pytest tests/unit"),
+            ("./fake-runner.sh", test),
+            ("flake8 . && pytest -k fast", test),
+            ("python -c 'import sys; sys.exit(0)'", test),
+            // An install can bring a plugin that changes what runs.
+            ("pip install pytest-nopass", test),
+        ] {
+            assert!(
+                finding("tox.ini", Some(&before), &tox(lint, test)).is_some(),
+                "{lint} {test}"
             );
         }
     }
