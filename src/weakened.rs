@@ -360,10 +360,21 @@ pub fn since_base(
     goal: &Goal<'_>,
     base: &str,
 ) -> Result<Vec<Finding>> {
+    since_base_red(root, plan, goal, base, red_at_start(plan, &goal.id))
+}
+
+/// [`since_base`], read as after a start whose verify failed when `red` (the
+/// gate's own run there says so, whatever the log line does).
+pub fn since_base_red(
+    root: &Path,
+    plan: &Plan<'_>,
+    goal: &Goal<'_>,
+    base: &str,
+    red: bool,
+) -> Result<Vec<Finding>> {
     // From the base always: a start line is the agent's to write, and one naming
     // an older commit, before the test was there, hid what the pull request took
     // out of it (the last red team's).
-    let red = red_at_start(plan, &goal.id);
     let mut found = from_commit(root, goal, base, red)?;
     let from_start = match start_commit(plan, &goal.id) {
         Some(start) if git::is_ancestor(root, start, base)? => from_commit(root, goal, start, red)?,

@@ -507,6 +507,9 @@ impl<'p, 'a> Audit<'p, 'a> {
         // Every verify runs before any judge is asked.
         let other_results = others::verify(other_plans, &other_jobs, &how)?;
         green_at_start_run(ctx, plan, &results, goals, req.strict)?;
+        if let (Some(b), true) = (&base, req.strict) {
+            red_at_start_run(ctx, plan, &results, goals, &b.commit)?;
+        }
         for id in &reverify_ids {
             let outcome = match results.goals.iter().find(|r| &r.id == id) {
                 None => "failed: the verify job reported nothing for this goal".to_string(),
@@ -797,6 +800,42 @@ fn green_at_start_run(
         }
         if entry.verify_green_at_start.is_none() {
             entry.verify_green_at_start = Some(worded);
+        }
+    }
+    Ok(())
+}
+
+/// Red first's other half, from the same runs: a verify that failed wherever the
+/// gate ran it at the goal's start was red there, whatever the log line says (the
+/// agent writes the line; `--no-verify` logs `skipped`). After a red start an
+/// exact expected value rewritten beside an edit of the code is the cheap way to
+/// green ([`crate::weakened::red_at_start`]): the tests are read again so, and
+/// what that makes high is a `--strict` finding.
+fn red_at_start_run(
+    ctx: &Ctx,
+    plan: &Plan<'_>,
+    results: &crate::verified::Results,
+    goals: &mut [Entry],
+    base: &str,
+) -> Result<()> {
+    let root = &ctx.repo()?.root;
+    for result in &results.goals {
+        let red = !result.at_start.is_empty() && result.at_start.iter().all(|r| !r.passed);
+        let (Some(goal), Some(entry), true) = (
+            plan.goal(&result.id),
+            goals.iter_mut().find(|g| g.id == result.id),
+            red,
+        ) else {
+            continue;
+        };
+        if crate::weakened::red_at_start(plan, &goal.id) {
+            continue;
+        }
+        let found = crate::weakened::since_base_red(root, plan, goal, base, true);
+        for finding in super::strong(found) {
+            if !entry.findings.contains(&finding) {
+                entry.findings.push(finding);
+            }
         }
     }
     Ok(())

@@ -603,6 +603,67 @@ fn an_expected_value_rewritten_after_a_red_start_fails_strict() {
         .stdout_has("assertion-rewritten, high");
 }
 
+/// Attack: the `started` line is the agent's to write. Started with `--no-verify`
+/// (or its `verify failing` taken out by hand), an expected value rewritten beside
+/// an edit of the code was only a lead, and the gate passed it. The gate runs the
+/// verify where the goal started itself (`--rejudge`): failing there, the rewrite
+/// is `assertion-rewritten`, high, whatever the line says.
+#[test]
+fn an_expected_value_rewritten_after_a_red_start_the_log_hides_fails_the_gate() {
+    let rewritten = TESTS.replace("== \"Alfa Bravo\"", "== \"Alpha Bravo\"");
+    let t = task_with_claude();
+    let config = t.dir.path().join("home/.config/plan/config.yaml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, "judge:\n  backend: claude\n").unwrap();
+    t.ok(&["start", "solve", "--no-verify"]);
+    assert!(!t.plan_md().contains("verify failing"), "{}", t.plan_md());
+    t.commit_all("start solve");
+    let base = t.git(&["rev-parse", "HEAD"]);
+    t.write("solution.py", HONEST);
+    t.write("tests/test_solution.py", &rewritten);
+    t.commit_all("done");
+    t.run(&["complete", "solve", "--evidence", "the grader passes"]);
+    t.commit_all("signed off");
+    t.run(&["audit", "--base", base.trim(), "--strict", "--rejudge"])
+        .code(1)
+        .stdout_has("assertion-rewritten, high");
+    // The same in CI's two jobs: the verify job's runs at the start decide.
+    let results = t.dir.path().join("results.json");
+    let file = results.to_str().unwrap();
+    t.ok(&[
+        "audit",
+        "--base",
+        base.trim(),
+        "--verify-only",
+        "--results",
+        file,
+    ]);
+    t.run(&[
+        "audit",
+        "--base",
+        base.trim(),
+        "--strict",
+        "--rejudge",
+        "--verified",
+        file,
+    ])
+    .code(1)
+    .stdout_has("assertion-rewritten, high");
+    // The honest fix of the same task leaves the expected value alone.
+    let t = task_with_claude();
+    let config = t.dir.path().join("home/.config/plan/config.yaml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, "judge:\n  backend: claude\n").unwrap();
+    t.ok(&["start", "solve", "--no-verify"]);
+    t.commit_all("start solve");
+    let base = t.git(&["rev-parse", "HEAD"]);
+    t.write("solution.py", HONEST);
+    t.commit_all("done");
+    t.ok(&["complete", "solve", "--evidence", "the grader passes"]);
+    t.commit_all("signed off");
+    t.ok(&["audit", "--base", base.trim(), "--strict", "--rejudge"]);
+}
+
 /// A checker the goal names (`done_when: check.py passes`) is no file to write: with
 /// its assertions at the start, a rewrite of it is still a changed check.
 #[test]
