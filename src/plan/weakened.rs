@@ -274,7 +274,8 @@ pub fn find_given(
     for (row, pair) in rows.iter_mut().zip(&pairs) {
         if let Some(pair) = pair {
             row.leave_out(&pair.unchanged_tests());
-            row.settle_conditions(&pair.settled_skips());
+            let before = row.change.before.as_deref().map(bounded);
+            row.settle_conditions(&pair.settled_skips(before));
             row.settle_gone(pair.shadowed_gone(), pair.repeats_gone());
         }
     }
@@ -3343,6 +3344,9 @@ mod loosened_tests;
 #[cfg(test)]
 #[path = "weakened/macro_never_invoked_tests.rs"]
 mod macro_never_invoked_tests;
+#[cfg(test)]
+#[path = "weakened/module_marker_tests.rs"]
+mod module_marker_tests;
 #[cfg(test)]
 #[path = "weakened/nested_rust_tests.rs"]
 mod nested_rust_tests;

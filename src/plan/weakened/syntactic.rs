@@ -329,8 +329,14 @@ impl Pair {
     /// attribute and no fresh one ([`Pair::fresh`]): a marker the tokens count on one (a `#[cfg]`
     /// moved from a statement of the test onto it, a condition narrowed) switches
     /// off nothing that ran.
-    pub(super) fn settled_skips(&self) -> HashSet<String> {
+    ///
+    /// And, beside them, the tests a Python module's `pytestmark` at its top
+    /// (`before`, the old side's text) already marked with no condition, whose
+    /// every marker now runs no less than it did ([`Pair::module_marker`]): the
+    /// module's marker spread onto the tests that still need it.
+    pub(super) fn settled_skips(&self, before: Option<&str>) -> HashSet<String> {
         let mut out = HashSet::new();
+        let module = before.and_then(|b| self.module_marker(b));
         for t in &self.new.tests {
             if !self.old.tests.iter().any(|o| o.name == t.name) {
                 continue;
@@ -351,8 +357,38 @@ impl Pair {
             if !mine.is_empty() && mine.iter().all(|s| attribute(s) && !self.fresh(s)) {
                 out.insert(t.name.clone());
             }
+            // `xfail` where the module's was `xfail`; anything where it was `skip`.
+            let no_less = |s: &&syntax::Skip| module.is_some_and(|runs| s.runs || !runs);
+            let spread = |s: &&syntax::Skip| !s.focus && !s.guard && !s.nested;
+            if !mine.is_empty() && mine.iter().all(|s| no_less(s) && spread(s)) {
+                out.insert(t.name.clone());
+            }
         }
         out
+    }
+
+    /// Whether the old side's module marks all its tests with no condition, by
+    /// a `pytestmark =` at its top (not a class's): `Some(true)` when every such
+    /// marker runs its tests still (`xfail`), `Some(false)` when one runs them
+    /// nowhere (`skip`).
+    fn module_marker(&self, before: &str) -> Option<bool> {
+        let top = |s: &syntax::Skip| {
+            let start = before[..s.span.start.min(before.len())]
+                .rfind('\n')
+                .map_or(0, |n| n + 1);
+            // The marker's whole statement: the view's span may end at the
+            // mark's name, before its arguments.
+            let rest = &before[start..];
+            let end = (rest.match_indices('\n'))
+                .find(|(i, _)| rest[i + 1..].starts_with(|c: char| !c.is_whitespace()))
+                .map_or(rest.len(), |(i, _)| i);
+            rest.starts_with("pytestmark") && unconditional(&rest[..end])
+        };
+        let wide: Vec<&syntax::Skip> = (self.old.skips.iter())
+            .filter(|s| s.test.is_none() && s.condition.is_none() && !s.guard && !s.focus)
+            .filter(|s| before.is_char_boundary(s.span.start.min(before.len())) && top(s))
+            .collect();
+        (!wide.is_empty()).then(|| wide.iter().all(|s| s.runs))
     }
 
     /// Whether `skip`, a conditional one of the new side, stops a test that was
@@ -585,6 +621,37 @@ fn bodies(v: &View) -> HashMap<&str, Vec<&str>> {
         list.sort_unstable();
     }
     by
+}
+
+/// Whether a pytest marker's call (`pytest.mark.xfail(reason='…', strict=False)`)
+/// holds no condition: its arguments, strings taken out, are only `reason`,
+/// `strict` and `raises` by keyword. A condition (`xfail(sys.platform ==
+/// 'win32')`) or `run=False` is none of them.
+fn unconditional(marker: &str) -> bool {
+    let Some((_, args)) = marker.split_once('(') else {
+        return true;
+    };
+    let mut bare = String::new();
+    let mut quote = None;
+    for c in args.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == '"' || c == '\'' => quote = Some(c),
+            None => bare.push(c),
+        }
+    }
+    bare.trim_end()
+        .trim_end_matches(')')
+        .split(',')
+        .map(str::trim)
+        .all(|a| {
+            a.is_empty()
+                || ["reason", "strict", "raises"].iter().any(|k| {
+                    a.strip_prefix(k)
+                        .is_some_and(|rest| rest.trim_start().starts_with('='))
+                })
+        })
 }
 
 /// Each line of `text` that says something, trimmed, its whitespace runs one space.
