@@ -274,24 +274,15 @@ pub fn find_given(
     for (row, pair) in rows.iter_mut().zip(&pairs) {
         if let Some(pair) = pair {
             row.leave_out(&pair.unchanged_tests());
-            let before = row.change.before.as_deref().map(bounded);
-            row.settle_conditions(&pair.settled_skips(before));
+            let texts = (row.change.before.as_deref().map(bounded))
+                .zip(row.change.after.as_deref().map(bounded));
+            row.settle_conditions(&pair.settled_skips(texts));
             row.settle_gone(pair.shadowed_gone(), pair.repeats_gone());
         }
     }
     // Read before the helpers settle, while each statement's owner is known.
-    let folded: Vec<Vec<Vec<String>>> = rows
-        .iter()
-        .zip(&pairs)
-        .map(|(row, pair)| {
-            let texts = (row.change.before.as_deref(), row.change.after.as_deref());
-            match (pair, texts) {
-                (Some(pair), (Some(before), Some(after))) => {
-                    row.owned(&pair.folded(bounded(before), bounded(after)))
-                }
-                _ => Vec::new(),
-            }
-        })
+    let folded: Vec<Vec<(Vec<String>, String)>> = (rows.iter().zip(&pairs))
+        .map(|(row, pair)| row.folded(pair.as_ref()))
         .collect();
     let mut old_names: [Vec<String>; 4] = Default::default();
     for side in rows.iter().filter_map(|r| r.old.as_ref()) {
@@ -987,45 +978,69 @@ impl<'c> Row<'c> {
         }
     }
 
-    /// The assertion statements each of `names` holds on the old side, for
-    /// those that hold one: a test with no assertion is never folded, as what it
-    /// ran is not told apart from a copy of its lines that runs nothing.
-    fn owned(&self, names: &[String]) -> Vec<Vec<String>> {
-        let Some(old) = &self.old else {
+    /// The assertion statements, on the old side, of each test folded into
+    /// another ([`syntactic::Pair::folded`]) that holds one: a test with no
+    /// assertion is never folded, as what it ran is not told apart from a copy
+    /// of its lines that runs nothing.
+    fn folded(&self, pair: Option<&syntactic::Pair>) -> Vec<(Vec<String>, String)> {
+        let (Some(pair), Some(old), Some(before), Some(after)) = (
+            pair,
+            &self.old,
+            self.change.before.as_deref(),
+            self.change.after.as_deref(),
+        ) else {
             return Vec::new();
         };
+        let names = pair.folded(bounded(before), bounded(after));
+        if names.is_empty() {
+            return Vec::new();
+        }
         let r = &old.read;
+        let mut by: HashMap<&str, Vec<String>> = HashMap::new();
+        for (s, owner) in r.statements.iter().zip(&r.owners) {
+            by.entry(owner.as_str()).or_default().push(s.clone());
+        }
         names
-            .iter()
-            .map(|name| {
-                (r.statements.iter().zip(&r.owners))
-                    .filter(|(_, o)| *o == name)
-                    .map(|(s, _)| s.clone())
-                    .collect::<Vec<String>>()
-            })
-            .filter(|own| !own.is_empty())
+            .into_iter()
+            .filter_map(|(name, vessel)| Some((by.remove(name.as_str())?, vessel)))
             .collect()
     }
 
-    /// Takes out of the old side's count the tests folded into others
-    /// ([`syntactic::Pair::folded`]; each its assertion statements, [`Row::owned`])
-    /// whose every assertion still runs: no fewer of it run (no skip marker
-    /// switches it off, no dead helper holds it) than before.
-    fn settle_folded(&mut self, folded: &[Vec<String>]) {
-        let (Some(old), Some(new)) = (&mut self.old, &self.new) else {
+    /// Takes out of the old side's count the tests folded into others (each
+    /// its assertion statements and the test that runs it now, [`Row::folded`])
+    /// whose every assertion ran before and runs still as often: a statement no
+    /// skip marker switches off (a conditional one neither) and no dead helper
+    /// holds. A test new by name that runs them is taken out of the new side's
+    /// count: it is their vessel, and makes up for no other test removed. Never
+    /// below the new side's count: a fold makes up for no test lost beside it.
+    fn settle_folded(&mut self, folded: &[(Vec<String>, String)]) {
+        let (Some(old), Some(new)) = (&mut self.old, &mut self.new) else {
             return;
         };
         if folded.is_empty() {
             return;
         }
         let runs = |r: &Read| minus(&r.statements, &r.switched_off);
+        let ran = runs(&old.read);
         let mut lost = Counted::default();
-        lost.add(&minus(&runs(&old.read), &runs(&new.read)));
-        let kept = folded
+        lost.add(&minus(&ran, &runs(&new.read)));
+        let mut did = Counted::default();
+        did.add(&ran);
+        let kept: Vec<&String> = folded
             .iter()
-            .filter(|own| own.iter().all(|s| !lost.holds(s)))
-            .count();
-        old.read.counts.tests = old.read.counts.tests.saturating_sub(kept);
+            .filter(|(own, _)| own.iter().all(|s| did.holds(s) && !lost.holds(s)))
+            .map(|(_, vessel)| vessel)
+            .collect();
+        let had: HashSet<&String> = old.read.names.iter().collect();
+        let mut vessels: Vec<&String> = (kept.iter().copied())
+            .filter(|v| !had.contains(v))
+            .collect();
+        vessels.sort_unstable();
+        vessels.dedup();
+        let n = &mut new.read.counts.tests;
+        *n = n.saturating_sub(vessels.len());
+        let c = &mut old.read.counts;
+        c.tests = c.tests.saturating_sub(kept.len()).max((*n).min(c.tests));
     }
 
     /// Takes out of both sides the skip markers on `tests`, whose conditions the

@@ -83,48 +83,43 @@ impl Pair {
             .fold((0, 0), |(t, a), r| (t + 1, a + r.first_assertions))
     }
 
-    /// The old side's tests gone by name whose every line of body the new
-    /// version still holds as often as the old did (`before` and `after` the
-    /// texts the views were read from): tests merged into another, or run in
-    /// series from one test under their own names. Whether their assertions
-    /// still run is the caller's to tell: a line kept in a string, a function
-    /// nothing calls or a skipped test is kept, and runs nowhere.
-    pub(super) fn folded(&self, before: &str, after: &str) -> Vec<String> {
-        let bodies = |v: &View, text: &str| -> Vec<(String, Vec<String>)> {
-            if !v.marks.tests.is_empty() {
-                let body = |t: &syntax::Marked| t.body.clone().and_then(|r| text.get(r));
-                return (v.marks.tests.iter())
-                    .filter_map(|t| Some((t.name.clone(), keyed(body(t)?).collect())))
-                    .collect();
-            }
-            // A definition's first line is its name's, which went.
-            let body = |t: &syntax::Test| text.get(t.span.clone()).map(|d| d.lines().skip(1));
-            (v.tests.iter())
-                .filter_map(|t| Some((t.name.clone(), body(t)?.filter_map(key).collect())))
-                .collect()
-        };
+    /// The old side's tests gone by name whose body still runs from a test
+    /// (`before` and `after` the texts the views were read from): merged, its
+    /// lines whole and in order inside one test of the new side; or run in
+    /// series under its own name, its lines whole and in order in the new file
+    /// and its name called on a line of its own at the top of a test's body,
+    /// before any `return` there. Each with the test that now runs it. Whether
+    /// its assertions still run is the caller's to tell: lines kept in a string
+    /// are kept, and run nowhere.
+    pub(super) fn folded(&self, before: &str, after: &str) -> Vec<(String, String)> {
+        let old = body_lines(&self.old, before);
         let now: HashSet<&str> = (self.new.marks.tests.iter().map(|t| t.name.as_str()))
             .chain(self.new.tests.iter().map(|t| t.name.as_str()))
             .collect();
-        let gone: Vec<(String, Vec<String>)> = bodies(&self.old, before)
-            .into_iter()
-            .filter(|(name, lines)| {
-                !name.is_empty() && !now.contains(name.as_str()) && !lines.is_empty()
-            })
+        let gone: Vec<&(String, Vec<&str>)> = (old.iter())
+            .filter(|(name, _)| !name.is_empty() && !now.contains(name.as_str()))
+            .filter(|(_, lines)| lines.iter().any(|l| key(l).is_some()))
             .collect();
         if gone.is_empty() {
             return Vec::new();
         }
-        let mut lost: HashMap<String, isize> = HashMap::new();
-        for line in keyed(before) {
-            *lost.entry(line).or_default() += 1;
-        }
-        for line in keyed(after) {
-            *lost.entry(line).or_default() -= 1;
-        }
+        let new = body_lines(&self.new, after);
+        let keyed_new: Vec<Vec<String>> = (new.iter())
+            .map(|(_, lines)| lines.iter().filter_map(|l| key(l)).collect())
+            .collect();
+        let file: Vec<String> = keyed(after).collect();
+        let within = Runs::of(keyed_new.iter().map(Vec::as_slice));
+        let anywhere = Runs::of(std::iter::once(file.as_slice()));
         gone.into_iter()
-            .filter(|(_, lines)| lines.iter().all(|l| lost.get(l).is_none_or(|n| *n <= 0)))
-            .map(|(name, _)| name)
+            .filter_map(|(name, lines)| {
+                let lines: Vec<String> = lines.iter().filter_map(|l| key(l)).collect();
+                let called = || new.iter().position(|(_, body)| calls_first(body, name));
+                let vessel = match within.holds(&lines) {
+                    Some(i) => i,
+                    None => anywhere.holds(&lines).and_then(|_| called())?,
+                };
+                Some((name.clone(), new[vessel].0.clone()))
+            })
             .collect()
     }
 
@@ -331,12 +326,13 @@ impl Pair {
     /// off nothing that ran.
     ///
     /// And, beside them, the tests a Python module's `pytestmark` at its top
-    /// (`before`, the old side's text) already marked with no condition, whose
-    /// every marker now runs no less than it did ([`Pair::module_marker`]): the
-    /// module's marker spread onto the tests that still need it.
-    pub(super) fn settled_skips(&self, before: Option<&str>) -> HashSet<String> {
+    /// (`texts`, the old side's and the new side's) already marked with no
+    /// condition, whose every marker now is a plain one that runs no less
+    /// ([`Pair::module_marker`], [`no_less`]): the module's marker spread onto
+    /// the tests that still need it.
+    pub(super) fn settled_skips(&self, texts: Option<(&str, &str)>) -> HashSet<String> {
         let mut out = HashSet::new();
-        let module = before.and_then(|b| self.module_marker(b));
+        let module = texts.and_then(|(before, _)| self.module_marker(before));
         for t in &self.new.tests {
             if !self.old.tests.iter().any(|o| o.name == t.name) {
                 continue;
@@ -357,38 +353,34 @@ impl Pair {
             if !mine.is_empty() && mine.iter().all(|s| attribute(s) && !self.fresh(s)) {
                 out.insert(t.name.clone());
             }
-            // `xfail` where the module's was `xfail`; anything where it was `skip`.
-            let no_less = |s: &&syntax::Skip| module.is_some_and(|runs| s.runs || !runs);
-            let spread = |s: &&syntax::Skip| !s.focus && !s.guard && !s.nested;
-            if !mine.is_empty() && mine.iter().all(|s| no_less(s) && spread(s)) {
+            let spread = |s: &&syntax::Skip| {
+                let after = texts.map_or("", |(_, after)| after);
+                let mark = statement_at(after, s.span.start);
+                let mark = mark.trim_start().strip_prefix('@').and_then(plain_mark);
+                !s.focus && !s.guard && !s.nested && module.zip(mark).is_some_and(no_less)
+            };
+            if !mine.is_empty() && mine.iter().all(spread) {
                 out.insert(t.name.clone());
             }
         }
         out
     }
 
-    /// Whether the old side's module marks all its tests with no condition, by
-    /// a `pytestmark =` at its top (not a class's): `Some(true)` when every such
-    /// marker runs its tests still (`xfail`), `Some(false)` when one runs them
-    /// nowhere (`skip`).
-    fn module_marker(&self, before: &str) -> Option<bool> {
-        let top = |s: &syntax::Skip| {
-            let start = before[..s.span.start.min(before.len())]
-                .rfind('\n')
-                .map_or(0, |n| n + 1);
-            // The marker's whole statement: the view's span may end at the
-            // mark's name, before its arguments.
-            let rest = &before[start..];
-            let end = (rest.match_indices('\n'))
-                .find(|(i, _)| rest[i + 1..].starts_with(|c: char| !c.is_whitespace()))
-                .map_or(rest.len(), |(i, _)| i);
-            rest.starts_with("pytestmark") && unconditional(&rest[..end])
-        };
+    /// The plain marker ([`plain_mark`]) the old side's module puts on all its
+    /// tests by a `pytestmark =` at its top (not a class's), when it has one and
+    /// no other.
+    fn module_marker(&self, before: &str) -> Option<Mark> {
         let wide: Vec<&syntax::Skip> = (self.old.skips.iter())
-            .filter(|s| s.test.is_none() && s.condition.is_none() && !s.guard && !s.focus)
-            .filter(|s| before.is_char_boundary(s.span.start.min(before.len())) && top(s))
+            .filter(|s| s.test.is_none() && !s.guard && !s.focus)
             .collect();
-        (!wide.is_empty()).then(|| wide.iter().all(|s| s.runs))
+        let [only] = wide[..] else {
+            return None;
+        };
+        let line = statement_at(before, only.span.start);
+        line.strip_prefix("pytestmark")?
+            .trim_start()
+            .strip_prefix('=')
+            .and_then(|m| plain_mark(m.trim_start()))
     }
 
     /// Whether `skip`, a conditional one of the new side, stops a test that was
@@ -623,35 +615,183 @@ fn bodies(v: &View) -> HashMap<&str, Vec<&str>> {
     by
 }
 
-/// Whether a pytest marker's call (`pytest.mark.xfail(reason='…', strict=False)`)
-/// holds no condition: its arguments, strings taken out, are only `reason`,
-/// `strict` and `raises` by keyword. A condition (`xfail(sys.platform ==
-/// 'win32')`) or `run=False` is none of them.
-fn unconditional(marker: &str) -> bool {
-    let Some((_, args)) = marker.split_once('(') else {
-        return true;
+/// A pytest marker with no condition: its kind (`xfail` runs its tests still,
+/// `skip` runs them nowhere) and its `strict`, when written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Mark {
+    xfail: bool,
+    strict: Option<bool>,
+}
+
+/// The statement that holds byte `at` of `text`, from its line's start to the
+/// next line that starts at the left margin: the view's span of a marker may
+/// end at the mark's name, before its arguments.
+fn statement_at(text: &str, at: usize) -> &str {
+    let at = at.min(text.len());
+    let start = (0..=at)
+        .rev()
+        .find(|&i| text.is_char_boundary(i) && (i == 0 || text.as_bytes()[i - 1] == b'\n'))
+        .unwrap_or(0);
+    let rest = &text[start..];
+    let end = (rest.match_indices('\n'))
+        .find(|(i, _)| rest[i + 1..].starts_with(|c: char| !c.is_whitespace()))
+        .map_or(rest.len(), |(i, _)| i);
+    rest[..end].trim_end()
+}
+
+/// `pytest.mark.xfail`, `pytest.mark.skip`, or either called with nothing but
+/// `reason=` a string and `strict=` `True` or `False` (a trailing comma, a
+/// comment after): a marker that holds no condition and runs nothing. Anything
+/// else (a condition, a string one too, `run=False`, a list, an `if`) is none.
+fn plain_mark(text: &str) -> Option<Mark> {
+    let rest = text.strip_prefix("pytest.mark.")?;
+    let (xfail, rest) = match () {
+        _ if rest.starts_with("xfail") => (true, &rest[5..]),
+        _ if rest.starts_with("skip") => (false, &rest[4..]),
+        _ => return None,
     };
-    let mut bare = String::new();
-    let mut quote = None;
-    for c in args.chars() {
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None if c == '"' || c == '\'' => quote = Some(c),
-            None => bare.push(c),
+    let code = |t: &str| t.split_once('#').map_or(t, |(c, _)| c).trim().to_string();
+    if code(rest).is_empty() {
+        return Some(Mark {
+            xfail,
+            strict: None,
+        });
+    }
+    let args = rest.strip_prefix('(')?;
+    // Split at commas outside quotes; a bracket outside them is no plain marker.
+    let (mut parts, mut part, mut quote, mut closed) = (Vec::new(), String::new(), None, None);
+    for (i, c) in args.char_indices() {
+        match (quote, c) {
+            (Some(q), _) if c == q => {
+                quote = None;
+                part.push(c);
+            }
+            (Some(_), _) => part.push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                part.push(c);
+            }
+            (None, ',') => parts.push(std::mem::take(&mut part)),
+            (None, ')') => {
+                closed = Some(i);
+                break;
+            }
+            (None, '(' | '[' | '{') => return None,
+            (None, _) => part.push(c),
         }
     }
-    bare.trim_end()
-        .trim_end_matches(')')
-        .split(',')
-        .map(str::trim)
-        .all(|a| {
-            a.is_empty()
-                || ["reason", "strict", "raises"].iter().any(|k| {
-                    a.strip_prefix(k)
-                        .is_some_and(|rest| rest.trim_start().starts_with('='))
-                })
-        })
+    parts.push(part);
+    if !code(&args[closed? + 1..]).is_empty() {
+        return None;
+    }
+    let mut strict = None;
+    for part in parts.iter().map(|p| p.trim()).filter(|p| !p.is_empty()) {
+        let (key, value) = part.split_once('=')?;
+        match (key.trim(), value.trim()) {
+            ("strict", "True") => strict = Some(true),
+            ("strict", "False") => strict = Some(false),
+            ("reason", v) if string_literal(v) => {}
+            _ => return None,
+        }
+    }
+    Some(Mark { xfail, strict })
+}
+
+/// One Python string literal, quoted alone: `'…'` or `"…"`.
+fn string_literal(v: &str) -> bool {
+    let quoted = |q: char| v.len() >= 2 && v.starts_with(q) && v.ends_with(q);
+    (quoted('\'') || quoted('"')) && !v[1..v.len() - 1].contains(['\'', '"'])
+}
+
+/// Whether a test's plain marker `now` runs it no less than the module's `was`
+/// did: anything where the module skipped; where it expected a failure, an
+/// expected failure as strict (`strict=True` kept, `strict=False` only where
+/// it was written).
+fn no_less((was, now): (Mark, Mark)) -> bool {
+    match (was.xfail, now.xfail) {
+        (false, _) => true,
+        (true, false) => false,
+        (true, true) => match (was.strict, now.strict) {
+            (Some(true), s) => s == Some(true),
+            (_, Some(false)) => was.strict == Some(false),
+            _ => true,
+        },
+    }
+}
+
+/// Each test's name and the lines of its body as written: Rust's and Go's
+/// tests by their braces, the others' past their definition's first line.
+fn body_lines<'t>(v: &View, text: &'t str) -> Vec<(String, Vec<&'t str>)> {
+    if !v.marks.tests.is_empty() {
+        let body = |t: &syntax::Marked| t.body.clone().and_then(|r| text.get(r));
+        return (v.marks.tests.iter())
+            .filter_map(|t| Some((t.name.clone(), body(t)?.lines().collect())))
+            .collect();
+    }
+    let body = |t: &syntax::Test| text.get(t.span.clone()).map(|d| d.lines().skip(1));
+    (v.tests.iter())
+        .filter_map(|t| Some((t.name.clone(), body(t)?.collect())))
+        .collect()
+}
+
+/// Whether `body` calls `name` on a line of its own (`name();`, `name()`) at
+/// its top, the indentation of its first line, before a `return` there: under
+/// a condition, in a closure or past a `return` the call may never run.
+fn calls_first(body: &[&str], name: &str) -> bool {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let mut lines = body.iter().filter(|l| key(l).is_some());
+    let Some(first) = lines.clone().next() else {
+        return false;
+    };
+    let top = indent(first);
+    for line in lines.by_ref().filter(|l| indent(l) == top) {
+        let t = line.trim();
+        if t.starts_with("return") {
+            return false;
+        }
+        if t.strip_prefix(name)
+            .is_some_and(|rest| matches!(rest, "()" | "();"))
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// Where each keyed line starts in a list of line lists, to find a run of
+/// lines whole and in order. Each first line's places are looked at up to
+/// [`Runs::CAP`] times: past that, a run is not found (the test is counted
+/// removed, as before), and time stays linear.
+struct Runs<'l> {
+    lists: Vec<&'l [String]>,
+    at: HashMap<&'l str, Vec<(usize, usize)>>,
+}
+
+impl<'l> Runs<'l> {
+    const CAP: usize = 64;
+
+    fn of(lists: impl Iterator<Item = &'l [String]>) -> Runs<'l> {
+        let lists: Vec<&[String]> = lists.collect();
+        let mut at: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+        for (i, list) in lists.iter().enumerate() {
+            for (j, line) in list.iter().enumerate() {
+                let places = at.entry(line.as_str()).or_default();
+                if places.len() < Self::CAP {
+                    places.push((i, j));
+                }
+            }
+        }
+        Runs { lists, at }
+    }
+
+    /// The list that holds `run` (not empty) whole and in order.
+    fn holds(&self, run: &[String]) -> Option<usize> {
+        let places = self.at.get(run.first()?.as_str())?;
+        places
+            .iter()
+            .find(|&&(i, j)| self.lists[i].get(j..j + run.len()) == Some(run))
+            .map(|&(i, _)| i)
+    }
 }
 
 /// Each line of `text` that says something, trimmed, its whitespace runs one space.

@@ -167,3 +167,43 @@ fn a_test_merged_into_an_uncalled_function_is_still_removed() {
     let after = PY_MERGED.replace("def test_integer_key():", "def integer_key():");
     assert!(high("tests/test_keys.py", PY_BEFORE, &after));
 }
+
+// Helper 94's review: a test renamed with its body kept is no fold that makes up
+// for a row of a table deleted beside it.
+#[test]
+fn a_renamed_test_pays_for_no_case_deleted() {
+    let before = "import pytest\n\n\ndef test_alpha():\n    assert f(1) == 1\n\n\n@pytest.mark.parametrize(\"s,want\", [(\"1\", [1]), (\" 1\", [1]), (\"x\", [])])\ndef test_parse(s, want):\n    assert parse(s) == want\n";
+    let after = before
+        .replace("def test_alpha():", "def test_alpha_v2():")
+        .replace("(\" 1\", [1]), ", "");
+    assert!(high("tests/test_p.py", before, &after));
+}
+
+// Helper 94's review: a test that ran on some platforms merged into one that runs
+// on none; and one merged where it runs, but its lines reordered so its check
+// reads another value.
+#[test]
+fn a_test_merged_where_it_runs_less_or_reordered_is_still_removed() {
+    let before = "import sys\nimport pytest\n\n\n@pytest.mark.skipif(sys.platform == \"win32\", reason=\"posix\")\ndef test_posix():\n    assert norm(\"/a//b\") == \"/a/b\"\n\n\n@pytest.mark.skip(reason=\"todo\")\ndef test_todo():\n    assert todo() == 1\n";
+    let after = "import sys\nimport pytest\n\n\n@pytest.mark.skip(reason=\"todo\")\ndef test_todo():\n    assert todo() == 1\n    assert norm(\"/a//b\") == \"/a/b\"\n";
+    assert!(high("tests/test_p.py", before, after));
+    let reordered = PY_MERGED.replace(
+        "    spaced = parse('{\" 1\": null}')\n    assert spaced.keys() == [1]\n",
+        "    spaced = value\n    assert spaced.keys() == [1]\n    spaced = parse('{\" 1\": null}')\n",
+    );
+    assert!(high("tests/test_keys.py", PY_BEFORE, &reordered));
+}
+
+// Helper 94's review: a test made a function that a test names but does not
+// call, or calls only past a `return` or under a condition.
+#[test]
+fn a_test_made_a_function_a_test_never_calls_is_still_removed() {
+    for call in [
+        "    let _ = reload_filter;\n",
+        "    return;\n    reload_filter();\n",
+        "    if std::env::var(\"CI\").is_ok() {\n        reload_filter();\n    }\n",
+    ] {
+        let after = RUST_SERIAL.replace("    reload_filter();\n", call);
+        assert!(high("tests/reload.rs", RUST_BEFORE, &after), "{call}");
+    }
+}
