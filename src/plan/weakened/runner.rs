@@ -1028,7 +1028,15 @@ fn tox_commands(text: &str, section: &str) -> Vec<String> {
             continue;
         }
         if open && raw.starts_with([' ', '\t']) {
-            out.push(line.to_string());
+            // tox joins a line ending in `\` with the next: one command.
+            match out.last_mut().filter(|l: &&mut String| l.ends_with('\\')) {
+                Some(last) => {
+                    last.pop();
+                    last.push(' ');
+                    last.push_str(line);
+                }
+                None => out.push(line.to_string()),
+            }
             continue;
         }
         open = false;
@@ -1047,10 +1055,11 @@ fn tox_commands(text: &str, section: &str) -> Vec<String> {
 /// formatter, a type checker, or coverage's bookkeeping (`coverage
 /// erase`, `report`, `combine`; not `coverage run`). None of its words may name a
 /// runner: tox passes `&&` to the tool, but a reader should not have to know it.
+/// Not `pre-commit` (its hooks are commands the config names) nor `sphinx-build`
+/// (`-b doctest` runs tests).
 fn runs_no_test(line: &str) -> bool {
-    const TOOLS: [&str; 17] = [
+    const TOOLS: [&str; 15] = [
         "flake8",
-        "pre-commit",
         "mypy",
         "black",
         "isort",
@@ -1061,7 +1070,6 @@ fn runs_no_test(line: &str) -> bool {
         "twine",
         "check-manifest",
         "bandit",
-        "sphinx-build",
         "pydocstyle",
         "pycodestyle",
         "pyflakes",
@@ -1071,7 +1079,9 @@ fn runs_no_test(line: &str) -> bool {
     let Some(first) = words.first().map(|w| w.trim_matches(['"', '\''])) else {
         return true;
     };
-    let tool = first.rsplit('/').next().unwrap_or(first);
+    // A bare name, or tox's own env's: a script of the repository's named like
+    // a tool (`{toxinidir}/tools/flake8`) runs whatever it holds.
+    let tool = first.strip_prefix("{envbindir}/").unwrap_or(first);
     let bookkeeping = tool == "coverage"
         && words.get(1).is_some_and(|w| {
             matches!(
@@ -2242,7 +2252,7 @@ mod tests {
         let before = tox("flake8 marshmallow", test);
         for lint in [
             "flake8 .",
-            "pre-commit run --all-files",
+            "{envbindir}/flake8 src tests",
             "mypy src tests",
             "coverage erase",
         ] {
@@ -2260,6 +2270,12 @@ mod tests {
             ("python -c 'import sys; sys.exit(0)'", test),
             // An install can bring a plugin that changes what runs.
             ("pip install pytest-nopass", test),
+            // Helper 94's review: tox joins a line ending in `\`, so pytest
+            // becomes flake8's argument; a script named like a tool; hooks.
+            ("flake8 --exit-zero src \\", test),
+            ("{toxinidir}/tools/flake8 src", test),
+            ("pre-commit run lint-deps --all-files", test),
+            ("sphinx-build -b html docs out", test),
         ] {
             assert!(
                 finding("tox.ini", Some(&before), &tox(lint, test)).is_some(),
