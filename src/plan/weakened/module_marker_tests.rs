@@ -74,3 +74,37 @@ fn a_classs_marker_covers_no_test_outside_it() {
     );
     assert!(high(before, &after));
 }
+
+// Helper 94's review: a module's marker whose condition is a string, or one kept
+// in a list or behind an `if`, covers no test everywhere; a test's marker that
+// runs less than a strict module's (`run=False`, `strict=False`, an imperative
+// `pytest.xfail`) still is one.
+#[test]
+fn a_modules_marker_read_only_when_plain() {
+    for module in [
+        "pytestmark = pytest.mark.skipif(\"sys.platform == 'win32'\", reason=\"posix only\")",
+        "pytestmark = pytest.mark.skip(reason=\"needs docker\") if not DOCKER else []",
+        "pytestmark = [pytest.mark.skip(reason=\"x\"), pytest.mark.slow]",
+    ] {
+        let before = MODULE.replace(
+            "pytestmark = pytest.mark.xfail(reason='working on V2', strict=False)",
+            module,
+        );
+        assert!(
+            high(&before, &spread("@pytest.mark.skip(reason='x')")),
+            "{module}"
+        );
+    }
+    let strict = MODULE.replace("strict=False", "strict=True");
+    for marker in [
+        "@pytest.mark.xfail(run=False)",
+        "@pytest.mark.xfail(strict=False)",
+        "@pytest.mark.xfail(reason='v2')",
+    ] {
+        assert!(high(&strict, &spread(marker)), "{marker}");
+    }
+    assert!(!high(
+        &strict,
+        &spread("@pytest.mark.xfail(reason='v2', strict=True)")
+    ));
+}
