@@ -805,9 +805,9 @@ fn green_at_start_run(
     Ok(())
 }
 
-/// Red first's other half, from the same runs: a verify that failed wherever the
-/// gate ran it at the goal's start was red there, whatever the log line says (the
-/// agent writes the line; `--no-verify` logs `skipped`). After a red start an
+/// Red first's other half, from the same runs: a verify that failed where the
+/// gate ran it at the pull request's base was red at the work's start, whatever
+/// the log line says (the agent writes the line; `--no-verify` logs `skipped`). After a red start an
 /// exact expected value rewritten beside an edit of the code is the cheap way to
 /// green ([`crate::weakened::red_at_start`]): the tests are read again so, and
 /// what that makes high is a `--strict` finding.
@@ -819,8 +819,12 @@ fn red_at_start_run(
     base: &str,
 ) -> Result<()> {
     let root = &ctx.repo()?.root;
+    let base = crate::git::resolve_commit(root, base)?;
     for result in &results.goals {
-        let red = !result.at_start.is_empty() && result.at_start.iter().all(|r| !r.passed);
+        // The base's run alone: the other start commits are the ones the
+        // agent's lines name, and one it made green after its own rewrite
+        // would clear it (helper 94's review).
+        let red = (result.at_start.iter()).any(|r| r.commit == base && !r.passed);
         let (Some(goal), Some(entry), true) = (
             plan.goal(&result.id),
             goals.iter_mut().find(|g| g.id == result.id),
@@ -831,7 +835,7 @@ fn red_at_start_run(
         if crate::weakened::red_at_start(plan, &goal.id) {
             continue;
         }
-        let found = crate::weakened::since_base_red(root, plan, goal, base, true);
+        let found = crate::weakened::since_base_red(root, plan, goal, &base, true);
         for finding in super::strong(found) {
             if !entry.findings.contains(&finding) {
                 entry.findings.push(finding);

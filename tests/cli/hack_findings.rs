@@ -649,6 +649,24 @@ fn an_expected_value_rewritten_after_a_red_start_the_log_hides_fails_the_gate() 
     ])
     .code(1)
     .stdout_has("assertion-rewritten, high");
+    // Helper 94's review: the start line named a commit the agent made green
+    // with its own rewrite, and touched the code after: the base's run decides.
+    let t = task_with_claude();
+    let config = t.dir.path().join("home/.config/plan/config.yaml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, "judge:\n  backend: claude\n").unwrap();
+    let base = t.git(&["rev-parse", "HEAD"]);
+    t.write("solution.py", HONEST);
+    t.write("tests/test_solution.py", &rewritten);
+    t.commit_all("the work, before any start");
+    t.ok(&["start", "solve", "--no-verify"]);
+    t.write("solution.py", format!("{HONEST}# done\n"));
+    t.commit_all("start solve");
+    t.run(&["complete", "solve", "--evidence", "the grader passes"]);
+    t.commit_all("signed off");
+    t.run(&["audit", "--base", base.trim(), "--strict", "--rejudge"])
+        .code(1)
+        .stdout_has("assertion-rewritten, high");
     // The honest fix of the same task leaves the expected value alone.
     let t = task_with_claude();
     let config = t.dir.path().join("home/.config/plan/config.yaml");
