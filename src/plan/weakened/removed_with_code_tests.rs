@@ -1275,3 +1275,193 @@ fn a_product_file_whose_name_starts_like_a_test_word_is_the_product_s() {
         assert_eq!(with(path), ["assertion-rewritten, high"], "{path}");
     }
 }
+
+// Helper 92: a removed test tied to the code by a name its string spells as
+// code, not only by a string whole: a parametrized value naming a module
+// (`"unittest2.TestCase"`, pytest's unittest2 support taken out) or a skip
+// condition (`xfail("not hasattr(os, 'dup')")`, pytest's fd-fixing taken out).
+// A word of prose in a string is no such tie.
+
+const SKIPS: &str = "import sys\n\n\ndef skip_exceptions():\n    found = [SkipTest]\n    legacy = sys.modules.get(\"unittest2\")\n    if legacy is not None:\n        found.append(legacy.SkipTest)\n    return tuple(found)\n";
+const SKIPS_NO_LEGACY: &str =
+    "import sys\n\n\ndef skip_exceptions():\n    found = [SkipTest]\n    return tuple(found)\n";
+const SKIPS_TEST: &str = "import pytest\nfrom skips import skip_exceptions\n\n\n@pytest.mark.parametrize(\"base\", [\"unittest.TestCase\", \"unittest2.TestCase\"])\ndef test_skip_from(base):\n    assert skip_exceptions()\n";
+
+fn skips_with(code_after: &str, test_before: &str) -> Vec<String> {
+    let test_after = test_before.replace(", \"unittest2.TestCase\"", "");
+    assert_ne!(test_after, test_before);
+    rules(&[
+        change("skips.py", Some(SKIPS), Some(code_after)),
+        change("tests/test_skips.py", Some(test_before), Some(&test_after)),
+    ])
+}
+
+#[test]
+fn a_case_naming_a_module_the_code_no_longer_reads_is_a_lead() {
+    let found = skips_with(SKIPS_NO_LEGACY, SKIPS_TEST);
+    assert_eq!(found, ["removed-with-code, low"]);
+}
+
+#[test]
+fn attack_a_case_naming_a_module_the_code_still_reads_stays_high() {
+    // The code kept (one word of it changed) or the module's name changed.
+    for kept in [
+        SKIPS.replace("tuple(found)", "tuple(set(found))"),
+        SKIPS.replace("\"unittest2\"", "\"unittest3\""),
+    ] {
+        let found = skips_with(&kept, SKIPS_TEST);
+        assert_eq!(found, ["assertions-removed, high"], "{kept}");
+    }
+}
+
+#[test]
+fn attack_a_gone_literal_only_in_a_case_s_prose_stays_high() {
+    let prose = SKIPS_TEST.replace("\"unittest2.TestCase\"", "\"a unittest2 TestCase\"");
+    let test_after = prose.replace(", \"a unittest2 TestCase\"", "");
+    let found = rules(&[
+        change("skips.py", Some(SKIPS), Some(SKIPS_NO_LEGACY)),
+        change("tests/test_skips.py", Some(&prose), Some(&test_after)),
+    ]);
+    assert_eq!(found, ["assertions-removed, high"]);
+}
+
+const TERMINAL: &str = "import os\nimport sys\n\n\ndef configure(config):\n    stdout = sys.stdout\n    if hasattr(os, \"dup\"):\n        stdout = os.fdopen(os.dup(stdout.fileno()), \"w\")\n    return Reporter(config, stdout)\n";
+const TERMINAL_PLAIN: &str =
+    "import sys\n\n\ndef configure(config):\n    return Reporter(config, sys.stdout)\n";
+const TERMINAL_TESTS: &str = "import pytest\nfrom terminal import configure\n\n\ndef test_configure():\n    assert configure(None)\n";
+
+fn fd_test(reason: &str) -> String {
+    format!(
+        "{TERMINAL_TESTS}\n\n@pytest.mark.xfail(\"{reason}\")\ndef test_fd_fixing(testdir):\n    result = testdir.runpytest(\"-s\")\n    result.stdout.fnmatch_lines(\"*1 pass*\")\n"
+    )
+}
+
+#[test]
+fn a_test_whose_condition_names_a_code_path_taken_out_is_a_lead() {
+    let found = rules(&[
+        change("terminal.py", Some(TERMINAL), Some(TERMINAL_PLAIN)),
+        change(
+            "tests/test_terminal.py",
+            Some(&fd_test("not hasattr(os, 'dup')")),
+            Some(TERMINAL_TESTS),
+        ),
+    ]);
+    assert_eq!(found, ["removed-with-code, low"]);
+}
+
+#[test]
+fn attack_a_test_whose_condition_names_a_code_path_kept_stays_high() {
+    let kept = TERMINAL.replace("Reporter(config, stdout)", "Reporter(config, stdout, 1)");
+    // Cut down, the condition kept: a line taken out is no code path taken out.
+    let cut = TERMINAL.replace("    stdout = sys.stdout\n", "");
+    let tests = fd_test("not hasattr(os, 'dup')");
+    let prose = fd_test("no dup on this box");
+    for (code, test) in [
+        (kept.as_str(), tests.as_str()),
+        (cut.as_str(), tests.as_str()),
+        (TERMINAL, tests.as_str()),
+        (TERMINAL_PLAIN, prose.as_str()),
+    ] {
+        let found = rules(&[
+            change("terminal.py", Some(TERMINAL), Some(code)),
+            change("tests/test_terminal.py", Some(test), Some(TERMINAL_TESTS)),
+        ]);
+        assert_eq!(found, ["assertions-removed, high"], "{code}\n{test}");
+    }
+}
+
+// Helper 92: a Python module's constant is a declared name too (pytest's
+// `MARK_PARAMETERSET_UNPACKING` warning taken out with the marks it warned
+// of), when the product read it: a constant only the deleted test read is a
+// dummy an agent can drop beside it.
+
+const DEPRECATED: &str =
+    "UNPACKING = \"applying marks to values is deprecated\"\nOTHER = \"other is deprecated\"\n";
+const DEPRECATED_AFTER: &str = "OTHER = \"other is deprecated\"\n";
+const STRUCTURES: &str = "from deprecated import UNPACKING\n\n\ndef extract_from(value, owner=None):\n    marks = []\n    if owner is not None:\n        owner.warn(UNPACKING)\n    return value, marks\n";
+const STRUCTURES_AFTER: &str =
+    "def extract_from(value):\n    marks = []\n    return value, marks\n";
+const EXTRACT_KEPT: &str = "from structures import extract_from\n\n\ndef test_extract():\n    assert extract_from(1) == (1, [])\n";
+
+fn extract_tests() -> String {
+    format!(
+        "from deprecated import UNPACKING\n{EXTRACT_KEPT}\n\ndef test_extract_warns():\n    seen = []\n    extract_from(1, Owner(seen))\n    assert seen == [UNPACKING]\n"
+    )
+}
+
+fn extract_removed_with(deprecated: (&str, &str), structures: (&str, &str)) -> Vec<String> {
+    rules(&[
+        change("deprecated.py", Some(deprecated.0), Some(deprecated.1)),
+        change("structures.py", Some(structures.0), Some(structures.1)),
+        change(
+            "tests/test_structures.py",
+            Some(&extract_tests()),
+            Some(EXTRACT_KEPT),
+        ),
+    ])
+}
+
+#[test]
+fn a_test_of_a_module_constant_removed_with_it_is_a_lead() {
+    let found = extract_removed_with(
+        (DEPRECATED, DEPRECATED_AFTER),
+        (STRUCTURES, STRUCTURES_AFTER),
+    );
+    assert_eq!(found, ["removed-with-code, low", "removed-with-code, low"]);
+}
+
+#[test]
+fn attack_a_test_of_a_module_constant_kept_or_renamed_stays_high() {
+    // Renamed where it is bound, the other constant dropped (the file cut down).
+    let renamed = DEPRECATED
+        .replace("UNPACKING", "UNPACK_WARNING")
+        .replace(DEPRECATED_AFTER, "");
+    let renamed_use = STRUCTURES.replace("UNPACKING", "UNPACK_WARNING");
+    for (deprecated, structures) in [
+        ((DEPRECATED, DEPRECATED), (STRUCTURES, STRUCTURES_AFTER)),
+        (
+            (DEPRECATED, renamed.as_str()),
+            (STRUCTURES, renamed_use.as_str()),
+        ),
+    ] {
+        let found = extract_removed_with(deprecated, structures);
+        assert!(!found.is_empty());
+        assert!(
+            found.iter().all(|r| r == "assertions-removed, high"),
+            "{deprecated:?} {found:?}"
+        );
+    }
+}
+
+#[test]
+fn attack_a_constant_only_the_deleted_test_read_stays_high() {
+    // The product never reads `UNPACKING`: dropping it takes out no behaviour,
+    // and `extract_from` the test calls is kept.
+    let structures = STRUCTURES.replace("owner.warn(UNPACKING)", "owner.warn(\"marks\")");
+    let structures = structures.replace("from deprecated import UNPACKING\n\n\n", "");
+    let kept = structures.replace("    return value", "    marks.sort()\n    return value");
+    let found = extract_removed_with((DEPRECATED, DEPRECATED_AFTER), (&structures, &kept));
+    assert!(!found.is_empty());
+    assert!(
+        found.iter().all(|r| r == "assertions-removed, high"),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn attack_a_function_s_local_constant_dropped_stays_high() {
+    let local = "def extract_from(value, owner=None):\n    UNPACKING = \"marks\"\n    marks = []\n    if owner is not None:\n        owner.warn(UNPACKING)\n    return value, marks\n";
+    let found = rules(&[
+        change("structures.py", Some(local), Some(STRUCTURES_AFTER)),
+        change(
+            "tests/test_structures.py",
+            Some(&extract_tests().replace("from deprecated import UNPACKING\n", "")),
+            Some(EXTRACT_KEPT),
+        ),
+    ]);
+    assert!(!found.is_empty());
+    assert!(
+        found.iter().all(|r| r == "assertions-removed, high"),
+        "{found:?}"
+    );
+}
