@@ -154,31 +154,31 @@ pub struct View {
 /// `throw`, `t.Fatal(…)`, `pytest.fail(…)`, `raise`) when a comparison of the
 /// value with a number holds (`if (n > 10)`, `if d > 10*time.Millisecond`, `if
 /// n >= LIMIT:`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Bar {
     /// Where its `if` starts.
     pub at: usize,
     /// The condition as written, whitespace runs one space.
     pub text: String,
-    /// The comparison squeezed of whitespace, the names its bound reads bound
-    /// once followed to their values and its numbers each `#`: two versions of
-    /// one shape differ only in the bound's numbers.
-    pub shape: String,
-    /// The bound so followed, squeezed, numbers and all.
+    /// The side compared with the bound, squeezed of whitespace: a bar pairs
+    /// the bars of the same test, subject, side and unit.
+    pub subject: String,
+    /// The bound, the names it reads bound once followed to their values,
+    /// squeezed, numbers and all.
     pub bound: String,
-    /// The bound's numbers as written, in order (`-` before one negated).
-    pub numbers: Vec<String>,
+    /// The bound's value, its literals folded (`10 * 1000`, `100 - 1`), Go's
+    /// time units in nanoseconds, `Infinity`, `math.inf`, `float("inf")` and
+    /// `1e400` infinite.
+    pub value: f64,
+    /// The dotted names the value is a multiple of that no reading knows
+    /// (`units.MB`), joined by `*`; "" for none.
+    pub unit: String,
     /// The branch fails above the bound (`n > 10`, `10 <= n`); else below.
     pub upper: bool,
 }
 
-impl Bar {
-    /// The values of [`Bar::numbers`], or none when one does not read as a
-    /// number (Go's imaginary `2i`, Python's `2j`).
-    pub fn values(&self) -> Option<Vec<f64>> {
-        self.numbers.iter().map(|n| number(n)).collect()
-    }
-}
+// No bar holds NaN: its value equals itself.
+impl Eq for Bar {}
 
 /// A number literal's value: `1_000`, `0x10`, `1e-3`, JavaScript's `10n`, a
 /// leading `-`.
@@ -195,7 +195,8 @@ fn number(text: &str) -> Option<f64> {
         .next()
     {
         Some((digits, r)) => i64::from_str_radix(digits, r).ok()? as f64,
-        None => t.parse::<f64>().ok().filter(|v| v.is_finite())?,
+        // `1e400` is written to be larger than any value.
+        None => t.parse::<f64>().ok().filter(|v| !v.is_nan())?,
     };
     Some(if negated { -value } else { value })
 }

@@ -1472,17 +1472,36 @@ impl<'c> Row<'c> {
         );
         // A failing branch's bar moved: one finding with the statement's own
         // reading of it (Go's `if` is a statement too).
-        let bars = fail_bounds::loosened(&old.read.bars, &new.read.bars);
+        let after = self.change.after.as_deref().unwrap_or("");
+        // Whether the test `owner` still computes `subject` (its text is in it
+        // as a whole expression) and no assertion of it reads it.
+        let computed = |owner: &str, subject: &str| {
+            let asserted = new
+                .read
+                .statements
+                .iter()
+                .zip(&new.read.owners)
+                .any(|(s, o)| o == owner && fail_bounds::mentions(s, subject));
+            !asserted
+                && new.read.spans.iter().any(|(name, span)| {
+                    name == owner
+                        && after
+                            .get(span.clone())
+                            .is_some_and(|body| fail_bounds::mentions(body, subject))
+                })
+        };
+        let bars = fail_bounds::loosened(&old.read.bars, &new.read.bars, computed);
         // The bars come in source order: their lines are counted in one pass.
         let mut counted = (0, 1);
         for bar in bars {
             let said = what
                 .iter()
                 .any(|p| p.text.contains(&bar.was) && p.text.contains(&bar.now));
-            let after = self.change.after.as_deref().unwrap_or("");
-            let line = after.get(counted.0..bar.at).map(|run| {
-                counted = (bar.at, counted.1 + run.matches('\n').count());
-                counted.1
+            let line = bar.at.and_then(|at| {
+                after.get(counted.0..at).map(|run| {
+                    counted = (at, counted.1 + run.matches('\n').count());
+                    counted.1
+                })
             });
             if !said {
                 what.push(match line {
@@ -2555,6 +2574,8 @@ struct Read {
     /// The bars its failing branches set ([`syntax::Bar`]), each with the name
     /// of the innermost test it is in.
     bars: Vec<(String, syntax::Bar)>,
+    /// The bytes of each test, by name.
+    spans: Vec<(String, std::ops::Range<usize>)>,
 }
 
 /// A `lang` file read from its syntax `view` ([`viewed::read`]; none without

@@ -77,11 +77,12 @@ struct Reader<'s, 'n, 't> {
     changed: HashSet<&'s str>,
 }
 
-/// A bound as read: its shape (numbers each `#`), its spelling, its numbers.
+/// A bound as read: its value with its literals folded, the dotted names it
+/// is a multiple of that no reading knows, its spelling.
 struct Bound {
-    shape: String,
+    value: f64,
+    unit: String,
     spelled: String,
-    numbers: Vec<String>,
 }
 
 impl<'s, 't> Reader<'s, '_, 't> {
@@ -103,28 +104,23 @@ impl<'s, 't> Reader<'s, '_, 't> {
             "<" | "<=" => false,
             _ => return None,
         };
-        let (bound, upper, shape) = match (self.bound(left, 0, false), self.bound(right, 0, false))
-        {
-            (None, Some(b)) => {
-                let shape = format!("{}{op}{}", squeezed(self.text(left)), b.shape);
-                (b, above, shape)
-            }
-            (Some(b), None) => {
-                let shape = format!("{}{op}{}", b.shape, squeezed(self.text(right)));
-                (b, !above, shape)
-            }
-            _ => return None,
-        };
-        (!bound.numbers.is_empty()).then(|| Bar {
+        let (bound, upper, subject) =
+            match (self.bound(left, 0, false), self.bound(right, 0, false)) {
+                (None, Some(b)) => (b, above, left),
+                (Some(b), None) => (b, !above, right),
+                _ => return None,
+            };
+        Some(Bar {
             at: n.start_byte(),
             text: self
                 .text(condition)
                 .split_whitespace()
                 .collect::<Vec<_>>()
                 .join(" "),
-            shape,
+            subject: squeezed(self.text(subject)),
             bound: bound.spelled,
-            numbers: bound.numbers,
+            value: bound.value,
+            unit: bound.unit,
             upper,
         })
     }
@@ -149,53 +145,75 @@ impl<'s, 't> Reader<'s, '_, 't> {
     }
 
     /// What `n` comes to when it is made of numbers alone: number literals, a
-    /// number negated, products and sums of them, a name the file binds once
-    /// to one (followed [`FOLLOW`] deep), a unit a number is multiplied by
-    /// (`10*time.Millisecond`). `unit`: a dotted name may stand here.
+    /// number negated, products, sums and differences of them, a name the
+    /// file binds once to one (followed [`FOLLOW`] deep), a constant every
+    /// reader knows ([`known`]), a unit a number is multiplied by
+    /// (`10*units.MB`). `unit`: a dotted name may stand here.
     fn bound(&self, n: Node<'t>, depth: usize, unit: bool) -> Option<Bound> {
         let n = unparen(n);
         let text = self.text(n);
-        let number = |written: String| Bound {
-            shape: "#".to_string(),
-            spelled: written.clone(),
-            numbers: vec![written],
+        let plain = |value: f64| Bound {
+            value,
+            unit: String::new(),
+            spelled: squeezed(text),
         };
+        if let Some(value) = known(&squeezed(text)) {
+            return Some(plain(value));
+        }
         match n.kind() {
             "number" | "integer" | "float" | "int_literal" | "float_literal" => {
-                Some(number(squeezed(text)))
+                super::number(&squeezed(text)).map(plain)
             }
             "unary_expression" | "unary_operator" => {
                 let operand = n
                     .child_by_field_name("argument")
                     .or_else(|| n.child_by_field_name("operand"))?;
                 let inner = self.bound(operand, depth, false)?;
-                let sign = self.text(n.child_by_field_name("operator")?);
-                match (sign, &inner.numbers[..]) {
-                    ("-", [one]) if inner.shape == "#" => Some(number(format!("-{one}"))),
-                    ("+", _) => Some(inner),
-                    _ => None,
-                }
+                let value = match self.text(n.child_by_field_name("operator")?) {
+                    "-" => -inner.value,
+                    "+" => inner.value,
+                    _ => return None,
+                };
+                Some(Bound {
+                    value,
+                    unit: inner.unit,
+                    spelled: squeezed(text),
+                })
             }
             "binary_expression" | "binary_operator" => {
                 let op = self.text(n.child_by_field_name("operator")?);
                 let product = op == "*";
-                if !product && op != "+" {
-                    return None;
-                }
                 let left = self.bound(n.child_by_field_name("left")?, depth, product)?;
                 let right = self.bound(n.child_by_field_name("right")?, depth, product)?;
-                Some(Bound {
-                    shape: format!("{}{op}{}", left.shape, right.shape),
+                let (value, unit) = match op {
+                    "*" => (
+                        left.value * right.value,
+                        match (left.unit.is_empty(), right.unit.is_empty()) {
+                            (true, _) => right.unit,
+                            (_, true) => left.unit,
+                            _ => return None,
+                        },
+                    ),
+                    "+" | "-" if left.unit == right.unit => (
+                        match op {
+                            "+" => left.value + right.value,
+                            _ => left.value - right.value,
+                        },
+                        left.unit,
+                    ),
+                    _ => return None,
+                };
+                (!value.is_nan()).then(|| Bound {
+                    value,
+                    unit,
                     spelled: format!("{}{op}{}", left.spelled, right.spelled),
-                    numbers: [left.numbers, right.numbers].concat(),
                 })
             }
             "selector_expression" | "member_expression" | "attribute" if unit && dotted(n) => {
-                let path = squeezed(text);
                 Some(Bound {
-                    shape: path.clone(),
-                    spelled: path,
-                    numbers: Vec::new(),
+                    value: 1.0,
+                    unit: squeezed(text),
+                    spelled: squeezed(text),
                 })
             }
             "identifier" if depth < FOLLOW && !self.changed.contains(text) => {
@@ -294,6 +312,45 @@ fn dotted(n: Node<'_>) -> bool {
                 | "."
         )
     })
+}
+
+/// The value of a constant the languages and their libraries name, squeezed:
+/// the infinities and largest numbers (a bound moved there bars nothing) and
+/// Go's time units in nanoseconds (`time.Second` is `1000*time.Millisecond`).
+fn known(squeezed: &str) -> Option<f64> {
+    let inf = f64::INFINITY;
+    let value = match squeezed {
+        "Infinity" | "Number.POSITIVE_INFINITY" | "math.inf" | "numpy.inf" | "np.inf" => inf,
+        "Number.NEGATIVE_INFINITY" | "-math.inf" => -inf,
+        "Number.MAX_VALUE" | "sys.float_info.max" | "math.MaxFloat64" => f64::MAX,
+        "Number.MAX_SAFE_INTEGER" => 9_007_199_254_740_991.0,
+        "sys.maxsize" | "math.MaxInt" | "math.MaxInt64" => i64::MAX as f64,
+        "math.MaxInt32" => i32::MAX as f64,
+        "math.MaxUint32" => u32::MAX as f64,
+        "math.MaxUint64" | "math.MaxUint" => u64::MAX as f64,
+        "math.Inf(1)" | "math.Inf(0)" => inf,
+        "math.Inf(-1)" => -inf,
+        "time.Nanosecond" => 1.0,
+        "time.Microsecond" => 1e3,
+        "time.Millisecond" => 1e6,
+        "time.Second" => 1e9,
+        "time.Minute" => 6e10,
+        "time.Hour" => 3.6e12,
+        _ => {
+            // `float("inf")`, `float('-Infinity')`
+            let inner = squeezed.strip_prefix("float(")?.strip_suffix(')')?;
+            let word = inner
+                .strip_prefix(['"', '\''])?
+                .strip_suffix(['"', '\''])?
+                .to_ascii_lowercase();
+            match word.as_str() {
+                "inf" | "+inf" | "infinity" | "+infinity" => inf,
+                "-inf" | "-infinity" => -inf,
+                _ => return None,
+            }
+        }
+    };
+    Some(value)
 }
 
 fn squeezed(text: &str) -> String {

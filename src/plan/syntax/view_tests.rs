@@ -930,3 +930,50 @@ fn rust_exits_in_a_helper_a_test_calls() {
         assert_eq!(read(Grammar::Rust, &text).exits, exits, "{text}");
     }
 }
+
+/// A failing branch's bar reads as its subject, side and value, however the
+/// bound is spelled: turned round, folded, in Go's time units, infinite.
+#[test]
+fn a_bar_reads_its_subject_side_and_folded_value() {
+    let bars = |g: Grammar, text: &str| {
+        read(g, text)
+            .bars
+            .iter()
+            .map(|b| (b.subject.clone(), b.upper, b.value, b.unit.clone()))
+            .collect::<Vec<_>>()
+    };
+    let js = bars(
+        Grammar::JavaScript,
+        "test('t', () => {\n  const n = f()\n  if (n > 10 * 1000) throw new Error('a')\n  if (100 - 1 < n) throw new Error('b')\n  if (n >= Infinity) throw new Error('c')\n  if (n <= -Number.MAX_VALUE) throw new Error('d')\n  if (n > 2 * units.MB) throw new Error('e')\n})\n",
+    );
+    let s = |x: &str| x.to_string();
+    assert_eq!(
+        js,
+        vec![
+            (s("n"), true, 10_000.0, s("")),
+            (s("n"), true, 99.0, s("")),
+            (s("n"), true, f64::INFINITY, s("")),
+            (s("n"), false, -f64::MAX, s("")),
+            (s("n"), true, 2.0, s("units.MB")),
+        ]
+    );
+    let go = bars(
+        Grammar::Go,
+        "package p\n\nimport \"testing\"\n\nfunc TestT(t *testing.T) {\n\td := f()\n\tif d > time.Second {\n\t\tt.Fatal(d)\n\t}\n\tif 1500*time.Millisecond < d {\n\t\tt.Fatal(d)\n\t}\n}\n",
+    );
+    assert_eq!(
+        go,
+        vec![(s("d"), true, 1e9, s("")), (s("d"), true, 1.5e9, s(""))]
+    );
+    let py = bars(
+        Grammar::Python,
+        "import math\n\ndef test_t():\n    n = f()\n    if n > float(\"inf\"):\n        raise AssertionError()\n    if n < 1e400:\n        pytest.fail()\n",
+    );
+    assert_eq!(
+        py,
+        vec![
+            (s("n"), true, f64::INFINITY, s("")),
+            (s("n"), false, f64::INFINITY, s(""))
+        ]
+    );
+}

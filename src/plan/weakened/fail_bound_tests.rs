@@ -311,3 +311,179 @@ fn a_failing_branch_s_bound_raised_names_its_line() {
         .map(|k| k + 1);
     assert_eq!(lines, vec![want]);
 }
+
+/// Attack (hostile review): a bound made infinite, or spelled so the old
+/// reading took no number from it, let everything through: `Infinity`,
+/// `Number.MAX_VALUE`, `1e400`, `math.inf`, `float("inf")`, Go's `math.Inf(1)`.
+#[test]
+fn attack_a_failing_branch_s_bound_made_infinite_is_found() {
+    for a in [
+        "Infinity",
+        "Number.MAX_VALUE",
+        "Number.POSITIVE_INFINITY",
+        "1e400",
+    ] {
+        let after = js(&format!("  if (took > {a}) throw new Error('slow')\n"));
+        let before = js("  if (took > 50) throw new Error('slow')\n");
+        one_high(&all(JS, &before, &after), "a bound raised", a);
+    }
+    for a in ["math.inf", "float(\"inf\")", "float('inf')"] {
+        let after = py(&format!(
+            "    if timed() > {a}:\n        raise AssertionError(\"slow\")\n"
+        ));
+        let before = py("    if timed() > 0.5:\n        raise AssertionError(\"slow\")\n");
+        one_high(&all(PY, &before, &after), "a bound raised", a);
+    }
+    let fails = |condition: &str| go("", &format!("\tif {condition} {{\n\t\tt.Fatal(n)\n\t}}\n"));
+    one_high(
+        &all(
+            GO,
+            &fails("float64(n) > 10"),
+            &fails("float64(n) > math.Inf(1)"),
+        ),
+        "a bound raised",
+        "math.Inf(1)",
+    );
+    let lower = js("  if (took < -Infinity) throw new Error('few')\n");
+    one_high(
+        &all(JS, &js("  if (took < 3) throw new Error('few')\n"), &lower),
+        "a bound lowered",
+        "-Infinity",
+    );
+}
+
+/// Attack: the bound folded from literals (`10 * 1000`, `100 - 1`), in another
+/// Go time unit, `>` made `>=` at a larger bound, or the comparison turned
+/// round with its operands.
+#[test]
+fn attack_a_failing_branch_s_bound_respelled_and_raised_is_found() {
+    let js_fails = |c: &str| js(&format!("  if ({c}) throw new Error('slow')\n"));
+    for (b, a) in [
+        ("took > 5000", "took > 10 * 1000"),
+        ("took > 50", "took > 100 - 1"),
+        ("took > 50", "took >= 500"),
+        ("took > 50", "500 < took"),
+        ("50 < took", "took >= 500"),
+    ] {
+        one_high(&all(JS, &js_fails(b), &js_fails(a)), "a bound raised", a);
+    }
+    let fails = |condition: &str| go("", &format!("\tif {condition} {{\n\t\tt.Fatal(n)\n\t}}\n"));
+    for (b, a) in [
+        (
+            "time.Since(start) > 500*time.Millisecond",
+            "time.Since(start) > time.Second",
+        ),
+        (
+            "time.Since(start) > 1000*time.Millisecond",
+            "time.Since(start) > 2*time.Second",
+        ),
+        ("n > 10", "100 < n"),
+    ] {
+        one_high(&all(GO, &fails(b), &fails(a)), "a bound raised", a);
+    }
+}
+
+/// Attack: a second bar of the same shape in the same test, so the count of
+/// bars of that shape differs and no old bar paired a new one; and the tight
+/// bar loosened with a looser one left beside it.
+#[test]
+fn attack_a_failing_branch_s_bound_raised_beside_a_second_bar_is_found() {
+    let one = "  if (took > 50) throw new Error('slow')\n";
+    let two =
+        "  if (took > 500) throw new Error('slow')\n  if (took > 900) throw new Error('slower')\n";
+    one_high(&all(JS, &js(one), &js(two)), "a bound raised", "two bars");
+    let pair =
+        "  if (took > 50) throw new Error('slow')\n  if (took > 900) throw new Error('slower')\n";
+    one_high(
+        &all(JS, &js(pair), &js(two)),
+        "a bound raised",
+        "the tight one",
+    );
+}
+
+/// Honest twins: the same value spelled another way, a bar moved to another
+/// test as it was, a second stricter bar added, `>` made `>=` at one value.
+#[test]
+fn a_failing_branch_s_bound_respelled_to_the_same_value_is_no_finding() {
+    let js_fails = |c: &str| js(&format!("  if ({c}) throw new Error('slow')\n"));
+    for (b, a) in [
+        ("took > 10_000", "took > 1e4"),
+        ("took > 10000", "took > 10 * 1000"),
+        ("took > 50", "50 < took"),
+        ("took > 50", "took >= 50"),
+        ("took > 50", "took > 40"),
+    ] {
+        assert_eq!(
+            all(JS, &js_fails(b), &js_fails(a)),
+            Vec::<String>::new(),
+            "{a}"
+        );
+    }
+    let added = js(
+        "  if (took > 50) throw new Error('slow')\n  if (took > 20) throw new Error('slower')\n",
+    );
+    assert_eq!(
+        all(
+            JS,
+            &js("  if (took > 50) throw new Error('slow')\n"),
+            &added
+        ),
+        Vec::<String>::new()
+    );
+    let fails = |condition: &str| go("", &format!("\tif {condition} {{\n\t\tt.Fatal(n)\n\t}}\n"));
+    for (b, a) in [
+        (
+            "time.Since(start) > 1000*time.Millisecond",
+            "time.Since(start) > time.Second",
+        ),
+        (
+            "time.Since(start) > time.Second",
+            "time.Since(start) > 500*time.Millisecond",
+        ),
+    ] {
+        assert_eq!(all(GO, &fails(b), &fails(a)), Vec::<String>::new(), "{a}");
+    }
+    let before = py("    if n >= 5:\n        pytest.fail(\"many\")\n    assert n\n");
+    let after = format!(
+        "{}\n\ndef test_bursts():\n    n = attempts(burst=True)\n    if n >= 5:\n        pytest.fail(\"many\")\n",
+        py("    assert n\n")
+    );
+    assert_eq!(all(PY, &before, &after), Vec::<String>::new());
+}
+
+/// Attack: the failing branch taken out while its subject is still computed
+/// and checked by nothing else.
+#[test]
+fn attack_a_failing_branch_removed_while_its_subject_is_kept_is_found() {
+    let before = js("  if (took > 50) throw new Error('slow')\n  console.log(took)\n");
+    let after = js("  console.log(took)\n");
+    let found = all(JS, &before, &after);
+    assert!(found.iter().any(|f| f.ends_with(", high]")), "{found:?}");
+    let before = go("", "\tif n > 10 {\n\t\tt.Fatal(n)\n\t}\n\tt.Log(n)\n");
+    let after = go("", "\tt.Log(n)\n");
+    let found = all(GO, &before, &after);
+    assert!(found.iter().any(|f| f.ends_with(", high]")), "{found:?}");
+}
+
+/// Honest twin: the failing branch rewritten as an assertion on its subject,
+/// or taken out with every use of its subject.
+#[test]
+fn a_failing_branch_rewritten_as_an_assertion_is_no_finding() {
+    let before = js("  if (took > 50) throw new Error('slow')\n  console.log(took)\n");
+    for after in [
+        js("  assert.ok(took <= 50)\n  console.log(took)\n"),
+        js("  assert.ok(measure(2))\n").replace("  const took = measure(3)\n", ""),
+    ] {
+        assert_eq!(all(JS, &before, &after), Vec::<String>::new(), "{after}");
+    }
+    let before = go("", "\tif n > 10 {\n\t\tt.Fatal(n)\n\t}\n\tt.Log(n)\n");
+    let after = go(
+        "",
+        "\tif !(n <= 10) {\n\t\tt.Fatalf(\"%d over\", n)\n\t}\n\tt.Log(n)\n",
+    );
+    let found = all(GO, &before, &after);
+    assert!(
+        found.iter().all(|f| !f.contains("became no bar")),
+        "{found:?}"
+    );
+}

@@ -1,44 +1,103 @@
 //! A bar a test sets its value moved the way that lets more through: the
 //! branch that fails the test when the value passes a number (`if (n > 10)
-//! t.fail()`) kept word for word but for that number, raised for a bar from
-//! above or lowered for one from below, written in the condition or in the
-//! name it reads. A tolerance widened, as an assertion's would be. Pure.
+//! t.fail()`) on the same subject in the same test, its value raised for a bar
+//! from above or lowered for one from below, however the bound is spelled
+//! (the comparison turned round, `>` made `>=`, literals folded, Go's time
+//! units, the infinities) and whether written in the condition or in the name
+//! it reads. A tolerance widened, as an assertion's would be. Pure.
 
 use std::collections::HashMap;
 
 use super::forms::clip;
 use super::syntax::Bar;
 
-/// In words, each bar both sides hold in the same test and of the same shape
-/// ([`Bar::shape`]) whose numbers each moved the looser way, none the other.
-/// A shape held a different number of times on each side pairs nothing: which
-/// bar became which is not known.
-pub(super) fn loosened(was: &[(String, Bar)], now: &[(String, Bar)]) -> Vec<Loosened> {
-    let (old, new) = (by_shape(was), by_shape(now));
-    let mut out = Vec::new();
-    for (owner, bar) in now {
-        let key = (owner.as_str(), bar.shape.as_str());
-        let (Some(olds), Some(news)) = (old.get(&key), new.get(&key)) else {
-            continue;
-        };
-        if olds.len() != news.len() {
-            continue;
-        }
-        let Some(k) = news.iter().position(|b| std::ptr::eq(*b, bar)) else {
-            continue;
-        };
-        if let Some(found) = moved(olds[k], bar) {
-            out.push(found);
+/// In words, the bars of each test, subject, side and unit
+/// ([`Bar::subject`]) whose values moved the looser way: each side's values
+/// sorted tightest first and paired so, one moved looser and none stricter. A
+/// bar added or removed beside others pairs the tightest of each side, the bar
+/// that fails first; one reordered pairs equal values. A test's bars of a
+/// subject all taken out while `computed(test, subject)` holds, no bar of the
+/// test reading it and none as strict on it anywhere (a bar moved to another
+/// test), are removed.
+pub(super) fn loosened(
+    was: &[(String, Bar)],
+    now: &[(String, Bar)],
+    computed: impl Fn(&str, &str) -> bool,
+) -> Vec<Loosened> {
+    let (old, new) = (by_subject(was), by_subject(now));
+    let mut out: Vec<Loosened> = new
+        .iter()
+        .filter_map(|(key, news)| {
+            let olds = old.get(key)?;
+            let looser = |a: &Bar, b: &Bar| match b.upper {
+                true => b.value > a.value,
+                false => b.value < a.value,
+            };
+            let pairs = || olds.iter().zip(news.iter());
+            if pairs().any(|(a, b)| looser(b, a)) {
+                return None;
+            }
+            let (a, b) = pairs().find(|(a, b)| looser(a, b))?;
+            Some(moved(a, b))
+        })
+        .collect();
+    for ((owner, subject, upper, unit), olds) in &old {
+        let tightest = olds[0];
+        let kept = now.iter().any(|(o, b)| {
+            let near = |a: &str, b: &str| !a.is_empty() && b.contains(a);
+            (o == owner && (near(subject, &b.subject) || near(&b.subject, subject)))
+                || (b.subject == *subject
+                    && b.upper == *upper
+                    && b.unit == *unit
+                    && match upper {
+                        true => b.value <= tightest.value,
+                        false => b.value >= tightest.value,
+                    })
+        });
+        if !kept && computed(owner, subject) {
+            out.push(Loosened {
+                was: tightest.text.clone(),
+                now: String::new(),
+                at: None,
+                words: format!(
+                    "`{}` became no bar while the test still computes `{}` (a branch that failed the test taken out)",
+                    clip(&tightest.text),
+                    clip(subject)
+                ),
+            });
         }
     }
+    out.sort_by_key(|l| l.at);
     out
 }
 
-/// The bars of each test and shape, in order.
-fn by_shape(bars: &[(String, Bar)]) -> HashMap<(&str, &str), Vec<&Bar>> {
-    let mut out: HashMap<(&str, &str), Vec<&Bar>> = HashMap::new();
+/// Whether `text` holds `subject` whole: no name character joins it on
+/// either side.
+pub(super) fn mentions(text: &str, subject: &str) -> bool {
+    let name = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    !subject.is_empty()
+        && text.match_indices(subject).any(|(k, _)| {
+            !name(text[..k].chars().next_back()) && !name(text[k + subject.len()..].chars().next())
+        })
+}
+
+/// The bars of each test, subject, side and unit, tightest first.
+fn by_subject(bars: &[(String, Bar)]) -> HashMap<(&str, &str, bool, &str), Vec<&Bar>> {
+    let mut out: HashMap<(&str, &str, bool, &str), Vec<&Bar>> = HashMap::new();
     for (owner, bar) in bars {
-        out.entry((owner, &bar.shape)).or_default().push(bar);
+        let key = (
+            owner.as_str(),
+            bar.subject.as_str(),
+            bar.upper,
+            bar.unit.as_str(),
+        );
+        out.entry(key).or_default().push(bar);
+    }
+    for list in out.values_mut() {
+        list.sort_by(|a, b| match a.upper {
+            true => a.value.total_cmp(&b.value),
+            false => b.value.total_cmp(&a.value),
+        });
     }
     out
 }
@@ -48,8 +107,8 @@ pub(super) struct Loosened {
     /// The condition before and after, as written.
     pub was: String,
     pub now: String,
-    /// Where the new bar's `if` starts.
-    pub at: usize,
+    /// Where the new bar's `if` starts; none for a bar removed.
+    pub at: Option<usize>,
     words: String,
 }
 
@@ -59,15 +118,7 @@ impl Loosened {
     }
 }
 
-fn moved(old: &Bar, new: &Bar) -> Option<Loosened> {
-    let (a, b) = (old.values()?, new.values()?);
-    if a.len() != b.len() || a == b {
-        return None;
-    }
-    let looser = |x: f64, y: f64| if new.upper { y >= x } else { y <= x };
-    if !a.iter().zip(&b).all(|(x, y)| looser(*x, *y)) {
-        return None;
-    }
+fn moved(old: &Bar, new: &Bar) -> Loosened {
     let why = match new.upper {
         true => "a bound raised on a branch that fails the test",
         false => "a bound lowered on a branch that fails the test",
@@ -82,10 +133,10 @@ fn moved(old: &Bar, new: &Bar) -> Option<Loosened> {
         ),
         false => format!("`{}` became `{}` ({why})", clip(&old.text), clip(&new.text)),
     };
-    Some(Loosened {
+    Loosened {
         was: old.text.clone(),
         now: new.text.clone(),
-        at: new.at,
+        at: Some(new.at),
         words,
-    })
+    }
 }

@@ -128,6 +128,11 @@ fn marked(lang: Lang, view: &syntax::View) -> Read {
                 .iter()
                 .filter_map(|t| Some((t.body.clone()?, t.name.as_str()))),
         ),
+        spans: m
+            .tests
+            .iter()
+            .filter_map(|t| Some((t.name.clone(), t.body.clone()?)))
+            .collect(),
     }
 }
 
@@ -299,6 +304,11 @@ fn scripted(lang: Lang, view: &syntax::View) -> Read {
             &view.bars,
             view.tests.iter().map(|t| (t.span.clone(), t.name.as_str())),
         ),
+        spans: view
+            .tests
+            .iter()
+            .map(|t| (t.name.clone(), t.span.clone()))
+            .collect(),
     }
 }
 
