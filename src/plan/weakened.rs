@@ -32,6 +32,7 @@ pub mod rules;
 mod rules_tests;
 mod runner;
 mod skip_helper;
+mod skip_sense;
 mod syntactic;
 mod unittest_attrs;
 mod unittest_load;

@@ -16,7 +16,7 @@ fn high(path: &str, before: &str, after: &str) -> String {
 
 fn none(path: &str, before: &str, after: &str) {
     let found = found_in(path, before, after);
-    assert!(found.iter().all(|f| !kinds::high(f)), "{found:?}");
+    assert!(found.iter().all(|f| !kinds::high(f)), "{found:?} {after}");
 }
 
 const RS: &str = "#[test]\nfn lists_links() {\n    let out = run(&[\"--follow\"]);\n    assert_eq!(out, \"a\\nb\\n\");\n}\n\n#[test]\nfn lists_files() {\n    assert_eq!(run(&[]), \"a\\n\");\n}\n";
@@ -688,4 +688,76 @@ fn a_conditional_skip_made_unconditional() {
     );
     high("tests/test_calc.py", py, &py_after);
     none("tests/test_calc.py", &py_after, py);
+}
+
+const GO_SKIP: &str = "package calc\n\nimport (\n\t\"runtime\"\n\t\"testing\"\n)\n\nfunc TestAdd(t *testing.T) {\n\tif runtime.GOOS == \"windows\" {\n\t\tt.Skip(\"posix\")\n\t}\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal(\"add\")\n\t}\n}\n";
+
+const RS_SKIP: &str = "#[test]\n#[cfg_attr(windows, ignore)]\nfn lists_links() {\n    assert_eq!(run(&[\"--follow\"]), \"a\\nb\\n\");\n}\n";
+
+/// Attack (hostile review): a skip condition turned round on a test that ran
+/// where it did not hold: it now skips everywhere the test ran.
+#[test]
+fn attack_a_skip_condition_inverted_is_high() {
+    let py = PY.replace("sys.platform == \"win32\"", "sys.platform != \"win32\"");
+    high("tests/test_cli.py", PY, &py);
+    let py = PY.replace("sys.platform == \"win32\"", "not sys.platform == \"win32\"");
+    high("tests/test_cli.py", PY, &py);
+    let go = GO_SKIP.replace("runtime.GOOS == ", "runtime.GOOS != ");
+    high("calc/add_test.go", GO_SKIP, &go);
+    let rs = RS_SKIP.replace("cfg_attr(windows,", "cfg_attr(not(windows),");
+    high("tests/cli.rs", RS_SKIP, &rs);
+}
+
+/// Attack: a skip condition made one that always holds.
+#[test]
+fn attack_a_skip_condition_made_always_true_is_high() {
+    for always in [
+        "True",
+        "sys.version_info > (0,)",
+        "1 == 1",
+        "\"a\" == \"a\"",
+    ] {
+        let py = PY.replace("sys.platform == \"win32\"", always);
+        high("tests/test_cli.py", PY, &py);
+    }
+    for always in ["true", "1 == 1", "!false"] {
+        let go = GO_SKIP.replace("runtime.GOOS == \"windows\"", always);
+        high("calc/add_test.go", GO_SKIP, &go);
+    }
+    let rs = RS_SKIP.replace("cfg_attr(windows,", "cfg_attr(all(),");
+    high("tests/cli.rs", RS_SKIP, &rs);
+}
+
+/// Honest twins: a condition narrowed, the same condition turned round or
+/// spelled with the same words, one rewritten into other words no reading
+/// tells wider from narrower (`startswith("win")` for `== "win32"`: left
+/// silent), an inverted condition on a new test, one made never true.
+#[test]
+fn a_skip_condition_respelled_or_narrowed_is_no_finding() {
+    let wide = PY.replace(
+        "sys.platform == \"win32\"",
+        "sys.platform == \"win32\" or sys.version_info < (3, 12)",
+    );
+    none("tests/test_cli.py", &wide, PY);
+    for same in [
+        "\"win32\" == sys.platform",
+        "sys.platform.startswith(\"win\")",
+        "sys.version_info < (3, 8)",
+        "False",
+    ] {
+        let py = PY.replace("sys.platform == \"win32\"", same);
+        none("tests/test_cli.py", PY, &py);
+    }
+    let go = GO_SKIP.replace("runtime.GOOS == \"windows\"", "\"windows\" == runtime.GOOS");
+    none("calc/add_test.go", GO_SKIP, &go);
+    let go = GO_SKIP.replace("runtime.GOOS == \"windows\"", "false");
+    none("calc/add_test.go", GO_SKIP, &go);
+    let rs = RS_SKIP.replace("cfg_attr(windows,", "cfg_attr(target_os = \"windows\",");
+    none("tests/cli.rs", RS_SKIP, &rs);
+    let rs = RS_SKIP.replace("cfg_attr(windows,", "cfg_attr(any(),");
+    none("tests/cli.rs", RS_SKIP, &rs);
+    let both = format!(
+        "{RS_SKIP}\n#[test]\n#[cfg_attr(not(windows), ignore)]\nfn lists_links_windows() {{\n    assert_eq!(run(&[\"--follow\"]), \"a\\r\\nb\\r\\n\");\n}}\n"
+    );
+    none("tests/cli.rs", RS_SKIP, &both);
 }

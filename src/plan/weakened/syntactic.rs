@@ -7,7 +7,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::rules::{Part, RuleId};
-use super::{cfg_unset, plural};
+use super::{cfg_unset, plural, skip_sense};
 use crate::plan::syntax::{self, Grammar, View};
 
 /// The views of a file's version at the start and now.
@@ -426,6 +426,18 @@ impl Pair {
             .filter(|s| !inert(s))
             .map(syntax::Skip::words)
             .collect();
+        // One of them turned round, or the new one always skipping: it now
+        // skips where the test ran. The same predicate respelled is neither.
+        let mut turned = false;
+        for s in on(&self.old).filter(|s| !inert(s) && !s.runs) {
+            let had = s.condition.as_deref().unwrap_or("");
+            if skip_sense::respelled(had, condition) {
+                return false;
+            }
+            let kept = on(&self.new).any(|n| n.condition == s.condition);
+            turned |= !kept
+                && (skip_sense::always_skips(condition) || skip_sense::inverted(had, condition));
+        }
         let joined = |c: &str, ops: [&str; 3]| {
             c.split(|ch: char| ch.is_whitespace() || ch == '(' || ch == ',')
                 .any(|w| ops.contains(&w))
@@ -454,6 +466,7 @@ impl Pair {
             }
         };
         let widened = gone.is_empty()
+            || turned
             || gone.iter().any(|had| {
                 had.iter().all(|w| words.contains(w))
                     && !words.iter().all(|w| had.contains(w))
