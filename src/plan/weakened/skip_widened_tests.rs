@@ -761,3 +761,64 @@ fn a_skip_condition_respelled_or_narrowed_is_no_finding() {
     );
     none("tests/cli.rs", RS_SKIP, &both);
 }
+
+const PY_IMPORT: &str = "import pytest\n\n\ndef test_load():\n    yaml = pytest.importorskip(\"yaml\")\n    assert yaml.safe_load(\"a: 1\") == {\"a\": 1}\n\n\ndef test_dump():\n    assert dump({}) == \"{}\"\n";
+
+/// Honest twin (a false alarm before): `pytest.importorskip("x")` written out
+/// as `try: import x` / `except ImportError: pytest.skip(…)`, in the test or
+/// for the module, still skips only where the import fails; and a JavaScript
+/// conditional skip written as `cond && it.skip(…)` or `cond ? it : it.skip`.
+#[test]
+fn a_conditional_skip_refactored_into_another_conditional_form_is_no_finding() {
+    let inside = PY_IMPORT.replace(
+        "    yaml = pytest.importorskip(\"yaml\")\n",
+        "    try:\n        import yaml\n    except ImportError:\n        pytest.skip(\"yaml is not installed\")\n",
+    );
+    none("tests/test_io.py", PY_IMPORT, &inside);
+    let module = "import pytest\n\nyaml = pytest.importorskip(\"yaml\")\n\n\ndef test_load():\n    assert yaml.safe_load(\"a: 1\") == {\"a\": 1}\n";
+    let module_after = module.replace(
+        "yaml = pytest.importorskip(\"yaml\")\n",
+        "try:\n    import yaml\nexcept ImportError:\n    pytest.skip(\"yaml is not installed\", allow_module_level=True)\n",
+    );
+    none("tests/test_io.py", module, &module_after);
+    // The same from a `skipif` on the import's outcome, in the test and for
+    // the module: a false alarm (a skip made unconditional) before.
+    let guarded = "import pytest\n\ntry:\n    import yaml\nexcept ImportError:\n    yaml = None\n\n\n@pytest.mark.skipif(yaml is None, reason=\"no yaml\")\ndef test_load():\n    assert yaml.safe_load(\"a: 1\") == {\"a\": 1}\n";
+    let in_test = "import pytest\n\n\ndef test_load():\n    try:\n        import yaml\n    except ImportError:\n        pytest.skip(\"no yaml\")\n    assert yaml.safe_load(\"a: 1\") == {\"a\": 1}\n";
+    none("tests/test_io.py", guarded, in_test);
+    let marked = guarded
+        .replace(
+            "@pytest.mark.skipif(yaml is None, reason=\"no yaml\")\n",
+            "",
+        )
+        .replace(
+            "\n\n\ndef",
+            "\npytestmark = pytest.mark.skipif(yaml is None, reason=\"no yaml\")\n\n\ndef",
+        );
+    none("tests/test_io.py", &marked, &module_after);
+    let js = "const { it } = require('mocha')\nconst assert = require('assert')\n\nconst maybe = process.env.DB ? it : it.skip\n\nmaybe('queries', () => {\n  assert.ok(query())\n})\n\nit('parses', () => {\n  assert.ok(parse())\n})\n";
+    let after = js.replace(
+        "const maybe = process.env.DB ? it : it.skip\n\nmaybe('queries'",
+        "!process.env.DB && it.skip('queries', () => {})\nprocess.env.DB && it('queries'",
+    );
+    none("test/db.test.js", js, &after);
+}
+
+/// Attack twin: the import's skip made unconditional stays high.
+#[test]
+fn an_import_skip_made_unconditional_stays_high() {
+    let after = PY_IMPORT.replace(
+        "    yaml = pytest.importorskip(\"yaml\")\n",
+        "    pytest.skip(\"yaml is not installed\")\n    import yaml\n",
+    );
+    high("tests/test_io.py", PY_IMPORT, &after);
+    let guarded = "import pytest\n\ntry:\n    import yaml\nexcept ImportError:\n    yaml = None\n\n\n@pytest.mark.skipif(yaml is None, reason=\"no yaml\")\ndef test_load():\n    assert yaml.safe_load(\"a: 1\") == {\"a\": 1}\n";
+    let outright = guarded.replace("skipif(yaml is None, ", "skip(");
+    high("tests/test_io.py", guarded, &outright);
+    let js = "const { it } = require('mocha')\nconst assert = require('assert')\n\nconst maybe = process.env.DB ? it : it.skip\n\nmaybe('queries', () => {\n  assert.ok(query())\n})\n\nit('parses', () => {\n  assert.ok(parse())\n})\n";
+    let after = js.replace(
+        "const maybe = process.env.DB ? it : it.skip\n\nmaybe('queries'",
+        "it.skip('queries'",
+    );
+    high("test/db.test.js", js, &after);
+}
