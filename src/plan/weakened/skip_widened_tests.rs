@@ -804,9 +804,14 @@ fn a_conditional_skip_refactored_into_another_conditional_form_is_no_finding() {
     none("test/db.test.js", js, &after);
 }
 
-/// Attack twin: the import's skip made unconditional stays high.
+/// Attack twin: the import's skip made unconditional stays high, and a test
+/// under an `if` made `test.skip` under the same `if` (vitejs/vite
+/// 30131382b0) is skipped wherever it ran.
 #[test]
 fn an_import_skip_made_unconditional_stays_high() {
+    let guarded = "import { expect, test } from 'vitest'\n\nif (!isBuild) {\n  test('hmr works', async () => {\n    expect(await hmr()).toBe('c')\n  })\n\n  test('hmr reloads', async () => {\n    expect(await reload()).toBe('d')\n  })\n}\n";
+    let skipped = guarded.replace("test('hmr works'", "test.skip('hmr works'");
+    high("playground/__tests__/hmr.spec.ts", guarded, &skipped);
     let after = PY_IMPORT.replace(
         "    yaml = pytest.importorskip(\"yaml\")\n",
         "    pytest.skip(\"yaml is not installed\")\n    import yaml\n",
