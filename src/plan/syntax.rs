@@ -399,9 +399,6 @@ pub struct Skip {
     /// `flaky` and `expectedFailure` run it, to fail or again; `importorskip`
     /// wherever the import works): it switches the test off, but not outright.
     pub runs: bool,
-    /// Python's `importorskip`: it skips only where the import fails, a
-    /// condition for a skip made unconditional to widen.
-    pub import: bool,
 }
 
 impl Skip {

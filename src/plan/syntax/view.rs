@@ -602,31 +602,14 @@ impl<'s, 'r> Reader<'s, 'r> {
                     // collection, its tests run by a subclass).
                     let owner = scope.rsplit("::").next().filter(|s| !s.is_empty());
                     let bound = self.python_mark_binding(item);
-                    // `pytest.skip(…, allow_module_level=True)` under an `if` or
-                    // an `except` skips only when it is reached.
-                    let holder = item.parent().and_then(|b| b.parent());
-                    let condition = holder.and_then(|h| match h.kind() {
-                        "if_statement" | "elif_clause" => h.child_by_field_name("condition"),
-                        "except_clause" => h.named_child(0).filter(|e| e.kind() != "block"),
-                        _ => None,
-                    });
-                    let reached = |marker: Node<'_>| {
-                        condition
-                            .or_else(|| enclosing_if(marker, item))
-                            .map(|c| self.normal(c))
-                    };
-                    let mut found: Vec<(Node<'_>, Option<String>)> = Vec::new();
                     for (marker, _) in self.python_markers(item) {
                         // A mark bound to a name skips what it decorates, not here.
                         if !(bound && self.python_mark(marker)) {
-                            found.push((marker, reached(marker)));
+                            self.skip(marker, owner, None);
                         }
                     }
                     for marker in self.python_module_marks(item) {
-                        found.push((marker, reached(marker)));
-                    }
-                    for (marker, condition) in found {
-                        self.skip(marker, owner, condition);
+                        self.skip(marker, owner, None);
                     }
                     // A test defined above taken out of collection by name.
                     for test in python_uncollected(self.src, &self.names, item)
@@ -877,7 +860,6 @@ impl<'s, 'r> Reader<'s, 'r> {
             focus: false,
             guard: false,
             runs,
-            import: self.g == Grammar::Python && self.text(word) == "importorskip",
         });
     }
 
@@ -1021,19 +1003,10 @@ impl<'s, 'r> Reader<'s, 'r> {
                 self.guard(child, Some(&name), condition);
             }
             if skipped {
-                let focus = root.starts_with('f') || words.contains(&"only");
                 let condition = self.js_condition(child);
                 let test = case.then_some(name.as_str());
-                // A skipped case defined only under a condition is a guard:
-                // the view's conditions judge it, not the count of markers.
-                let under = match (&condition, focus) {
-                    (None, false) => self.js_skip_under(child),
-                    _ => None,
-                };
-                match under {
-                    Some(under) => self.guard(child, test, under),
-                    None => self.skip(child, test, condition),
-                }
+                self.skip(child, test, condition);
+                let focus = root.starts_with('f') || words.contains(&"only");
                 if let Some(last) = self.view.skips.last_mut() {
                     last.focus = focus;
                 }
@@ -1355,42 +1328,6 @@ impl<'s, 'r> Reader<'s, 'r> {
             })
             .and_then(|c| c.child_by_field_name("arguments"))
             .map(|a| self.normal(a))
-    }
-
-    /// The condition a skipped test case `call` is defined under, when one is:
-    /// `cond && it.skip(…)`, `cond || it.skip(…)` (its negation), `cond ?
-    /// it.skip(…) : it(…)`. Not the `if`s around it: a test that ran under
-    /// `if (!isBuild)` made `test.skip` there is skipped wherever it ran
-    /// (vitejs/vite 30131382b0, labelled weakened).
-    fn js_skip_under(&self, call: Node<'_>) -> Option<String> {
-        let negated = |c: String, not: bool| match not {
-            true => format!("not ({c})"),
-            false => c,
-        };
-        if let Some(parent) = call.parent() {
-            let is = |field: &str| {
-                parent
-                    .child_by_field_name(field)
-                    .is_some_and(|n| n.id() == call.id())
-            };
-            match parent.kind() {
-                "binary_expression" if is("right") => {
-                    let op = parent.child_by_field_name("operator").map(|o| self.text(o));
-                    let left = parent.child_by_field_name("left")?;
-                    match op {
-                        Some("&&") => return Some(self.normal(left)),
-                        Some("||" | "??") => return Some(negated(self.normal(left), true)),
-                        _ => {}
-                    }
-                }
-                "ternary_expression" if is("consequence") || is("alternative") => {
-                    let c = parent.child_by_field_name("condition")?;
-                    return Some(negated(self.normal(c), is("alternative")));
-                }
-                _ => {}
-            }
-        }
-        None
     }
 
     /// In a test case's callback: `if (cond) return` at its top, and a skip
@@ -2501,9 +2438,6 @@ fn enclosing_if<'t>(node: Node<'t>, within: Node<'t>) -> Option<Node<'t>> {
     {
         match next.kind() {
             "if_statement" => found = next.child_by_field_name("condition"),
-            // Python's `except ImportError:` holds only where the import fails
-            // (`pytest.importorskip` written out).
-            "except_clause" => found = next.named_child(0).filter(|e| e.kind() != "block"),
             // A switch's case is a condition too (`case "windows", "plan9":`), a
             // rewrite staticcheck suggests for an `if` (helper 90's).
             "expression_case" | "type_case" => {

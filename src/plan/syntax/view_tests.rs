@@ -299,9 +299,7 @@ if __name__ == "__main__":
     assert_eq!(
         skips,
         [
-            // The module's skip under `except ImportError:`: only where the
-            // import fails.
-            (None, true, false),
+            (None, false, false),
             (None, false, true),
             (Some("test_flaky"), false, true),
             (Some("test_flaky"), false, false),

@@ -265,8 +265,7 @@ impl Pair {
 
     /// Whether `skip` is unconditional where every skip its test (or the file)
     /// had at the start was under a condition: `if !isWindows() { t.SkipNow() }`
-    /// become `t.SkipNow()`, `skipif(c)` become `skip`, `importorskip("x")`
-    /// become `skip`. The count of markers
+    /// become `t.SkipNow()`, `skipif(c)` become `skip`. The count of markers
     /// stays; the condition widened to always.
     fn made_unconditional(&self, skip: &syntax::Skip) -> bool {
         if skip.condition.is_some() || skip.nested || skip.runs || skip.focus {
@@ -277,8 +276,9 @@ impl Pair {
             return false;
         }
         let mut had = self.old.skips.iter().filter(|s| s.test.as_deref() == test);
-        let conditional = |s: &syntax::Skip| (s.condition.is_some() && !s.runs) || s.import;
-        had.next().is_some_and(conditional) && had.all(conditional)
+        let first = had.next();
+        first.is_some_and(|s| s.condition.is_some() && !s.runs)
+            && had.all(|s| s.condition.is_some() && !s.runs)
     }
 
     /// Tests that were there and now stop, or are not built, under a condition

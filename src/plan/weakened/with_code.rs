@@ -625,19 +625,13 @@ fn settle(change: &Change, what: Vec<Part>, (gone, kept): &Gone, tokens: &Tokens
     let Some(lost) = lost(grammar, before, change.after.as_deref()) else {
         return what;
     };
-    // The test file's own names and literals, each where it stands, and the
-    // names its strings spell as code; those its kept tests still use are no
-    // tie of the lost ones to the code.
-    let mine = with_spelled(before, code_tokens(grammar, before));
+    // The test file's own names and literals, each where it stands; those its
+    // kept tests still use are no tie of the lost ones to the code.
+    let mine = code_tokens(grammar, before);
     let still_mine: HashSet<String> = change
         .after
         .as_deref()
-        .map(|a| {
-            with_spelled(a, code_tokens(grammar, a))
-                .into_iter()
-                .map(|t| t.1)
-                .collect()
-        })
+        .map(|a| code_tokens(grammar, a).into_iter().map(|t| t.1).collect())
         .unwrap_or_default();
     let taken = |span: &std::ops::Range<usize>| -> Option<String> {
         let mut found: Vec<&String> = mine
@@ -704,55 +698,6 @@ fn settle(change: &Change, what: Vec<Part>, (gone, kept): &Gone, tokens: &Tokens
             false => p,
         })
         .collect()
-}
-
-/// `tokens` of `text` ([`code_tokens`]), each string's names it spells as code
-/// ([`spelled_as_code`]) put beside it, where it stands.
-fn with_spelled(text: &str, tokens: Vec<(usize, String)>) -> Vec<(usize, String)> {
-    let mut out = Vec::with_capacity(tokens.len());
-    for (at, token) in tokens {
-        let string = text[at..].starts_with(|c: char| !(c.is_alphanumeric() || c == '_'))
-            || !text[at..].starts_with(token.as_str());
-        if string {
-            out.extend(
-                spelled_as_code(&token)
-                    .into_iter()
-                    .map(|w| (at, w.to_string())),
-            );
-        }
-        out.push((at, token));
-    }
-    out
-}
-
-/// The names a string spells as code: each word of it joined to a name by a
-/// dot (`unittest2.TestCase`), called (`hasattr(`), or quoted inside it
-/// (`not hasattr(os, 'dup')`), as in a qualified name or a condition a test
-/// hands the code. A word of prose (`no dup here`) is none.
-fn spelled_as_code(text: &str) -> Vec<&str> {
-    let name = |c: char| c.is_alphanumeric() || c == '_';
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
-        match (name(c), start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                start = None;
-                let left = text[..s].chars().next_back();
-                let right = &text[i..];
-                let quoted = left
-                    .filter(|q| matches!(q, '\'' | '"' | '`'))
-                    .is_some_and(|q| right.starts_with(q));
-                let dotted = (c == '.' && right[1..].starts_with(name))
-                    || (left == Some('.') && text[..s - 1].ends_with(name));
-                if quoted || dotted || c == '(' {
-                    out.push(&text[s..i]);
-                }
-            }
-            _ => {}
-        }
-    }
-    out
 }
 
 /// The gone definition a test's `name` is named for: every telling word of the
@@ -986,26 +931,6 @@ fn declared(grammar: Grammar, text: &str) -> HashSet<String> {
         .collect()
 }
 
-/// The names a Python file binds outside its functions with a plain
-/// assignment (`MARK_PARAMETERSET_UNPACKING = …` at the module's top, a class's
-/// `SKIPPABLE_VALUES = …`): constants the product reads where it likes, where a
-/// function's local is its own. Other grammars' constants are [`declared`]'s.
-fn constants(grammar: Grammar, text: &str) -> HashSet<String> {
-    if grammar != Grammar::Python {
-        return HashSet::new();
-    }
-    let Some(tree) = clean_tree(grammar, text) else {
-        return HashSet::new();
-    };
-    let function = |kind: &str| kind.contains("function") || kind == "lambda";
-    syntax::pruned(tree.root_node(), function)
-        .filter(|n| n.kind() == "assignment")
-        .filter_map(|n| n.child_by_field_name("left"))
-        .filter(|l| l.kind() == "identifier")
-        .map(|l| text[l.byte_range()].to_string())
-        .collect()
-}
-
 /// Whether `change` took out more lines than it put in: a removal, not a
 /// rewrite (whose dropped names and literals are no sign of a feature gone).
 fn cut_down(change: &Change) -> bool {
@@ -1030,12 +955,8 @@ type Tokens = HashMap<String, Vec<String>>;
 /// with it replaced by a new token is a line added). The definitions [`gone`]
 /// reads, `defined`, are its to say.
 fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
-    // Each token, whether it is a literal, and whether it is a constant the
-    // product must read to count ([`constants`]).
-    let mut had: Vec<(usize, String, bool, bool)> = Vec::new();
+    let mut had: Vec<(usize, String, bool)> = Vec::new();
     let mut now: HashSet<String> = HashSet::new();
-    // How often the product's changed code spelled each name at the start.
-    let mut spelled: HashMap<String, usize> = HashMap::new();
     for (i, c) in changes.iter().enumerate() {
         let old_path = c.was.as_deref().unwrap_or(&c.path);
         if let Some(after) = c.after.as_deref()
@@ -1043,16 +964,6 @@ fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
             && let Some(grammar) = Grammar::of(&c.path)
         {
             now.extend(code_tokens(grammar, after).into_iter().map(|t| t.1));
-        }
-        if let Some(before) = c.before.as_deref()
-            && product(old_path, Some(before))
-            && let Some(grammar) = Grammar::of(old_path)
-        {
-            for (at, token) in code_tokens(grammar, before) {
-                if before[at..].starts_with(token.as_str()) {
-                    *spelled.entry(token).or_default() += 1;
-                }
-            }
         }
         // A file deleted whole says nothing of a token: its definitions do.
         let (Some(before), Some(_), Some(grammar)) = (
@@ -1066,25 +977,19 @@ fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
             continue;
         }
         let names = declared(grammar, before);
-        let constants = constants(grammar, before);
         for (at, token) in code_tokens(grammar, before) {
             let literal = before[at..].starts_with(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
                 || !before[at..].starts_with(token.as_str());
-            let constant = !literal && !names.contains(&token) && constants.contains(&token);
-            if literal || names.contains(&token) || constant {
-                had.push((i, token, literal, constant));
+            if literal || names.contains(&token) {
+                had.push((i, token, literal));
             }
         }
     }
     let telling = |t: &str| t.chars().filter(|c| c.is_alphanumeric()).count() >= 3;
     let mut out: Tokens = HashMap::new();
-    for (i, token, literal, constant) in &had {
-        // A constant the product spelled only where it bound it is a dummy:
-        // dropping it takes out no behaviour.
-        let unread = *constant && spelled.get(token).is_none_or(|n| *n < 2);
+    for (i, token, literal) in &had {
         if now.contains(token)
             || defined.contains(token)
-            || unread
             || !telling(token)
             || renamed(&changes[*i], token)
         {
