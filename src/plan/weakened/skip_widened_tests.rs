@@ -761,3 +761,22 @@ fn a_skip_condition_respelled_or_narrowed_is_no_finding() {
     );
     none("tests/cli.rs", RS_SKIP, &both);
 }
+
+// Helper 95's review of a widening taken back: a skip dressed as a condition, in
+// a `try` whose import can only fail or behind a literal, switches its test off
+// everywhere.
+#[test]
+fn a_skip_dressed_as_a_condition_stays_high() {
+    let before = "import sys\nimport pytest\n\n\n@pytest.mark.skipif(sys.platform == \"win32\", reason=\"posix\")\ndef test_load():\n    assert load(\"a\") == 1\n";
+    let after = "import sys\nimport pytest\n\n\ndef test_load():\n    try:\n        import yaml_nonexistent\n    except ImportError:\n        pytest.skip(\"posix\")\n    assert load(\"a\") == 1\n";
+    let found = found_in("tests/test_load.py", before, after);
+    assert!(found.iter().any(kinds::high), "{found:?}");
+    let before = "it('parses dates', () => {\n  expect(parse('x')).toBe(1);\n});\n";
+    for after in [
+        "false || it.skip('parses dates', () => {\n  expect(parse('x')).toBe(1);\n});\n",
+        "1 && it.skip('parses dates', () => {\n  expect(parse('x')).toBe(1);\n});\n",
+    ] {
+        let found = found_in("test/parse.test.js", before, after);
+        assert!(found.iter().any(kinds::high), "{after}: {found:?}");
+    }
+}
