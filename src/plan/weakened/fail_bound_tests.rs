@@ -487,3 +487,17 @@ fn a_failing_branch_rewritten_as_an_assertion_is_no_finding() {
         "{found:?}"
     );
 }
+
+/// Helper 95's review: a bar another test already had is no bar moved there; it
+/// made up for one taken out of this test.
+#[test]
+fn attack_a_bar_removed_beside_the_same_bar_in_another_test_is_found() {
+    let two = |first: &str| {
+        format!(
+            "const {{ test }} = require('node:test')\nconst {{ measure }} = require('../lib/measure')\n\ntest('measures', () => {{\n  const took = measure(3)\n{first}  console.log(took)\n}})\n\ntest('measures twice', () => {{\n  const took = measure(6)\n  if (took > 50) throw new Error('slow')\n}})\n"
+        )
+    };
+    let before = two("  if (took > 50) throw new Error('slow')\n");
+    let found = all(JS, &before, &two(""));
+    assert!(found.iter().any(|f| f.ends_with(", high]")), "{found:?}");
+}
