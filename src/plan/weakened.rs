@@ -282,7 +282,7 @@ pub fn find_given(
         }
     }
     // Read before the helpers settle, while each statement's owner is known.
-    let folded: Vec<Vec<(Vec<String>, String)>> = (rows.iter().zip(&pairs))
+    let folded: Vec<Vec<Folded>> = (rows.iter().zip(&pairs))
         .map(|(row, pair)| row.folded(pair.as_ref()))
         .collect();
     let mut old_names: [Vec<String>; 4] = Default::default();
@@ -983,7 +983,7 @@ impl<'c> Row<'c> {
     /// another ([`syntactic::Pair::folded`]) that holds one: a test with no
     /// assertion is never folded, as what it ran is not told apart from a copy
     /// of its lines that runs nothing.
-    fn folded(&self, pair: Option<&syntactic::Pair>) -> Vec<(Vec<String>, String)> {
+    fn folded(&self, pair: Option<&syntactic::Pair>) -> Vec<Folded> {
         let (Some(pair), Some(old), Some(before), Some(after)) = (
             pair,
             &self.old,
@@ -1003,18 +1003,18 @@ impl<'c> Row<'c> {
         }
         names
             .into_iter()
-            .filter_map(|(name, vessel)| Some((by.remove(name.as_str())?, vessel)))
+            .filter_map(|(name, vessel)| Some((by.remove(name.as_str())?, name, vessel)))
             .collect()
     }
 
-    /// Takes out of the old side's count the tests folded into others (each
-    /// its assertion statements and the test that runs it now, [`Row::folded`])
-    /// whose every assertion ran before and runs still as often: a statement no
-    /// skip marker switches off (a conditional one neither) and no dead helper
-    /// holds. A test new by name that runs them is taken out of the new side's
+    /// Takes out of the old side's count the tests folded into others
+    /// ([`Row::folded`]) that had no skip marker of their own (a conditional one
+    /// neither) and whose every assertion runs still as often: a statement no
+    /// skip marker switches off and no dead helper holds (a marker on the whole
+    /// file, there before and after, takes as many out of each side). A test new by name that runs them is taken out of the new side's
     /// count: it is their vessel, and makes up for no other test removed. Never
     /// below the new side's count: a fold makes up for no test lost beside it.
-    fn settle_folded(&mut self, folded: &[(Vec<String>, String)]) {
+    fn settle_folded(&mut self, folded: &[Folded]) {
         let (Some(old), Some(new)) = (&mut self.old, &mut self.new) else {
             return;
         };
@@ -1022,15 +1022,14 @@ impl<'c> Row<'c> {
             return;
         }
         let runs = |r: &Read| minus(&r.statements, &r.switched_off);
-        let ran = runs(&old.read);
         let mut lost = Counted::default();
-        lost.add(&minus(&ran, &runs(&new.read)));
-        let mut did = Counted::default();
-        did.add(&ran);
+        lost.add(&minus(&runs(&old.read), &runs(&new.read)));
+        // A marker of its own (a condition too) ran it less than the file did.
+        let marked: HashSet<&String> = old.read.skip_owners.iter().collect();
         let kept: Vec<&String> = folded
             .iter()
-            .filter(|(own, _)| own.iter().all(|s| did.holds(s) && !lost.holds(s)))
-            .map(|(_, vessel)| vessel)
+            .filter(|(own, name, _)| !marked.contains(name) && own.iter().all(|s| !lost.holds(s)))
+            .map(|(_, _, vessel)| vessel)
             .collect();
         let had: HashSet<&String> = old.read.names.iter().collect();
         let mut vessels: Vec<&String> = (kept.iter().copied())
@@ -1530,6 +1529,10 @@ impl<'c> Row<'c> {
         what
     }
 }
+
+/// A test folded into another ([`syntactic::Pair::folded`]): its assertion
+/// statements on the old side, its name, and the test that runs it now.
+type Folded = (Vec<String>, String, String);
 
 /// A statement and the name of the test it is in.
 type Owned = (String, String);

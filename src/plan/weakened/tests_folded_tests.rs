@@ -207,3 +207,17 @@ fn a_test_made_a_function_a_test_never_calls_is_still_removed() {
         assert!(high("tests/reload.rs", RUST_BEFORE, &after), "{call}");
     }
 }
+
+// A fresh set's tune half (tracing e8c51f6, again): the file's own
+// `#![cfg(feature = "std")]` switches every test off where the feature is not
+// set, before and after; tests run in series still fold.
+#[test]
+fn tests_run_in_series_under_a_files_own_cfg_are_no_test_removed() {
+    let gated = |text: &str| format!("#![cfg(feature = \"std\")]\n{text}");
+    assert_eq!(
+        said("tests/reload.rs", &gated(RUST_BEFORE), &gated(RUST_SERIAL)),
+        Vec::<String>::new()
+    );
+    let after = gated(&RUST_SERIAL.replace("    reload_filter();\n", ""));
+    assert!(high("tests/reload.rs", &gated(RUST_BEFORE), &after));
+}
