@@ -108,3 +108,27 @@ fn a_modules_marker_read_only_when_plain() {
         &spread("@pytest.mark.xfail(reason='v2', strict=True)")
     ));
 }
+
+// A method's marker is read to its `def`, not to its class's end: a module's
+// marker spread onto a class's tests is settled too.
+#[test]
+fn a_modules_xfail_moved_onto_a_classs_tests_is_no_skip_added() {
+    let before = "import pytest\n\npytestmark = pytest.mark.xfail(reason='V2')\n\n\nclass TestParse:\n    def test_parse(self):\n        assert parse('1') == 1\n\n    def test_fails(self):\n        assert parse('a') is None\n";
+    let after = before
+        .replace("pytestmark = pytest.mark.xfail(reason='V2')\n", "")
+        .replace(
+            "    def test_fails",
+            "    @pytest.mark.xfail(reason='V2')\n    def test_fails",
+        );
+    assert!(!high(before, &after));
+    let skipped = after
+        .replace(
+            "@pytest.mark.xfail(reason='V2')",
+            "@pytest.mark.skip(reason='V2')",
+        )
+        .replace(
+            "    def test_parse",
+            "    @pytest.mark.skip(reason='V2')\n    def test_parse",
+        );
+    assert!(high(before, &skipped));
+}

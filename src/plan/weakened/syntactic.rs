@@ -354,10 +354,12 @@ impl Pair {
                 out.insert(t.name.clone());
             }
             let spread = |s: &&syntax::Skip| {
-                let after = texts.map_or("", |(_, after)| after);
+                let Some((module, (_, after))) = module.zip(texts) else {
+                    return false;
+                };
                 let mark = statement_at(after, s.span.start);
                 let mark = mark.trim_start().strip_prefix('@').and_then(plain_mark);
-                !s.focus && !s.guard && !s.nested && module.zip(mark).is_some_and(no_less)
+                !s.focus && !s.guard && !s.nested && mark.is_some_and(|m| no_less((module, m)))
             };
             if !mine.is_empty() && mine.iter().all(spread) {
                 out.insert(t.name.clone());
@@ -637,18 +639,27 @@ struct Mark {
 }
 
 /// The statement that holds byte `at` of `text`, from its line's start to the
-/// next line that starts at the left margin: the view's span of a marker may
-/// end at the mark's name, before its arguments.
+/// next line that says something indented no deeper (a method's decorator
+/// ends at its `def`, not at the end of its class): the view's span of a
+/// marker may end at the mark's name, before its arguments.
 fn statement_at(text: &str, at: usize) -> &str {
     let at = at.min(text.len());
-    let start = (0..=at)
-        .rev()
-        .find(|&i| text.is_char_boundary(i) && (i == 0 || text.as_bytes()[i - 1] == b'\n'))
-        .unwrap_or(0);
+    let start = text.as_bytes()[..at]
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |n| n + 1);
     let rest = &text[start..];
-    let end = (rest.match_indices('\n'))
-        .find(|(i, _)| rest[i + 1..].starts_with(|c: char| !c.is_whitespace()))
-        .map_or(rest.len(), |(i, _)| i);
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let depth = indent(rest.lines().next().unwrap_or(""));
+    let mut end = rest.len();
+    let mut offset = 0;
+    for (k, line) in rest.split_inclusive('\n').enumerate() {
+        if k > 0 && !line.trim().is_empty() && indent(line) <= depth {
+            end = offset;
+            break;
+        }
+        offset += line.len();
+    }
     rest[..end].trim_end()
 }
 
