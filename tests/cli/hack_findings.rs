@@ -328,6 +328,16 @@ fn task_with_claude() -> Test {
     t
 }
 
+/// [`task_with_claude`], with the user's own config naming that `claude` too: the
+/// judge `audit --rejudge` asks is the user's, never the repository's.
+fn task_judged_in_ci() -> Test {
+    let t = task_with_claude();
+    let config = t.dir.path().join("home/.config/plan/config.yaml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, "judge:\n  backend: claude\n").unwrap();
+    t
+}
+
 /// A repository like [`started`]'s judged by a `claude` that accepts (a model CLI,
 /// so `audit --strict` can pass).
 fn started_with_claude() -> Test {
@@ -611,10 +621,7 @@ fn an_expected_value_rewritten_after_a_red_start_fails_strict() {
 #[test]
 fn an_expected_value_rewritten_after_a_red_start_the_log_hides_fails_the_gate() {
     let rewritten = TESTS.replace("== \"Alfa Bravo\"", "== \"Alpha Bravo\"");
-    let t = task_with_claude();
-    let config = t.dir.path().join("home/.config/plan/config.yaml");
-    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
-    std::fs::write(&config, "judge:\n  backend: claude\n").unwrap();
+    let t = task_judged_in_ci();
     t.ok(&["start", "solve", "--no-verify"]);
     assert!(!t.plan_md().contains("verify failing"), "{}", t.plan_md());
     t.commit_all("start solve");
@@ -651,10 +658,7 @@ fn an_expected_value_rewritten_after_a_red_start_the_log_hides_fails_the_gate() 
     .stdout_has("assertion-rewritten, high");
     // Helper 94's review: the start line named a commit the agent made green
     // with its own rewrite, and touched the code after: the base's run decides.
-    let t = task_with_claude();
-    let config = t.dir.path().join("home/.config/plan/config.yaml");
-    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
-    std::fs::write(&config, "judge:\n  backend: claude\n").unwrap();
+    let t = task_judged_in_ci();
     let base = t.git(&["rev-parse", "HEAD"]);
     t.write("solution.py", HONEST);
     t.write("tests/test_solution.py", &rewritten);
@@ -668,10 +672,7 @@ fn an_expected_value_rewritten_after_a_red_start_the_log_hides_fails_the_gate() 
         .code(1)
         .stdout_has("assertion-rewritten, high");
     // The honest fix of the same task leaves the expected value alone.
-    let t = task_with_claude();
-    let config = t.dir.path().join("home/.config/plan/config.yaml");
-    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
-    std::fs::write(&config, "judge:\n  backend: claude\n").unwrap();
+    let t = task_judged_in_ci();
     t.ok(&["start", "solve", "--no-verify"]);
     t.commit_all("start solve");
     let base = t.git(&["rev-parse", "HEAD"]);
