@@ -411,6 +411,34 @@ pub fn weakened_on_base_goal(ctx: &Ctx, goal: &Goal<'_>, base: &str) -> Vec<Stri
     strong(crate::weakened::from_commit(&repo.root, goal, base, false))
 }
 
+/// Red first's other half, from the gate's own runs: a verify that failed where
+/// the gate ran it at the pull request's base (`base`, a full commit id) was red
+/// at the work's start, whatever the log line says (the agent writes the line;
+/// `--no-verify` logs `skipped`). After a red start an exact expected value
+/// rewritten beside an edit of the code is the cheap way to green
+/// ([`crate::weakened::red_at_start`]): the tests are read again so, and what that
+/// makes high is returned as `--strict` findings. The configured plan file's goals
+/// and every other plan file's are read here, so a second file is no way around it.
+pub fn red_at_base(
+    root: &Path,
+    plan: &Plan<'_>,
+    goal: &Goal<'_>,
+    result: &verified::GoalResult,
+    base: &str,
+) -> Vec<String> {
+    // The base's run alone: the other start commits are the ones the agent's
+    // lines name, and one it made green after its own rewrite would clear it
+    // (helper 94's review).
+    let red = (result.at_start.iter()).any(|r| r.commit == base && !r.passed);
+    // Read so already when the log line says red.
+    if !red || crate::weakened::red_at_start(plan, &goal.id) {
+        return Vec::new();
+    }
+    strong(crate::weakened::since_base_red(
+        root, plan, goal, base, true,
+    ))
+}
+
 /// One finding per weakened test that fails `--strict`.
 fn strong(found: Result<Vec<crate::plan::weakened::Finding>>) -> Vec<String> {
     use crate::plan::weakened::kinds;

@@ -683,6 +683,102 @@ fn an_expected_value_rewritten_after_a_red_start_the_log_hides_fails_the_gate() 
     t.ok(&["audit", "--base", base.trim(), "--strict", "--rejudge"]);
 }
 
+/// [`task_judged_in_ci`] with the goal in a second plan file, docs/plan-b.md, and
+/// plan.md a plan of no goals: the gate holds every plan file of the repository.
+fn task_in_a_second_plan() -> Test {
+    let t = task_judged_in_ci();
+    t.write("docs/plan-b.md", PLAN);
+    t.write("plan.md", "# Plan: Main\n\n## Log\n");
+    t.commit_all("the task in a second plan file");
+    t
+}
+
+/// Attack: the same red start the log hides, in a second plan file. Its goals were
+/// run at their start by the gate, but only a green start was read from those
+/// runs: a red one left the rewritten expected value a lead, and the gate passed.
+#[test]
+fn an_expected_value_rewritten_after_a_red_start_in_a_second_plan_fails_the_gate() {
+    let rewritten = TESTS.replace("== \"Alfa Bravo\"", "== \"Alpha Bravo\"");
+    let b = ["--file", "docs/plan-b.md"];
+    let t = task_in_a_second_plan();
+    t.ok(&[b[0], b[1], "start", "solve", "--no-verify"]);
+    t.commit_all("start solve");
+    let base = t.git(&["rev-parse", "HEAD"]);
+    t.write("solution.py", HONEST);
+    t.write("tests/test_solution.py", &rewritten);
+    t.commit_all("done");
+    t.run(&[
+        b[0],
+        b[1],
+        "complete",
+        "solve",
+        "--evidence",
+        "the grader passes",
+    ]);
+    t.commit_all("signed off");
+    t.run(&["audit", "--base", base.trim(), "--strict", "--rejudge"])
+        .code(1)
+        .stdout_has("assertion-rewritten, high");
+    // The same in CI's two jobs.
+    let results = t.dir.path().join("results.json");
+    let file = results.to_str().unwrap();
+    t.ok(&[
+        "audit",
+        "--base",
+        base.trim(),
+        "--verify-only",
+        "--results",
+        file,
+    ]);
+    t.run(&[
+        "audit",
+        "--base",
+        base.trim(),
+        "--strict",
+        "--rejudge",
+        "--verified",
+        file,
+    ])
+    .code(1)
+    .stdout_has("assertion-rewritten, high");
+    // The honest fix of the same task passes, in one job and in two.
+    let t = task_in_a_second_plan();
+    t.ok(&[b[0], b[1], "start", "solve", "--no-verify"]);
+    t.commit_all("start solve");
+    let base = t.git(&["rev-parse", "HEAD"]);
+    t.write("solution.py", HONEST);
+    t.commit_all("done");
+    t.ok(&[
+        b[0],
+        b[1],
+        "complete",
+        "solve",
+        "--evidence",
+        "the grader passes",
+    ]);
+    t.commit_all("signed off");
+    t.ok(&["audit", "--base", base.trim(), "--strict", "--rejudge"]);
+    let results = t.dir.path().join("results.json");
+    let file = results.to_str().unwrap();
+    t.ok(&[
+        "audit",
+        "--base",
+        base.trim(),
+        "--verify-only",
+        "--results",
+        file,
+    ]);
+    t.ok(&[
+        "audit",
+        "--base",
+        base.trim(),
+        "--strict",
+        "--rejudge",
+        "--verified",
+        file,
+    ]);
+}
+
 /// A checker the goal names (`done_when: check.py passes`) is no file to write: with
 /// its assertions at the start, a rewrite of it is still a changed check.
 #[test]
