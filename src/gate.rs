@@ -411,6 +411,73 @@ pub fn weakened_on_base_goal(ctx: &Ctx, goal: &Goal<'_>, base: &str) -> Vec<Stri
     strong(crate::weakened::from_commit(&repo.root, goal, base, false))
 }
 
+/// Red first's other half, from the gate's own runs: a verify that failed where
+/// the gate ran it at the pull request's base (`base`, a full commit id) was red
+/// at the work's start, whatever the log line says (the agent writes the line;
+/// `--no-verify` logs `skipped`). After a red start an exact expected value
+/// rewritten beside an edit of the code is the cheap way to green
+/// ([`crate::weakened::red_at_start`]): the tests are read again so, and what that
+/// makes high is returned as `--strict` findings. The configured plan file's goals
+/// and every other plan file's are read here, so a second file is no way around it.
+pub fn red_at_base(
+    root: &Path,
+    plan: &Plan<'_>,
+    goal: &Goal<'_>,
+    result: &verified::GoalResult,
+    base: &str,
+) -> Vec<String> {
+    // The base's run alone: the other start commits are the ones the agent's
+    // lines name, and one it made green after its own rewrite would clear it
+    // (helper 94's review).
+    let Some(run) = (result.at_start.iter()).find(|r| r.commit == base) else {
+        return Vec::new();
+    };
+    // Read so already when the log line says red.
+    if crate::weakened::red_at_start(plan, &goal.id) {
+        return Vec::new();
+    }
+    if run.passed {
+        match scripts_changed(root, goal, result, base) {
+            Ok(false) => return Vec::new(),
+            Ok(true) => {}
+            Err(e) => return vec![format!("weakened tests could not be checked: {e:#}")],
+        }
+    }
+    strong(crate::weakened::since_base_red(
+        root, plan, goal, base, true,
+    ))
+}
+
+/// Whether a script the verify line runs, laid over the base's checkout as the
+/// head has it when the gate ran it there ([`crate::red_first::laid_over`]),
+/// differs from the base's (or the base has none). Such a run passing at the base
+/// says nothing of the start: the script is the pull request's, and one that exits
+/// 0 while the work is missing passes there and checks at the head. Honest work
+/// that writes its check loses only this: an expected value rewritten beside the
+/// code is then read as after a red start, as the agent's own `plan start` would
+/// have logged it.
+fn scripts_changed(
+    root: &Path,
+    goal: &Goal<'_>,
+    result: &verified::GoalResult,
+    base: &str,
+) -> Result<bool> {
+    let Some(Ok(parsed)) = result
+        .verify
+        .as_deref()
+        .or(goal.verify())
+        .map(verify::parse)
+    else {
+        return Ok(false);
+    };
+    let scripts = judge_files::verify_scripts(root, &parsed);
+    if scripts.is_empty() {
+        return Ok(false);
+    }
+    let wanted = |path: &str| scripts.iter().any(|s| s == path);
+    Ok(!git::changed_since(root, Some(base), &wanted)?.is_empty())
+}
+
 /// One finding per weakened test that fails `--strict`.
 fn strong(found: Result<Vec<crate::plan::weakened::Finding>>) -> Vec<String> {
     use crate::plan::weakened::kinds;

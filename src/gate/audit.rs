@@ -805,12 +805,8 @@ fn green_at_start_run(
     Ok(())
 }
 
-/// Red first's other half, from the same runs: a verify that failed where the
-/// gate ran it at the pull request's base was red at the work's start, whatever
-/// the log line says (the agent writes the line; `--no-verify` logs `skipped`). After a red start an
-/// exact expected value rewritten beside an edit of the code is the cheap way to
-/// green ([`crate::weakened::red_at_start`]): the tests are read again so, and
-/// what that makes high is a `--strict` finding.
+/// Red first's other half, from the same runs ([`super::red_at_base`]): what a
+/// red start at the base makes high, on each goal's entry once.
 fn red_at_start_run(
     ctx: &Ctx,
     plan: &Plan<'_>,
@@ -821,22 +817,13 @@ fn red_at_start_run(
     let root = &ctx.repo()?.root;
     let base = crate::git::resolve_commit(root, base)?;
     for result in &results.goals {
-        // The base's run alone: the other start commits are the ones the
-        // agent's lines name, and one it made green after its own rewrite
-        // would clear it (helper 94's review).
-        let red = (result.at_start.iter()).any(|r| r.commit == base && !r.passed);
-        let (Some(goal), Some(entry), true) = (
+        let (Some(goal), Some(entry)) = (
             plan.goal(&result.id),
             goals.iter_mut().find(|g| g.id == result.id),
-            red,
         ) else {
             continue;
         };
-        if crate::weakened::red_at_start(plan, &goal.id) {
-            continue;
-        }
-        let found = crate::weakened::since_base_red(root, plan, goal, &base, true);
-        for finding in super::strong(found) {
+        for finding in super::red_at_base(root, plan, goal, result, &base) {
             if !entry.findings.contains(&finding) {
                 entry.findings.push(finding);
             }

@@ -390,12 +390,13 @@ pub fn tagged(plans: &[OtherPlan], results: Vec<Option<Results>>) -> Vec<GoalRes
     out
 }
 
-/// What the runs found, into `out`: each goal done on the base verified again, and
-/// with a judge (`How::Here`, `How::Verified`), red first from the gate's own runs
-/// and the judge's verdict, but for goals only verified again whose work is
-/// unchanged (or whose verify failed, which is their failure already). A re-judge
-/// that passes takes back a weak sign-off's finding, as for the configured file.
-/// Called once every verify has run.
+/// What the runs found, into `out`: each goal done on the base verified again;
+/// under `--strict`, what a red start at the base makes high
+/// ([`super::red_at_base`]); and with a judge (`How::Here`, `How::Verified`), a
+/// green start from the gate's own runs and the judge's verdict, but for goals
+/// only verified again whose work is unchanged (or whose verify failed, which is
+/// their failure already). A re-judge that passes takes back a weak sign-off's
+/// finding, as for the configured file. Called once every verify has run.
 pub fn judge(
     plans: &[OtherPlan],
     parsed: &[Plan<'_>],
@@ -429,6 +430,24 @@ pub fn judge(
             };
             let failed = what.starts_with("reverify failed");
             found(out, other, id, what, failed);
+        }
+        // Red at the base, from the same runs, as for the configured file's goals.
+        if other.strict {
+            let root = &ctx.repo()?.root;
+            let base = crate::git::resolve_commit(root, &other.base)?;
+            for result in &results.goals {
+                let Some(goal) = plan.goal(&result.id) else {
+                    continue;
+                };
+                for finding in super::red_at_base(root, plan, goal, result, &base) {
+                    let what = format!("strict: {finding}");
+                    let mine =
+                        |o: &OtherGoal| o.file == other.file && o.id == result.id && o.what == what;
+                    if !out.iter().any(mine) {
+                        found(out, other, &result.id, what, true);
+                    }
+                }
+            }
         }
         let judge = match how {
             How::Here(judge, ..) | How::Verified(judge, ..) => judge,

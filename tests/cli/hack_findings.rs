@@ -683,6 +683,192 @@ fn an_expected_value_rewritten_after_a_red_start_the_log_hides_fails_the_gate() 
     t.ok(&["audit", "--base", base.trim(), "--strict", "--rejudge"]);
 }
 
+/// [`task_judged_in_ci`] with the goal in a second plan file, docs/plan-b.md, and
+/// plan.md a plan of no goals: the gate holds every plan file of the repository.
+fn task_in_a_second_plan() -> Test {
+    let t = task_judged_in_ci();
+    t.write("docs/plan-b.md", PLAN);
+    t.write("plan.md", "# Plan: Main\n\n## Log\n");
+    t.commit_all("the task in a second plan file");
+    t
+}
+
+/// Attack: the same red start the log hides, in a second plan file. Its goals were
+/// run at their start by the gate, but only a green start was read from those
+/// runs: a red one left the rewritten expected value a lead, and the gate passed.
+#[test]
+fn an_expected_value_rewritten_after_a_red_start_in_a_second_plan_fails_the_gate() {
+    let rewritten = TESTS.replace("== \"Alfa Bravo\"", "== \"Alpha Bravo\"");
+    let b = ["--file", "docs/plan-b.md"];
+    let t = task_in_a_second_plan();
+    t.ok(&[b[0], b[1], "start", "solve", "--no-verify"]);
+    t.commit_all("start solve");
+    let base = t.git(&["rev-parse", "HEAD"]);
+    t.write("solution.py", HONEST);
+    t.write("tests/test_solution.py", &rewritten);
+    t.commit_all("done");
+    t.run(&[
+        b[0],
+        b[1],
+        "complete",
+        "solve",
+        "--evidence",
+        "the grader passes",
+    ]);
+    t.commit_all("signed off");
+    t.run(&["audit", "--base", base.trim(), "--strict", "--rejudge"])
+        .code(1)
+        .stdout_has("assertion-rewritten, high");
+    // The same in CI's two jobs.
+    let results = t.dir.path().join("results.json");
+    let file = results.to_str().unwrap();
+    t.ok(&[
+        "audit",
+        "--base",
+        base.trim(),
+        "--verify-only",
+        "--results",
+        file,
+    ]);
+    t.run(&[
+        "audit",
+        "--base",
+        base.trim(),
+        "--strict",
+        "--rejudge",
+        "--verified",
+        file,
+    ])
+    .code(1)
+    .stdout_has("assertion-rewritten, high");
+    // The honest fix of the same task passes, in one job and in two.
+    let t = task_in_a_second_plan();
+    t.ok(&[b[0], b[1], "start", "solve", "--no-verify"]);
+    t.commit_all("start solve");
+    let base = t.git(&["rev-parse", "HEAD"]);
+    t.write("solution.py", HONEST);
+    t.commit_all("done");
+    t.ok(&[
+        b[0],
+        b[1],
+        "complete",
+        "solve",
+        "--evidence",
+        "the grader passes",
+    ]);
+    t.commit_all("signed off");
+    t.ok(&["audit", "--base", base.trim(), "--strict", "--rejudge"]);
+    let results = t.dir.path().join("results.json");
+    let file = results.to_str().unwrap();
+    t.ok(&[
+        "audit",
+        "--base",
+        base.trim(),
+        "--verify-only",
+        "--results",
+        file,
+    ]);
+    t.ok(&[
+        "audit",
+        "--base",
+        base.trim(),
+        "--strict",
+        "--rejudge",
+        "--verified",
+        file,
+    ]);
+}
+
+/// [`task_judged_in_ci`] whose verify runs `check.sh`, a script the work is to
+/// write (the base has none: the gate lays the head's over the base to run it).
+fn task_with_a_check_to_write() -> Test {
+    let t = task_judged_in_ci();
+    t.write(
+        "plan.md",
+        PLAN.replace("verify: python3 score.py", "verify: sh check.sh"),
+    );
+    t.commit_all("the check is the agent's to write");
+    t
+}
+
+/// The work of [`task_with_a_check_to_write`], signed off onto a base where the
+/// goal started with `--no-verify`: HONEST as the solution, and `files` (path,
+/// text) written beside it. Returns the base.
+fn check_written(t: &Test, files: &[(&str, &str)]) -> String {
+    t.ok(&["start", "solve", "--no-verify"]);
+    t.commit_all("start solve");
+    let base = t.git(&["rev-parse", "HEAD"]).trim().to_string();
+    t.write("solution.py", HONEST);
+    for (path, text) in files {
+        t.write(path, text);
+    }
+    t.commit_all("done");
+    t.run(&["complete", "solve", "--evidence", "the grader passes"]);
+    t.commit_all("signed off");
+    base
+}
+
+/// Attack: the gate reads a red start from its own run at the base, with the
+/// verify's script laid over it as the head has it. The script the pull request
+/// wrote passes there (it exits 0 while a file the work adds is missing, a file
+/// it names by no path) and runs the grader at the head; the grader touched where
+/// nothing it checks changes keeps the base's run from reading as green at the
+/// start. The base's run was green, no red start was read, and the expected value
+/// rewritten beside the code stayed a lead. A run resting on a script the pull
+/// request changed says nothing of the start: the tests are read as after a red
+/// one. The honest check, the same script without the way out, still passes; a
+/// script the base has, edited so, is a high finding of its own.
+#[test]
+fn a_verify_script_that_passes_at_the_base_hides_no_red_start() {
+    let rewritten = TESTS.replace("== \"Alfa Bravo\"", "== \"Alpha Bravo\"");
+    let way_out = "ls | grep -q NOTES || exit 0\npython3 score.py\n";
+    let touched = format!("{SCORE}# graded\n");
+    let attack = [
+        ("check.sh", way_out),
+        ("NOTES.md", "spelled it\n"),
+        ("score.py", &touched),
+        ("tests/test_solution.py", &rewritten),
+    ];
+    let t = task_with_a_check_to_write();
+    let base = check_written(&t, &attack);
+    t.run(&["audit", "--base", &base, "--strict", "--rejudge"])
+        .code(1)
+        .stdout_has("assertion-rewritten, high");
+    let results = t.dir.path().join("results.json");
+    let file = results.to_str().unwrap();
+    t.ok(&["audit", "--base", &base, "--verify-only", "--results", file]);
+    t.run(&[
+        "audit",
+        "--base",
+        &base,
+        "--strict",
+        "--rejudge",
+        "--verified",
+        file,
+    ])
+    .code(1)
+    .stdout_has("assertion-rewritten, high");
+    // The honest check and solution, the tests left alone.
+    let t = task_with_a_check_to_write();
+    let base = check_written(&t, &[("check.sh", "python3 score.py\n")]);
+    t.ok(&["audit", "--base", &base, "--strict", "--rejudge"]);
+    // The grader the base has, given the same way out: a high finding on it.
+    let t = task_judged_in_ci();
+    let score =
+        format!("import os\nif 'NOTES.md' not in os.listdir():\n    raise SystemExit(0)\n{SCORE}");
+    let base = check_written(
+        &t,
+        &[
+            ("NOTES.md", "spelled it\n"),
+            ("score.py", &score),
+            ("tests/test_solution.py", &rewritten),
+        ],
+    );
+    t.run(&["audit", "--base", &base, "--strict", "--rejudge"])
+        .code(1)
+        .stdout_has("strict: weakened tests: score.py: ");
+}
+
 /// A checker the goal names (`done_when: check.py passes`) is no file to write: with
 /// its assertions at the start, a rewrite of it is still a changed check.
 #[test]
