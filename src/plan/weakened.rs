@@ -293,7 +293,29 @@ pub fn find_given(
         names.sort();
         names.dedup();
     }
+    // Every test a marker switched off before, by name, in any file of the
+    // language: read before the gone ones leave the old sides.
+    // Those a marker with no condition switched off; and of them, those whose
+    // name no second test of the file had (Python keeps the last of two, and a
+    // file's count of each is not read): no run reached them anywhere.
+    let mut was_off: [[HashSet<String>; 3]; 4] = Default::default();
+    for side in rows.iter().filter_map(|r| r.old.as_ref()) {
+        let [any, skipped, alone] = &mut was_off[index(side.lang)];
+        let named = side.read.skip_owners.iter().filter(|o| !o.is_empty());
+        any.extend(named.map(|o| name_key(o)));
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for name in &side.read.names {
+            *seen.entry(name).or_default() += 1;
+        }
+        for (name, _) in &side.read.skipped {
+            skipped.insert(name_key(name));
+            if seen.get(name.as_str()).is_none_or(|n| *n == 1) {
+                alone.insert(name_key(name));
+            }
+        }
+    }
     for row in &mut rows {
+        row.settle_anew(&old_names, &was_off);
         row.settle_skips(&old_names);
         row.settle_skipped();
     }
@@ -850,6 +872,11 @@ struct Row<'c> {
     old_path: &'c str,
     old: Option<Side>,
     new: Option<Side>,
+    /// Tests that ran, switched off by a marker new to them ([`Row::settle_anew`]).
+    anew: usize,
+    /// Every marker of the new side is on a test a marker with no condition
+    /// switched off before: tests moved with their skip switch nothing off anew.
+    moved_off: bool,
 }
 
 impl<'c> Row<'c> {
@@ -910,6 +937,8 @@ impl<'c> Row<'c> {
             .as_deref()
             .and_then(|t| side(&change.path, t, anyway, false));
         Row {
+            anew: 0,
+            moved_off: false,
             change,
             old_path,
             old,
@@ -1055,6 +1084,46 @@ impl<'c> Row<'c> {
             r.skip_owners.retain(|o| !tests.contains(o));
             r.counts.skips = r.counts.skips.saturating_sub(before - r.skip_owners.len());
         }
+    }
+
+    /// Counts the tests that ran before and a marker switches off now, which no
+    /// marker switched off before in any file of the language (`was_off`), by
+    /// their name or their suite's, nor a marker of the whole file: a marker
+    /// taken off one test pays for none put on another (a skip traded; h3
+    /// `6e9ba40f`'s shape), where the counts alone stay level.
+    fn settle_anew(&mut self, old_names: &[Vec<String>; 4], was_off: &[[HashSet<String>; 3]; 4]) {
+        let Some(new) = &self.new else {
+            return;
+        };
+        let [off, skipped, always] = &was_off[index(new.lang)];
+        let owners = &new.read.skip_owners;
+        self.moved_off = new.read.counts.switches == 0
+            && !owners.is_empty()
+            && owners.iter().all(|o| always.contains(&name_key(o)));
+        let wide_before =
+            (self.old.as_ref()).is_some_and(|o| o.read.skip_owners.iter().any(|w| w.is_empty()));
+        if wide_before {
+            return;
+        }
+        let names = &old_names[index(new.lang)];
+        let scope = |o: &String| {
+            let at = new.read.names.iter().position(|n| n == o);
+            at.and_then(|i| new.read.scopes.get(i))
+                .map_or("", String::as_str)
+        };
+        // A marker with no condition on a test one with a condition left running
+        // somewhere switches it off anew too.
+        let now_always: HashSet<String> =
+            new.read.skipped.iter().map(|(o, _)| name_key(o)).collect();
+        let anew = |o: &&String| {
+            let key = name_key(o);
+            let before =
+                off.contains(&key) || scope(o).split("::").any(|p| off.contains(&name_key(p)));
+            !o.is_empty()
+                && names.binary_search(&key).is_ok()
+                && (!before || (now_always.contains(&key) && !skipped.contains(&key)))
+        };
+        self.anew = owners.iter().filter(anew).count();
     }
 
     /// Counts only the skip markers of the new side that switch off a test that was
@@ -1285,7 +1354,8 @@ impl<'c> Row<'c> {
         let Some(old) = &self.old else {
             if let Some(new) = &self.new {
                 let net = nets.of(new.lang);
-                if new.counts().skips > 0 && net.skips_added() {
+                if (new.counts().skips > 0 && net.skips_added() && !self.moved_off) || self.anew > 0
+                {
                     what.push(Part::new(
                         RuleId::TestsSkipped,
                         format!(
@@ -1376,12 +1446,15 @@ impl<'c> Row<'c> {
                 ),
             ));
         }
-        if n.skips > o.skips && net.skips_added() {
+        if (n.skips > o.skips && net.skips_added() && !self.moved_off) || self.anew > 0 {
             what.push(Part::new(
                 RuleId::TestsSkipped,
                 format!(
                     "{} added (now {})",
-                    plural(n.skips - o.skips, "skip marker"),
+                    plural(
+                        n.skips.saturating_sub(o.skips).max(self.anew),
+                        "skip marker"
+                    ),
                     n.skips
                 ),
             ));
@@ -3239,8 +3312,10 @@ func (s *Suite) TestMethod() {
                 })
                 .collect();
             // A skip on a test the change adds weakens nothing that was there; one
-            // is found when every test was there before (all are `test_case`).
-            let had_tests = lines.iter().any(|l| l.starts_with("def"));
+            // is found when every test was there before (all are `test_case`)
+            // and one of them ran: a skipped copy of a test no run reached before
+            // switches nothing off.
+            let had_tests = tests.iter().any(|t| t.first().is_some_and(|l| l.starts_with("def")));
             if !skips {
                 prop_assert!(findings.is_empty(), "{:?}", findings);
             } else if had_tests {
@@ -3407,6 +3482,9 @@ mod row_field_tests;
 #[cfg(test)]
 #[path = "weakened/runner_shadow_tests.rs"]
 mod runner_shadow_tests;
+#[cfg(test)]
+#[path = "weakened/skip_traded_tests.rs"]
+mod skip_traded_tests;
 #[cfg(test)]
 #[path = "weakened/skip_widened_tests.rs"]
 mod skip_widened_tests;
