@@ -780,3 +780,138 @@ fn a_skip_dressed_as_a_condition_stays_high() {
         assert!(found.iter().any(kinds::high), "{after}: {found:?}");
     }
 }
+
+/// `tests-skipped`, high, among what `after` draws: the rule a hole below must.
+fn skipped(path: &str, before: &str, after: &str) {
+    let found = found_in(path, before, after);
+    let parts: Vec<kinds::Shown> = found.iter().flat_map(kinds::of).collect();
+    let rule = |p: &kinds::Shown| p.kind == "tests-skipped" && p.confidence == "high";
+    assert!(parts.iter().any(rule), "{parts:?} {after}");
+}
+
+/// Helper 98's brief (hostile review): a condition that always holds in other
+/// words. A name no machine leaves empty (`sys.platform`), one compared with a
+/// value no machine has, Rust's `test` (set wherever a test is compiled), and
+/// `all()` with a reason after its `ignore`.
+#[test]
+fn attack_a_skip_condition_always_true_in_other_words_is_high() {
+    for always in ["sys.platform", "sys.platform != \"nonexistent\""] {
+        let py = PY.replace("sys.platform == \"win32\"", always);
+        skipped("tests/test_cli.py", PY, &py);
+    }
+    let go = GO_SKIP.replace("runtime.GOOS == \"windows\"", "runtime.GOOS != \"\"");
+    skipped("calc/add_test.go", GO_SKIP, &go);
+    for always in [
+        "cfg_attr(test, ignore)",
+        "cfg_attr(all(), ignore = \"slow\")",
+    ] {
+        let rs = RS_SKIP.replace("cfg_attr(windows, ignore)", always);
+        skipped("tests/cli.rs", RS_SKIP, &rs);
+    }
+    let reason = RS_SKIP.replace("ignore)", "ignore = \"posix\")");
+    let rs = reason.replace("cfg_attr(windows,", "cfg_attr(test,");
+    skipped("tests/cli.rs", &reason, &rs);
+}
+
+/// Honest twins: a platform compared with one it can be, a reason given to the
+/// same `ignore`, `not(test)` (never set under test).
+#[test]
+fn a_skip_condition_false_on_some_machine_is_no_finding() {
+    for real in [
+        "sys.platform == \"linux\"",
+        "sys.platform == \"freebsd13\"",
+        "os.name == \"nt\"",
+    ] {
+        let py = PY.replace("sys.platform == \"win32\"", real);
+        none("tests/test_cli.py", PY, &py);
+    }
+    let go = GO_SKIP.replace("runtime.GOOS == \"windows\"", "runtime.GOOS == \"plan9\"");
+    none("calc/add_test.go", GO_SKIP, &go);
+    let reason = RS_SKIP.replace("ignore)", "ignore = \"posix\")");
+    none("tests/cli.rs", RS_SKIP, &reason);
+    let never = RS_SKIP.replace("cfg_attr(windows,", "cfg_attr(not(test),");
+    none("tests/cli.rs", RS_SKIP, &never);
+}
+
+/// Helper 98's brief: `a != b` written `not a == b` or `not (a == b)` is the
+/// same condition, either way round; `not` put before the one it was stays
+/// turned round.
+#[test]
+fn a_skip_condition_negated_in_other_words_is_no_finding() {
+    let ne = PY.replace("sys.platform == \"win32\"", "sys.platform != \"win32\"");
+    for same in [
+        "not sys.platform == \"win32\"",
+        "not (sys.platform == \"win32\")",
+    ] {
+        let py = PY.replace("sys.platform == \"win32\"", same);
+        none("tests/test_cli.py", &ne, &py);
+        none("tests/test_cli.py", &py, &ne);
+    }
+    let turned = PY.replace("sys.platform == \"win32\"", "not sys.platform != \"win32\"");
+    skipped("tests/test_cli.py", &ne, &turned);
+}
+
+const VITEST: &str = "import { expect, it, test } from 'vitest'\n\ntest('lists', async (ctx) => {\n  expect(run()).toBe(1)\n})\n\ntest('other', () => {\n  expect(run()).toBe(2)\n})\n";
+
+/// Helper 98's brief: JavaScript's skips under a plain `if`. `ctx.skip(note)`
+/// in a test's body skips as `ctx.skip()` does, and `it.skip(…)` alone in an
+/// `if` at the top (its `else` the test that runs) skips where the `if`
+/// holds; `runIf(c)` is `skipIf` of `c`'s negation.
+#[test]
+fn attack_a_js_skip_under_an_if_widened_is_high() {
+    let inside = |c: &str| {
+        VITEST.replace(
+            "(ctx) => {\n",
+            &format!("(ctx) => {{\n  if ({c}) {{ ctx.skip('no ipv6') }}\n"),
+        )
+    };
+    let win = "process.platform === 'win32'";
+    let wider = "process.platform === 'win32' || process.env.CI";
+    skipped("test/cli.test.ts", VITEST, &inside("process.env.CI"));
+    skipped("test/cli.test.ts", &inside(win), &inside(wider));
+    let top = |c: &str| {
+        let case = "('lists', async () => {\n  expect(run()).toBe(1)\n})\n";
+        VITEST.replace(
+            &format!("test('lists', async (ctx) => {{\n  expect(run()).toBe(1)\n}})\n"),
+            &format!("if ({c}) it.skip{case}else it{case}"),
+        )
+    };
+    skipped("test/cli.test.ts", &top(win), &top(wider));
+    let when = |how: &str| VITEST.replace("test('lists'", &format!("test.{how}({win})('lists'"));
+    skipped("test/cli.test.ts", &when("skipIf"), &when("runIf"));
+}
+
+/// Honest twins: the same `if` kept or narrowed, a skip's condition moved
+/// into an `if` around its call, `runIf(c)` written `skipIf(!c)`.
+#[test]
+fn a_js_skip_under_an_if_kept_or_narrowed_is_no_finding() {
+    let inside = |c: &str| {
+        VITEST.replace(
+            "(ctx) => {\n",
+            &format!("(ctx) => {{\n  if ({c}) {{ ctx.skip('no ipv6') }}\n"),
+        )
+    };
+    let win = "process.platform === 'win32'";
+    let narrower = "process.platform === 'win32' && process.env.CI";
+    none("test/cli.test.ts", &inside(win), &inside(narrower));
+    none(
+        "test/cli.test.ts",
+        &inside(win),
+        &inside(win).replace("'no ipv6'", "'no v6'"),
+    );
+    let top = |c: &str| {
+        let case = "('lists', async () => {\n  expect(run()).toBe(1)\n})\n";
+        VITEST.replace(
+            &format!("test('lists', async (ctx) => {{\n  expect(run()).toBe(1)\n}})\n"),
+            &format!("if ({c}) it.skip{case}else it{case}"),
+        )
+    };
+    none("test/cli.test.ts", &top(win), &top(narrower));
+    let run = VITEST.replace("test('lists'", &format!("test.runIf({win})('lists'"));
+    let skip = VITEST.replace(
+        "test('lists'",
+        "test.skipIf(process.platform !== 'win32')('lists'",
+    );
+    none("test/cli.test.ts", &run, &skip);
+    none("test/cli.test.ts", &skip, &run);
+}
