@@ -1588,6 +1588,14 @@ impl<'s, 'r> Reader<'s, 'r> {
         for a in attrs {
             let t = squeezed(self.text(*a));
             let t = t.trim_start_matches("#[").trim_end_matches(']');
+            // The reason of `ignore = "…"` says nothing of where it holds.
+            let t = match t.rfind(",ignore=\"") {
+                Some(k) if t.starts_with("cfg_attr(") && t.ends_with("\")") => {
+                    format!("{},ignore)", &t[..k])
+                }
+                _ => t.to_string(),
+            };
+            let t = t.as_str();
             if t == "ignore" || t.starts_with("ignore=") {
                 self.skip(*a, Some(name), None);
             } else if (t.starts_with("cfg_attr(") && t.ends_with(",ignore)"))

@@ -105,11 +105,12 @@ fn flipped(c: &str) -> Option<String> {
     }
 }
 
-/// What a Rust `cfg` predicate always comes to: `all()` holds, `any()` does
-/// not, `not(…)` of either the other way; none for one that depends.
+/// What a Rust `cfg` predicate always comes to under test: `all()` and `test`
+/// (set wherever a test is compiled) hold, `any()` does not, `not(…)` of one
+/// the other way; none for one that depends.
 fn cfg_value(p: &str) -> Option<bool> {
     match p {
-        "all()" => Some(true),
+        "all()" | "test" => Some(true),
         "any()" => Some(false),
         _ => p
             .strip_prefix("not(")
@@ -121,7 +122,8 @@ fn cfg_value(p: &str) -> Option<bool> {
 
 /// What a condition in normal form always comes to: `True`/`true`, `False`,
 /// negated, a comparison of two literals, Python's `sys.version_info` above
-/// a version before 3.1; none for one that depends.
+/// a version before 3.1, a platform's name ([`PLATFORMS`]) alone or compared
+/// with a value it never has; none for one that depends.
 fn value(c: &str) -> Option<bool> {
     let c = c.trim();
     match c {
@@ -131,6 +133,14 @@ fn value(c: &str) -> Option<bool> {
     }
     if let Some(inner) = negated(c) {
         return value(&inner).map(|v| !v);
+    }
+    // `skipIf(c)`'s one argument.
+    if let Some(inner) = c.strip_prefix("(arguments ") {
+        return value(inner.strip_suffix(')')?);
+    }
+    // No machine leaves it empty: a string that is never falsy.
+    if platform(c).is_some() {
+        return Some(true);
     }
     let inner = c
         .strip_prefix("(comparison_operator ")
@@ -157,6 +167,24 @@ fn value(c: &str) -> Option<bool> {
         return (matches!(op, " > " | " >= ") && version.as_slice() <= [3, 0].as_slice())
             .then_some(true);
     }
+    let unknown = |name: &str, side: &str| match (platform(name), literal(side)) {
+        (Some(values), Some(Literal::Text(v))) => {
+            !values
+                .split_whitespace()
+                .any(|p| match p.strip_suffix('*') {
+                    Some(head) => v.starts_with(head),
+                    None => v == p,
+                })
+        }
+        _ => false,
+    };
+    if unknown(left, right) || unknown(right, left) {
+        return match op.trim() {
+            "==" | "===" => Some(false),
+            "!=" | "!==" => Some(true),
+            _ => None,
+        };
+    }
     let (a, b) = (literal(left)?, literal(right)?);
     let order = a.partial_cmp(&b)?;
     Some(match op.trim() {
@@ -167,6 +195,41 @@ fn value(c: &str) -> Option<bool> {
         ">" => order.is_gt(),
         _ => order.is_ge(),
     })
+}
+
+/// Names of the platform a test runs on, each with every value it takes (one
+/// ending `*`, any that starts so): a value none has is never equal.
+const PLATFORMS: [(&str, &str); 4] = [
+    (
+        "sys.platform",
+        "aix* android atheos beos* cygwin darwin dragonfly* emscripten freebsd* gnu* haiku* \
+         hp-ux* illumos* ios irix* java* linux* mac msys netbsd* openbsd* os2* riscos sunos* \
+         tvos visionos wasi watchos win32",
+    ),
+    ("os.name", "posix nt java"),
+    (
+        "runtime.GOOS",
+        "aix android darwin dragonfly freebsd hurd illumos ios js linux nacl netbsd openbsd \
+         plan9 solaris wasip1 windows zos",
+    ),
+    (
+        "process.platform",
+        "aix android cygwin darwin freebsd haiku linux netbsd openbsd sunos win32",
+    ),
+];
+
+/// The values of `side` when it is a name of [`PLATFORMS`] in normal form
+/// (`(attribute identifier=sys\u{1} . identifier=platform\u{1})`).
+fn platform(side: &str) -> Option<&'static str> {
+    let side = side.trim();
+    let inner = side.strip_prefix('(')?.strip_suffix(')')?;
+    let names: Vec<&str> = inner
+        .split('\u{1}')
+        .filter_map(|w| w.split_once("identifier=").map(|(_, name)| name))
+        .collect();
+    let dotted = names.join(".");
+    let found = PLATFORMS.iter().find(|(n, _)| *n == dotted);
+    found.filter(|_| !inner.contains('(')).map(|(_, v)| *v)
 }
 
 /// A literal of a condition in normal form: a number, or a string (compared
