@@ -53,15 +53,23 @@ pub(super) fn inverted(old: &str, new: &str) -> bool {
         || flipped(old).is_some_and(|f| f == new)
 }
 
-/// Whether Rust predicates `old` and `new` are one written two ways:
-/// `target_os = "windows"` for `windows`, `target_family = "unix"` for `unix`.
+/// Whether `old` and `new` are one condition written two ways: Rust's
+/// `target_os = "windows"` for `windows`, `target_family = "unix"` for `unix`;
+/// `not a == b` for `a != b`, `!!c` for `c`.
 pub(super) fn respelled(old: &str, new: &str) -> bool {
-    let plain = |c: &str| {
+    let cfg = |c: &str| {
         c.replace("target_os=\"windows\"", "windows")
             .replace("target_family=\"windows\"", "windows")
             .replace("target_family=\"unix\"", "unix")
     };
-    old != new && (old.starts_with("cfg") && plain(old) == plain(new))
+    // A `not` over one comparison is that comparison turned round.
+    let plain = |c: &str| {
+        let c = c.trim_start();
+        negated(c)
+            .and_then(|inner| negated(&inner).or_else(|| flipped(&inner)))
+            .unwrap_or_else(|| c.to_string())
+    };
+    old != new && (old.starts_with("cfg") && cfg(old) == cfg(new) || plain(old) == plain(new))
 }
 
 /// `c` under `not`/`!`'s forms, when it is one: what it negates.
