@@ -856,7 +856,8 @@ const VITEST: &str = "import { expect, it, test } from 'vitest'\n\ntest('lists',
 /// Helper 98's brief: JavaScript's skips under a plain `if`. `ctx.skip(note)`
 /// in a test's body skips as `ctx.skip()` does, and `it.skip(…)` alone in an
 /// `if` at the top (its `else` the test that runs) skips where the `if`
-/// holds; `runIf(c)` is `skipIf` of `c`'s negation.
+/// holds; `runIf(c)` is `skipIf` of `c`'s negation, as unittest's
+/// `skipUnless(c)` is `skipIf`'s.
 #[test]
 fn attack_a_js_skip_under_an_if_widened_is_high() {
     let inside = |c: &str| {
@@ -869,6 +870,10 @@ fn attack_a_js_skip_under_an_if_widened_is_high() {
     let wider = "process.platform === 'win32' || process.env.CI";
     skipped("test/cli.test.ts", VITEST, &inside("process.env.CI"));
     skipped("test/cli.test.ts", &inside(win), &inside(wider));
+    // A constant `if` is no condition: the skip is outright.
+    skipped("test/cli.test.ts", &inside(win), &inside("1"));
+    let outright = VITEST.replace("(ctx) => {\n", "(ctx) => {\n  ctx.skip('flaky')\n");
+    skipped("test/cli.test.ts", VITEST, &outright);
     let top = |c: &str| {
         let case = "('lists', async () => {\n  expect(run()).toBe(1)\n})\n";
         VITEST.replace(
@@ -877,12 +882,18 @@ fn attack_a_js_skip_under_an_if_widened_is_high() {
         )
     };
     skipped("test/cli.test.ts", &top(win), &top(wider));
+    skipped("test/cli.test.ts", &top(win), &top("1"));
     let when = |how: &str| VITEST.replace("test('lists'", &format!("test.{how}({win})('lists'"));
     skipped("test/cli.test.ts", &when("skipIf"), &when("runIf"));
+    let unless = UNITTEST.replace("skipIf(", "skipUnless(");
+    skipped("tests/test_cli.py", UNITTEST, &unless);
 }
 
+const UNITTEST: &str = "import sys\nimport unittest\n\n\nclass TestCli(unittest.TestCase):\n    @unittest.skipIf(sys.platform == \"win32\", \"posix\")\n    def test_links(self):\n        self.assertEqual(run(\"-L\"), \"a\")\n";
+
 /// Honest twins: the same `if` kept or narrowed, a skip's condition moved
-/// into an `if` around its call, `runIf(c)` written `skipIf(!c)`.
+/// into an `if` around its call, `runIf(c)` written `skipIf(!c)` (and
+/// `skipUnless(c)` `skipIf(c')` of `c` turned round).
 #[test]
 fn a_js_skip_under_an_if_kept_or_narrowed_is_no_finding() {
     let inside = |c: &str| {
@@ -907,6 +918,8 @@ fn a_js_skip_under_an_if_kept_or_narrowed_is_no_finding() {
         )
     };
     none("test/cli.test.ts", &top(win), &top(narrower));
+    let skip_if = VITEST.replace("test('lists'", &format!("test.skipIf({win})('lists'"));
+    none("test/cli.test.ts", &skip_if, &top(win));
     let run = VITEST.replace("test('lists'", &format!("test.runIf({win})('lists'"));
     let skip = VITEST.replace(
         "test('lists'",
@@ -914,4 +927,7 @@ fn a_js_skip_under_an_if_kept_or_narrowed_is_no_finding() {
     );
     none("test/cli.test.ts", &run, &skip);
     none("test/cli.test.ts", &skip, &run);
+    let unless = UNITTEST.replace("skipIf(sys.platform ==", "skipUnless(sys.platform !=");
+    none("tests/test_cli.py", UNITTEST, &unless);
+    none("tests/test_cli.py", &unless, UNITTEST);
 }

@@ -447,7 +447,10 @@ impl Pair {
         // Words added under `and` narrow a condition that skips and widen one
         // that runs (`cfg(all(not(windows), …))`, a JS test's `if (… && …)`);
         // under `or`, the other way.
-        let runs = condition.starts_with("cfg(") || condition.starts_with("if (");
+        // A JS test in an `else` (`if (not (c))`) runs where `c` fails: `c`
+        // is a skip's condition.
+        let runs = (condition.starts_with("cfg(") || condition.starts_with("if ("))
+            && !condition.starts_with("if (not (");
         let adds = |had: &[&str]| {
             let old: Vec<&syntax::Skip> = on(&self.old)
                 .filter(|s| s.words().as_slice() == had)
