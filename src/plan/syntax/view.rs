@@ -1340,17 +1340,15 @@ impl<'s, 'r> Reader<'s, 'r> {
     /// The arguments of the `skipIf(…)`/`runIf(…)` in `call`'s callee chain.
     fn js_condition(&self, call: Node<'_>) -> Option<String> {
         let f = call.child_by_field_name("function")?;
-        let conditional = preorder(f).find(|n| {
+        let word = |n: Node<'_>| callee_words(self.src, n).first().copied();
+        let c = preorder(f).find(|n| {
             n.kind() == "call_expression"
                 && n.child_by_field_name("function")
                     .is_some_and(|f| f.kind() == "member_expression")
-                && callee_words(self.src, *n)
-                    .first()
-                    .is_some_and(|w| matches!(*w, "skipIf" | "runIf"))
+                && matches!(word(*n), Some("skipIf" | "runIf"))
         })?;
-        let word = callee_words(self.src, conditional).first().copied()?;
-        let args = conditional.child_by_field_name("arguments")?;
-        Some(skipped_when(word, self.normal(args)))
+        let args = c.child_by_field_name("arguments")?;
+        Some(skipped_when(word(c)?, self.normal(args)))
     }
 
     /// In a test case's callback: `if (cond) return` at its top, and a skip
@@ -1372,9 +1370,9 @@ impl<'s, 'r> Reader<'s, 'r> {
                 if !matches!(words.first(), Some(&("skip" | "fixme"))) {
                     continue;
                 }
-                // mocha's `this.skip()`, vitest's `ctx.skip()`: a marker on the
-                // test, under the `if` around it when there is one.
-                // No argument, or a note alone (vitest's `ctx.skip('why')`).
+                // mocha's `this.skip()`, vitest's `ctx.skip()` or `ctx.skip(why)`:
+                // a marker on the test, under the `if` around it when there is
+                // one and it is no constant.
                 let bare = n.child_by_field_name("arguments").is_some_and(|a| {
                     (super::kids(a).iter())
                         .all(|a| matches!(a.kind(), "string" | "template_string"))

@@ -425,6 +425,26 @@ fn attack_a_test_moved_into_the_else_of_its_guard_is_high() {
     high("test/https.ts", GUARDED, &after);
 }
 
+/// A test in the `else` of its guard runs where the condition fails: the
+/// condition widened under `||` (helper 98's), or an `if` put around the test
+/// inside the `else`, runs it in fewer places; narrowed under `&&`, in more.
+#[test]
+fn a_test_in_the_else_of_a_guard_widened_or_nested_is_high() {
+    let before = GUARDED.replace(
+        "if (process.platform !== 'darwin') {\n\ttest('expired'",
+        "if (process.platform === 'darwin') {\n} else {\n\ttest('expired'",
+    );
+    let wider = before.replace("=== 'darwin')", "=== 'darwin' || process.env.CI)");
+    high("test/https.ts", &before, &wider);
+    let nested = before.replace(
+        "} else {\n\ttest('expired', t => {\n\t\tt.throws(() => get(-1));\n\t});\n}",
+        "} else {\n\tif (process.env.SLOW) {\n\t\ttest('expired', t => {\n\t\t\tt.throws(() => get(-1));\n\t\t});\n\t}\n}",
+    );
+    high("test/https.ts", &before, &nested);
+    let narrower = before.replace("=== 'darwin')", "=== 'darwin' && process.env.CI)");
+    none("test/https.ts", &before, &narrower);
+}
+
 /// Attack: a test that ran everywhere wrapped in an `if` on the environment.
 #[test]
 fn attack_a_test_wrapped_in_an_if_on_the_environment_is_high() {
