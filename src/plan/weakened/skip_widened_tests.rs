@@ -815,10 +815,21 @@ fn skipped(path: &str, before: &str, after: &str) {
 /// `all()` with a reason after its `ignore`.
 #[test]
 fn attack_a_skip_condition_always_true_in_other_words_is_high() {
-    for always in ["sys.platform", "sys.platform != \"nonexistent\""] {
+    for always in [
+        "sys.platform",
+        "sys.platform != \"nonexistent\"",
+        "os.name != \"windows\"",
+    ] {
         let py = PY.replace("sys.platform == \"win32\"", always);
         skipped("tests/test_cli.py", PY, &py);
     }
+    let js = |c: &str| VITEST.replace("test('lists'", &format!("test.skipIf({c})('lists'"));
+    let win = js("process.platform === 'win32'");
+    skipped(
+        "test/cli.test.ts",
+        &win,
+        &js("process.platform !== 'windows'"),
+    );
     let go = GO_SKIP.replace("runtime.GOOS == \"windows\"", "runtime.GOOS != \"\"");
     skipped("calc/add_test.go", GO_SKIP, &go);
     for always in [
