@@ -884,6 +884,16 @@ fn a_skip_condition_negated_in_other_words_is_no_finding() {
 
 const VITEST: &str = "import { expect, it, test } from 'vitest'\n\ntest('lists', async (ctx) => {\n  expect(run()).toBe(1)\n})\n\ntest('other', () => {\n  expect(run()).toBe(2)\n})\n";
 
+/// [`VITEST`] with its first test skipped where `c` holds, by an `it.skip`
+/// alone in an `if`, and run in its `else`.
+fn top(c: &str) -> String {
+    let case = "('lists', async () => {\n  expect(run()).toBe(1)\n})\n";
+    VITEST.replace(
+        "test('lists', async (ctx) => {\n  expect(run()).toBe(1)\n})\n",
+        &format!("if ({c}) it.skip{case}else it{case}"),
+    )
+}
+
 /// Helper 98's brief: JavaScript's skips under a plain `if`. `ctx.skip(note)`
 /// in a test's body skips as `ctx.skip()` does, and `it.skip(…)` alone in an
 /// `if` at the top (its `else` the test that runs) skips where the `if`
@@ -905,13 +915,6 @@ fn attack_a_js_skip_under_an_if_widened_is_high() {
     skipped("test/cli.test.ts", &inside(win), &inside("1"));
     let outright = VITEST.replace("(ctx) => {\n", "(ctx) => {\n  ctx.skip('flaky')\n");
     skipped("test/cli.test.ts", VITEST, &outright);
-    let top = |c: &str| {
-        let case = "('lists', async () => {\n  expect(run()).toBe(1)\n})\n";
-        VITEST.replace(
-            &format!("test('lists', async (ctx) => {{\n  expect(run()).toBe(1)\n}})\n"),
-            &format!("if ({c}) it.skip{case}else it{case}"),
-        )
-    };
     skipped("test/cli.test.ts", &top(win), &top(wider));
     skipped("test/cli.test.ts", &top(win), &top("1"));
     let when = |how: &str| VITEST.replace("test('lists'", &format!("test.{how}({win})('lists'"));
@@ -941,13 +944,6 @@ fn a_js_skip_under_an_if_kept_or_narrowed_is_no_finding() {
         &inside(win),
         &inside(win).replace("'no ipv6'", "'no v6'"),
     );
-    let top = |c: &str| {
-        let case = "('lists', async () => {\n  expect(run()).toBe(1)\n})\n";
-        VITEST.replace(
-            &format!("test('lists', async (ctx) => {{\n  expect(run()).toBe(1)\n}})\n"),
-            &format!("if ({c}) it.skip{case}else it{case}"),
-        )
-    };
     none("test/cli.test.ts", &top(win), &top(narrower));
     let skip_if = VITEST.replace("test('lists'", &format!("test.skipIf({win})('lists'"));
     none("test/cli.test.ts", &skip_if, &top(win));
