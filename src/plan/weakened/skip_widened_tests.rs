@@ -958,3 +958,23 @@ fn a_js_skip_under_an_if_kept_or_narrowed_is_no_finding() {
     none("tests/test_cli.py", UNITTEST, &unless);
     none("tests/test_cli.py", &unless, UNITTEST);
 }
+
+/// `cfg(test)` holds wherever a test is compiled: put on a test, before its
+/// `#[test]` or after it, it switches nothing off.
+#[test]
+fn a_cfg_test_put_on_a_test_is_no_finding() {
+    for put in ["#[test]\n#[cfg(test)]", "#[cfg(test)]\n#[test]"] {
+        let after = RS.replacen(
+            "#[test]\nfn lists_links",
+            &format!("{put}\nfn lists_links"),
+            1,
+        );
+        none("tests/cli.rs", RS, &after);
+    }
+    let after = RS.replacen(
+        "#[test]\nfn lists_links",
+        "#[test]\n#[cfg(not(test))]\nfn lists_links",
+        1,
+    );
+    skipped("tests/cli.rs", RS, &after);
+}
