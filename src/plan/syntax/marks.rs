@@ -840,7 +840,9 @@ fn attribute_run(
     let mut test_after = vec![false; attrs.len()];
     for k in (0..attrs.len().saturating_sub(1)).rev() {
         let next = &attrs[k + 1];
-        cfg_after[k] = cfg_after[k + 1] || (next.last == "cfg" && !next.never());
+        // `cfg(test)` holds wherever a test is compiled: it gates nothing.
+        let gates = !next.never() && next.squeezed_rest() != "(test)";
+        cfg_after[k] = cfg_after[k + 1] || (next.last == "cfg" && gates);
         test_after[k] = test_after[k + 1] || next.plain_test();
     }
     for (k, (at, text)) in run.iter().enumerate() {
@@ -868,7 +870,7 @@ fn attribute_run(
                 found.others.push((*at, squeezed.join(" ")));
                 true
             }
-            "cfg" => a.never() || test_after[k] || (tests_mod && a.squeezed_rest() != "(test)"),
+            "cfg" => a.never() || (test_after[k] || tests_mod) && a.squeezed_rest() != "(test)",
             _ => a.cfg_attr_ignore(),
         };
         if skip {

@@ -38,6 +38,7 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
         test_macros: HashSet::new(),
         js_cases: HashSet::new(),
         js_aliases: HashMap::new(),
+        js_if_skips: HashMap::new(),
         rust_called: HashSet::new(),
         rust_exits: Vec::new(),
         names: Names::of(src, root),
@@ -363,6 +364,9 @@ struct Reader<'s, 'r> {
     js_cases: HashSet<&'s str>,
     /// `const t = c ? test.skip : test`: each name with its condition.
     js_aliases: HashMap<&'s str, String>,
+    /// `if (c) it.skip(…)`: the call the one statement of a plain `if`, with
+    /// `c`, the condition it is skipped under.
+    js_if_skips: HashMap<usize, String>,
     /// Rust: the functions the file's tests call by name.
     rust_called: HashSet<&'s str>,
     /// Rust: the paths that call the process's exit here ([`rust_exit_paths`]).
@@ -774,7 +778,7 @@ impl<'s, 'r> Reader<'s, 'r> {
                 .filter(|_| matches!(word, "skipif" | "skipIf" | "skipUnless"))
                 .and_then(|c| c.child_by_field_name("arguments")?.named_child(0))
                 .filter(|first| first.kind() != "keyword_argument")
-                .map(|first| self.normal(first));
+                .map(|first| skipped_when(word, self.normal(first)));
             out.push((marker, condition));
         }
         out
@@ -904,6 +908,21 @@ impl<'s, 'r> Reader<'s, 'r> {
             .then(|| node.child_by_field_name("condition"))
             .flatten();
         let alternative = node.child_by_field_name("alternative").map(|a| a.id());
+        // A constant `c` in `if (c)` says nothing of where it holds.
+        if let Some(c) = condition.filter(|c| super::folded(self.src, *c).is_none())
+            && let Some(then) = node.child_by_field_name("consequence")
+        {
+            let sole = match then.kind() {
+                "statement_block" => super::kids(then),
+                _ => vec![then],
+            };
+            if let [s] = sole[..]
+                && s.kind() == "expression_statement"
+                && let Some(call) = s.named_child(0)
+            {
+                self.js_if_skips.insert(call.id(), self.normal(c));
+            }
+        }
         if node.kind() == "statement_block" {
             self.js_guarded_cases(node);
         }
@@ -963,12 +982,12 @@ impl<'s, 'r> Reader<'s, 'r> {
                     self.view.exits += self.js_run_exits(child);
                 }
                 // `const test = base.skipIf(cond)`: every test called through it.
-                if callee_words(self.src, child)
+                if let Some(&word) = callee_words(self.src, child)
                     .first()
-                    .is_some_and(|w| matches!(*w, "skipIf" | "runIf"))
+                    .filter(|w| matches!(**w, "skipIf" | "runIf"))
                     && let Some(args) = child.child_by_field_name("arguments")
                 {
-                    let condition = self.normal(args);
+                    let condition = skipped_when(word, self.normal(args));
                     self.guard(child, None, condition);
                 }
                 self.js(child, scope, under, depth + 1);
@@ -988,7 +1007,10 @@ impl<'s, 'r> Reader<'s, 'r> {
             if case && let Some(condition) = self.js_aliases.get(root).cloned() {
                 self.guard(child, Some(&name), condition);
             }
-            if case && !under.is_empty() {
+            // A skip alone in its `if` is skipped under that `if`'s condition:
+            // where it fails, the test is not there to run.
+            let if_skip = skipped && self.js_if_skips.contains_key(&child.id());
+            if case && !under.is_empty() && !if_skip {
                 let condition = under
                     .iter()
                     .map(|&(c, negated)| match negated {
@@ -1003,7 +1025,8 @@ impl<'s, 'r> Reader<'s, 'r> {
                 self.guard(child, Some(&name), condition);
             }
             if skipped {
-                let condition = self.js_condition(child);
+                let condition = (self.js_condition(child))
+                    .or_else(|| self.js_if_skips.get(&child.id()).cloned());
                 let test = case.then_some(name.as_str());
                 self.skip(child, test, condition);
                 let focus = root.starts_with('f') || words.contains(&"only");
@@ -1317,17 +1340,15 @@ impl<'s, 'r> Reader<'s, 'r> {
     /// The arguments of the `skipIf(…)`/`runIf(…)` in `call`'s callee chain.
     fn js_condition(&self, call: Node<'_>) -> Option<String> {
         let f = call.child_by_field_name("function")?;
-        preorder(f)
-            .find(|n| {
-                n.kind() == "call_expression"
-                    && n.child_by_field_name("function")
-                        .is_some_and(|f| f.kind() == "member_expression")
-                    && callee_words(self.src, *n)
-                        .first()
-                        .is_some_and(|w| matches!(*w, "skipIf" | "runIf"))
-            })
-            .and_then(|c| c.child_by_field_name("arguments"))
-            .map(|a| self.normal(a))
+        let word = |n: Node<'_>| callee_words(self.src, n).first().copied();
+        let c = preorder(f).find(|n| {
+            n.kind() == "call_expression"
+                && n.child_by_field_name("function")
+                    .is_some_and(|f| f.kind() == "member_expression")
+                && matches!(word(*n), Some("skipIf" | "runIf"))
+        })?;
+        let args = c.child_by_field_name("arguments")?;
+        Some(skipped_when(word(c)?, self.normal(args)))
     }
 
     /// In a test case's callback: `if (cond) return` at its top, and a skip
@@ -1349,13 +1370,17 @@ impl<'s, 'r> Reader<'s, 'r> {
                 if !matches!(words.first(), Some(&("skip" | "fixme"))) {
                     continue;
                 }
-                // mocha's `this.skip()`, vitest's `ctx.skip()`: a marker on the
-                // test, under the `if` around it when there is one.
-                let bare = n
-                    .child_by_field_name("arguments")
-                    .is_some_and(|a| a.named_child_count() == 0);
+                // mocha's `this.skip()`, vitest's `ctx.skip()` or `ctx.skip(why)`:
+                // a marker on the test, under the `if` around it when there is
+                // one and it is no constant.
+                let bare = n.child_by_field_name("arguments").is_some_and(|a| {
+                    (super::kids(a).iter())
+                        .all(|a| matches!(a.kind(), "string" | "template_string"))
+                });
                 if bare && words.len() == 1 {
-                    let condition = enclosing_if(n, body).map(|c| self.normal(c));
+                    let condition = enclosing_if(n, body)
+                        .filter(|c| super::folded(self.src, *c) != Some(true))
+                        .map(|c| self.normal(c));
                     self.skip(n, Some(name), condition);
                     continue;
                 }
@@ -1588,6 +1613,14 @@ impl<'s, 'r> Reader<'s, 'r> {
         for a in attrs {
             let t = squeezed(self.text(*a));
             let t = t.trim_start_matches("#[").trim_end_matches(']');
+            // The reason of `ignore = "…"` says nothing of where it holds.
+            let t = match t.rfind(",ignore=\"") {
+                Some(k) if t.starts_with("cfg_attr(") && t.ends_with("\")") => {
+                    format!("{},ignore)", &t[..k])
+                }
+                _ => t.to_string(),
+            };
+            let t = t.as_str();
             if t == "ignore" || t.starts_with("ignore=") {
                 self.skip(*a, Some(name), None);
             } else if (t.starts_with("cfg_attr(") && t.ends_with(",ignore)"))
@@ -2422,6 +2455,17 @@ fn go_check(src: &str, call: Node<'_>) -> bool {
             field.is_some_and(|name| super::go_library_check(name, operand, true))
         }
         _ => false,
+    }
+}
+
+/// A conditional skip's `condition` as the one it skips under: `runIf(c)`
+/// and `skipUnless(c)` skip where `c` fails, read as `c`'s negation in the
+/// grammar's normal form of one.
+fn skipped_when(word: &str, condition: String) -> String {
+    match word {
+        "runIf" => format!("(unary_expression ! {condition})"),
+        "skipUnless" => format!("(not_operator not {condition})"),
+        _ => condition,
     }
 }
 

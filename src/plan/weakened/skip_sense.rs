@@ -53,15 +53,23 @@ pub(super) fn inverted(old: &str, new: &str) -> bool {
         || flipped(old).is_some_and(|f| f == new)
 }
 
-/// Whether Rust predicates `old` and `new` are one written two ways:
-/// `target_os = "windows"` for `windows`, `target_family = "unix"` for `unix`.
+/// Whether `old` and `new` are one condition written two ways: Rust's
+/// `target_os = "windows"` for `windows`, `target_family = "unix"` for `unix`;
+/// `not a == b` for `a != b`, `!!c` for `c`.
 pub(super) fn respelled(old: &str, new: &str) -> bool {
-    let plain = |c: &str| {
+    let cfg = |c: &str| {
         c.replace("target_os=\"windows\"", "windows")
             .replace("target_family=\"windows\"", "windows")
             .replace("target_family=\"unix\"", "unix")
     };
-    old != new && (old.starts_with("cfg") && plain(old) == plain(new))
+    // A `not` over one comparison is that comparison turned round.
+    let plain = |c: &str| {
+        let c = c.trim_start();
+        negated(c)
+            .and_then(|inner| negated(&inner).or_else(|| flipped(&inner)))
+            .unwrap_or_else(|| c.to_string())
+    };
+    old != new && (old.starts_with("cfg") && cfg(old) == cfg(new) || plain(old) == plain(new))
 }
 
 /// `c` under `not`/`!`'s forms, when it is one: what it negates.
@@ -105,11 +113,12 @@ fn flipped(c: &str) -> Option<String> {
     }
 }
 
-/// What a Rust `cfg` predicate always comes to: `all()` holds, `any()` does
-/// not, `not(…)` of either the other way; none for one that depends.
+/// What a Rust `cfg` predicate always comes to under test: `all()` and `test`
+/// (set wherever a test is compiled) hold, `any()` does not, `not(…)` of one
+/// the other way; none for one that depends.
 fn cfg_value(p: &str) -> Option<bool> {
     match p {
-        "all()" => Some(true),
+        "all()" | "test" => Some(true),
         "any()" => Some(false),
         _ => p
             .strip_prefix("not(")
@@ -121,7 +130,8 @@ fn cfg_value(p: &str) -> Option<bool> {
 
 /// What a condition in normal form always comes to: `True`/`true`, `False`,
 /// negated, a comparison of two literals, Python's `sys.version_info` above
-/// a version before 3.1; none for one that depends.
+/// a version before 3.1, a platform's name ([`PLATFORMS`]) alone or compared
+/// with a value it never has; none for one that depends.
 fn value(c: &str) -> Option<bool> {
     let c = c.trim();
     match c {
@@ -131,6 +141,14 @@ fn value(c: &str) -> Option<bool> {
     }
     if let Some(inner) = negated(c) {
         return value(&inner).map(|v| !v);
+    }
+    // `skipIf(c)`'s one argument.
+    if let Some(inner) = c.strip_prefix("(arguments ") {
+        return value(inner.strip_suffix(')')?);
+    }
+    // No machine leaves it empty: a string that is never falsy.
+    if platform(c).is_some() {
+        return Some(true);
     }
     let inner = c
         .strip_prefix("(comparison_operator ")
@@ -157,6 +175,24 @@ fn value(c: &str) -> Option<bool> {
         return (matches!(op, " > " | " >= ") && version.as_slice() <= [3, 0].as_slice())
             .then_some(true);
     }
+    let unknown = |name: &str, side: &str| match (platform(name), literal(side)) {
+        (Some(values), Some(Literal::Text(v))) => {
+            !values
+                .split_whitespace()
+                .any(|p| match p.strip_suffix('*') {
+                    Some(head) => v.starts_with(head),
+                    None => v == p,
+                })
+        }
+        _ => false,
+    };
+    if unknown(left, right) || unknown(right, left) {
+        return match op.trim() {
+            "==" | "===" => Some(false),
+            "!=" | "!==" => Some(true),
+            _ => None,
+        };
+    }
     let (a, b) = (literal(left)?, literal(right)?);
     let order = a.partial_cmp(&b)?;
     Some(match op.trim() {
@@ -167,6 +203,41 @@ fn value(c: &str) -> Option<bool> {
         ">" => order.is_gt(),
         _ => order.is_ge(),
     })
+}
+
+/// Names of the platform a test runs on, each with every value it takes (one
+/// ending `*`, any that starts so): a value none has is never equal.
+const PLATFORMS: [(&str, &str); 4] = [
+    (
+        "sys.platform",
+        "aix* android atheos beos* cygwin darwin dragonfly* emscripten freebsd* gnu* haiku* \
+         hp-ux* illumos* ios irix* java* linux* mac msys netbsd* openbsd* os2* riscos sunos* \
+         tvos visionos wasi watchos win32",
+    ),
+    ("os.name", "posix nt java"),
+    (
+        "runtime.GOOS",
+        "aix android darwin dragonfly freebsd hurd illumos ios js linux nacl netbsd openbsd \
+         plan9 solaris wasip1 windows zos",
+    ),
+    (
+        "process.platform",
+        "aix android cygwin darwin freebsd haiku linux netbsd openbsd sunos win32",
+    ),
+];
+
+/// The values of `side` when it is a name of [`PLATFORMS`] in normal form
+/// (`(attribute identifier=sys\u{1} . identifier=platform\u{1})`).
+fn platform(side: &str) -> Option<&'static str> {
+    let side = side.trim();
+    let inner = side.strip_prefix('(')?.strip_suffix(')')?;
+    let names: Vec<&str> = inner
+        .split('\u{1}')
+        .filter_map(|w| w.split_once("identifier=").map(|(_, name)| name))
+        .collect();
+    let dotted = names.join(".");
+    let found = PLATFORMS.iter().find(|(n, _)| *n == dotted);
+    found.filter(|_| !inner.contains('(')).map(|(_, v)| *v)
 }
 
 /// A literal of a condition in normal form: a number, or a string (compared

@@ -425,6 +425,26 @@ fn attack_a_test_moved_into_the_else_of_its_guard_is_high() {
     high("test/https.ts", GUARDED, &after);
 }
 
+/// A test in the `else` of its guard runs where the condition fails: the
+/// condition widened under `||` (helper 98's), or an `if` put around the test
+/// inside the `else`, runs it in fewer places; narrowed under `&&`, in more.
+#[test]
+fn a_test_in_the_else_of_a_guard_widened_or_nested_is_high() {
+    let before = GUARDED.replace(
+        "if (process.platform !== 'darwin') {\n\ttest('expired'",
+        "if (process.platform === 'darwin') {\n} else {\n\ttest('expired'",
+    );
+    let wider = before.replace("=== 'darwin')", "=== 'darwin' || process.env.CI)");
+    high("test/https.ts", &before, &wider);
+    let nested = before.replace(
+        "} else {\n\ttest('expired', t => {\n\t\tt.throws(() => get(-1));\n\t});\n}",
+        "} else {\n\tif (process.env.SLOW) {\n\t\ttest('expired', t => {\n\t\t\tt.throws(() => get(-1));\n\t\t});\n\t}\n}",
+    );
+    high("test/https.ts", &before, &nested);
+    let narrower = before.replace("=== 'darwin')", "=== 'darwin' && process.env.CI)");
+    none("test/https.ts", &before, &narrower);
+}
+
 /// Attack: a test that ran everywhere wrapped in an `if` on the environment.
 #[test]
 fn attack_a_test_wrapped_in_an_if_on_the_environment_is_high() {
@@ -779,4 +799,182 @@ fn a_skip_dressed_as_a_condition_stays_high() {
         let found = found_in("test/parse.test.js", before, after);
         assert!(found.iter().any(kinds::high), "{after}: {found:?}");
     }
+}
+
+/// `tests-skipped`, high, among what `after` draws: the rule a hole below must.
+fn skipped(path: &str, before: &str, after: &str) {
+    let found = found_in(path, before, after);
+    let parts: Vec<kinds::Shown> = found.iter().flat_map(kinds::of).collect();
+    let rule = |p: &kinds::Shown| p.kind == "tests-skipped" && p.confidence == "high";
+    assert!(parts.iter().any(rule), "{parts:?} {after}");
+}
+
+/// Helper 98's brief (hostile review): a condition that always holds in other
+/// words. A name no machine leaves empty (`sys.platform`), one compared with a
+/// value no machine has, Rust's `test` (set wherever a test is compiled), and
+/// `all()` with a reason after its `ignore`.
+#[test]
+fn attack_a_skip_condition_always_true_in_other_words_is_high() {
+    for always in [
+        "sys.platform",
+        "sys.platform != \"nonexistent\"",
+        "os.name != \"windows\"",
+    ] {
+        let py = PY.replace("sys.platform == \"win32\"", always);
+        skipped("tests/test_cli.py", PY, &py);
+    }
+    let js = |c: &str| VITEST.replace("test('lists'", &format!("test.skipIf({c})('lists'"));
+    let win = js("process.platform === 'win32'");
+    skipped(
+        "test/cli.test.ts",
+        &win,
+        &js("process.platform !== 'windows'"),
+    );
+    let go = GO_SKIP.replace("runtime.GOOS == \"windows\"", "runtime.GOOS != \"\"");
+    skipped("calc/add_test.go", GO_SKIP, &go);
+    for always in [
+        "cfg_attr(test, ignore)",
+        "cfg_attr(all(), ignore = \"slow\")",
+    ] {
+        let rs = RS_SKIP.replace("cfg_attr(windows, ignore)", always);
+        skipped("tests/cli.rs", RS_SKIP, &rs);
+    }
+    let reason = RS_SKIP.replace("ignore)", "ignore = \"posix\")");
+    let rs = reason.replace("cfg_attr(windows,", "cfg_attr(test,");
+    skipped("tests/cli.rs", &reason, &rs);
+}
+
+/// Honest twins: a platform compared with one it can be, a reason given to the
+/// same `ignore`, `not(test)` (never set under test).
+#[test]
+fn a_skip_condition_false_on_some_machine_is_no_finding() {
+    for real in [
+        "sys.platform == \"linux\"",
+        "sys.platform == \"freebsd13\"",
+        "os.name == \"nt\"",
+    ] {
+        let py = PY.replace("sys.platform == \"win32\"", real);
+        none("tests/test_cli.py", PY, &py);
+    }
+    let go = GO_SKIP.replace("runtime.GOOS == \"windows\"", "runtime.GOOS == \"plan9\"");
+    none("calc/add_test.go", GO_SKIP, &go);
+    let reason = RS_SKIP.replace("ignore)", "ignore = \"posix\")");
+    none("tests/cli.rs", RS_SKIP, &reason);
+    let never = RS_SKIP.replace("cfg_attr(windows,", "cfg_attr(not(test),");
+    none("tests/cli.rs", RS_SKIP, &never);
+}
+
+/// Helper 98's brief: `a != b` written `not a == b` or `not (a == b)` is the
+/// same condition, either way round; `not` put before the one it was stays
+/// turned round.
+#[test]
+fn a_skip_condition_negated_in_other_words_is_no_finding() {
+    let ne = PY.replace("sys.platform == \"win32\"", "sys.platform != \"win32\"");
+    for same in [
+        "not sys.platform == \"win32\"",
+        "not (sys.platform == \"win32\")",
+    ] {
+        let py = PY.replace("sys.platform == \"win32\"", same);
+        none("tests/test_cli.py", &ne, &py);
+        none("tests/test_cli.py", &py, &ne);
+    }
+    let turned = PY.replace("sys.platform == \"win32\"", "not sys.platform != \"win32\"");
+    skipped("tests/test_cli.py", &ne, &turned);
+}
+
+const VITEST: &str = "import { expect, it, test } from 'vitest'\n\ntest('lists', async (ctx) => {\n  expect(run()).toBe(1)\n})\n\ntest('other', () => {\n  expect(run()).toBe(2)\n})\n";
+
+/// [`VITEST`] with its first test skipped where `c` holds, by an `it.skip`
+/// alone in an `if`, and run in its `else`.
+fn top(c: &str) -> String {
+    let case = "('lists', async () => {\n  expect(run()).toBe(1)\n})\n";
+    VITEST.replace(
+        "test('lists', async (ctx) => {\n  expect(run()).toBe(1)\n})\n",
+        &format!("if ({c}) it.skip{case}else it{case}"),
+    )
+}
+
+/// Helper 98's brief: JavaScript's skips under a plain `if`. `ctx.skip(note)`
+/// in a test's body skips as `ctx.skip()` does, and `it.skip(…)` alone in an
+/// `if` at the top (its `else` the test that runs) skips where the `if`
+/// holds; `runIf(c)` is `skipIf` of `c`'s negation, as unittest's
+/// `skipUnless(c)` is `skipIf`'s.
+#[test]
+fn attack_a_js_skip_under_an_if_widened_is_high() {
+    let inside = |c: &str| {
+        VITEST.replace(
+            "(ctx) => {\n",
+            &format!("(ctx) => {{\n  if ({c}) {{ ctx.skip('no ipv6') }}\n"),
+        )
+    };
+    let win = "process.platform === 'win32'";
+    let wider = "process.platform === 'win32' || process.env.CI";
+    skipped("test/cli.test.ts", VITEST, &inside("process.env.CI"));
+    skipped("test/cli.test.ts", &inside(win), &inside(wider));
+    // A constant `if` is no condition: the skip is outright.
+    skipped("test/cli.test.ts", &inside(win), &inside("1"));
+    let outright = VITEST.replace("(ctx) => {\n", "(ctx) => {\n  ctx.skip('flaky')\n");
+    skipped("test/cli.test.ts", VITEST, &outright);
+    skipped("test/cli.test.ts", &top(win), &top(wider));
+    skipped("test/cli.test.ts", &top(win), &top("1"));
+    let when = |how: &str| VITEST.replace("test('lists'", &format!("test.{how}({win})('lists'"));
+    skipped("test/cli.test.ts", &when("skipIf"), &when("runIf"));
+    let unless = UNITTEST.replace("skipIf(", "skipUnless(");
+    skipped("tests/test_cli.py", UNITTEST, &unless);
+}
+
+const UNITTEST: &str = "import sys\nimport unittest\n\n\nclass TestCli(unittest.TestCase):\n    @unittest.skipIf(sys.platform == \"win32\", \"posix\")\n    def test_links(self):\n        self.assertEqual(run(\"-L\"), \"a\")\n";
+
+/// Honest twins: the same `if` kept or narrowed, a skip's condition moved
+/// into an `if` around its call, `runIf(c)` written `skipIf(!c)` (and
+/// `skipUnless(c)` `skipIf(c')` of `c` turned round).
+#[test]
+fn a_js_skip_under_an_if_kept_or_narrowed_is_no_finding() {
+    let inside = |c: &str| {
+        VITEST.replace(
+            "(ctx) => {\n",
+            &format!("(ctx) => {{\n  if ({c}) {{ ctx.skip('no ipv6') }}\n"),
+        )
+    };
+    let win = "process.platform === 'win32'";
+    let narrower = "process.platform === 'win32' && process.env.CI";
+    none("test/cli.test.ts", &inside(win), &inside(narrower));
+    none(
+        "test/cli.test.ts",
+        &inside(win),
+        &inside(win).replace("'no ipv6'", "'no v6'"),
+    );
+    none("test/cli.test.ts", &top(win), &top(narrower));
+    let skip_if = VITEST.replace("test('lists'", &format!("test.skipIf({win})('lists'"));
+    none("test/cli.test.ts", &skip_if, &top(win));
+    let run = VITEST.replace("test('lists'", &format!("test.runIf({win})('lists'"));
+    let skip = VITEST.replace(
+        "test('lists'",
+        "test.skipIf(process.platform !== 'win32')('lists'",
+    );
+    none("test/cli.test.ts", &run, &skip);
+    none("test/cli.test.ts", &skip, &run);
+    let unless = UNITTEST.replace("skipIf(sys.platform ==", "skipUnless(sys.platform !=");
+    none("tests/test_cli.py", UNITTEST, &unless);
+    none("tests/test_cli.py", &unless, UNITTEST);
+}
+
+/// `cfg(test)` holds wherever a test is compiled: put on a test, before its
+/// `#[test]` or after it, it switches nothing off.
+#[test]
+fn a_cfg_test_put_on_a_test_is_no_finding() {
+    for put in ["#[test]\n#[cfg(test)]", "#[cfg(test)]\n#[test]"] {
+        let after = RS.replacen(
+            "#[test]\nfn lists_links",
+            &format!("{put}\nfn lists_links"),
+            1,
+        );
+        none("tests/cli.rs", RS, &after);
+    }
+    let after = RS.replacen(
+        "#[test]\nfn lists_links",
+        "#[test]\n#[cfg(not(test))]\nfn lists_links",
+        1,
+    );
+    skipped("tests/cli.rs", RS, &after);
 }

@@ -447,7 +447,18 @@ impl Pair {
         // Words added under `and` narrow a condition that skips and widen one
         // that runs (`cfg(all(not(windows), …))`, a JS test's `if (… && …)`);
         // under `or`, the other way.
-        let runs = condition.starts_with("cfg(") || condition.starts_with("if (");
+        // A JS test in an `else` and under no other `if` (`if (not (c))`) runs
+        // where `c` fails: `c` is a skip's condition.
+        let mut depth = 0;
+        let negated = (condition.strip_prefix("if (not ("))
+            .and_then(|c| c.strip_suffix("))"))
+            .is_some_and(|c| {
+                c.chars().all(|ch| {
+                    depth += i32::from(ch == '(') - i32::from(ch == ')');
+                    depth >= 0
+                })
+            });
+        let runs = (condition.starts_with("cfg(") || condition.starts_with("if (")) && !negated;
         let adds = |had: &[&str]| {
             let old: Vec<&syntax::Skip> = on(&self.old)
                 .filter(|s| s.words().as_slice() == had)
