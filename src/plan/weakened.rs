@@ -1123,7 +1123,8 @@ impl<'c> Row<'c> {
                 && names.binary_search(&key).is_ok()
                 && (!before || (now_always.contains(&key) && !skipped.contains(&key)))
         };
-        self.anew = owners.iter().filter(anew).count();
+        // Tests, not markers: `#[cfg(unix)]` and `#[ignore]` on one are one.
+        self.anew = owners.iter().filter(anew).collect::<HashSet<_>>().len();
     }
 
     /// Counts only the skip markers of the new side that switch off a test that was
@@ -1452,7 +1453,10 @@ impl<'c> Row<'c> {
                 format!(
                     "{} added (now {})",
                     plural(
-                        n.skips.saturating_sub(o.skips).max(self.anew),
+                        match n.skips.saturating_sub(o.skips) {
+                            0 => self.anew,
+                            rise => rise,
+                        },
                         "skip marker"
                     ),
                     n.skips
