@@ -285,35 +285,8 @@ pub fn find_given(
     let folded: Vec<Vec<Folded>> = (rows.iter().zip(&pairs))
         .map(|(row, pair)| row.folded(pair.as_ref()))
         .collect();
-    let mut old_names: [Vec<String>; 4] = Default::default();
-    for side in rows.iter().filter_map(|r| r.old.as_ref()) {
-        old_names[index(side.lang)].extend(side.read.names.iter().map(|n| name_key(n)));
-    }
-    for names in &mut old_names {
-        names.sort();
-        names.dedup();
-    }
-    // Every test a marker switched off before, by name, in any file of the
-    // language: read before the gone ones leave the old sides.
-    // Those a marker with no condition switched off; and of them, those whose
-    // name no second test of the file had (Python keeps the last of two, and a
-    // file's count of each is not read): no run reached them anywhere.
-    let mut was_off: [[HashSet<String>; 3]; 4] = Default::default();
-    for side in rows.iter().filter_map(|r| r.old.as_ref()) {
-        let [any, skipped, alone] = &mut was_off[index(side.lang)];
-        let named = side.read.skip_owners.iter().filter(|o| !o.is_empty());
-        any.extend(named.map(|o| name_key(o)));
-        let mut seen: HashMap<&str, usize> = HashMap::new();
-        for name in &side.read.names {
-            *seen.entry(name).or_default() += 1;
-        }
-        for (name, _) in &side.read.skipped {
-            skipped.insert(name_key(name));
-            if seen.get(name.as_str()).is_none_or(|n| *n == 1) {
-                alone.insert(name_key(name));
-            }
-        }
-    }
+    let old_names = old_test_names(&rows);
+    let was_off = skipped_before(&rows);
     for row in &mut rows {
         row.settle_anew(&old_names, &was_off);
         row.settle_skips(&old_names);
@@ -866,6 +839,45 @@ impl Side {
     }
 }
 
+/// The names of the tests of the old sides, by language, as [`name_key`] spells
+/// them: sorted, each once.
+fn old_test_names(rows: &[Row<'_>]) -> [Vec<String>; 4] {
+    let mut old_names: [Vec<String>; 4] = Default::default();
+    for side in rows.iter().filter_map(|r| r.old.as_ref()) {
+        old_names[index(side.lang)].extend(side.read.names.iter().map(|n| name_key(n)));
+    }
+    for names in &mut old_names {
+        names.sort();
+        names.dedup();
+    }
+    old_names
+}
+
+/// By language, the tests a marker switched off before in any file, by name
+/// ([`name_key`]); those a marker with no condition switched off; and of them,
+/// those whose name no second test of the file had (Python keeps the last of
+/// two, and a file's count of each is not read): no run reached them anywhere.
+/// Read before the gone ones leave the old sides ([`Row::settle_skipped`]).
+fn skipped_before(rows: &[Row<'_>]) -> [[HashSet<String>; 3]; 4] {
+    let mut was_off: [[HashSet<String>; 3]; 4] = Default::default();
+    for side in rows.iter().filter_map(|r| r.old.as_ref()) {
+        let [any, skipped, alone] = &mut was_off[index(side.lang)];
+        let named = side.read.skip_owners.iter().filter(|o| !o.is_empty());
+        any.extend(named.map(|o| name_key(o)));
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for name in &side.read.names {
+            *seen.entry(name).or_default() += 1;
+        }
+        for (name, _) in &side.read.skipped {
+            skipped.insert(name_key(name));
+            if seen.get(name.as_str()).is_none_or(|n| *n == 1) {
+                alone.insert(name_key(name));
+            }
+        }
+    }
+    was_off
+}
+
 /// A changed file read as a test file before and after.
 struct Row<'c> {
     change: &'c Change,
@@ -1349,23 +1361,38 @@ impl<'c> Row<'c> {
             .collect()
     }
 
+    /// `tests-skipped`: the markers of the new side that switch off tests that
+    /// ran, where the language's net has more ([`Net::skips_added`]) and they are
+    /// not the tests' own moved with them ([`Row::settle_anew`]), or that switch off
+    /// a test anew however the counts stand.
+    fn skips_part(&self, net: &Net) -> Option<Part> {
+        let n = self.new.as_ref()?.counts();
+        let rose = net.skips_added() && !self.moved_off;
+        let words = match &self.old {
+            None => ((n.skips > 0 && rose) || self.anew > 0).then(|| {
+                let markers = plural(n.skips, "skip marker");
+                format!("a new file that switches tests off ({markers})")
+            }),
+            Some(old) => {
+                let rise = n.skips.saturating_sub(old.counts().skips);
+                ((rise > 0 && rose) || self.anew > 0).then(|| {
+                    let added = plural(if rise == 0 { self.anew } else { rise }, "skip marker");
+                    format!("{added} added (now {})", n.skips)
+                })
+            }
+        };
+        words.map(|w| Part::new(RuleId::TestsSkipped, w))
+    }
+
     /// What this file lost or gained for the worse, where its language's net agrees.
     fn test_findings(&self, nets: &Nets, code: &with_code::Code<'_>) -> Vec<Part> {
         let mut what = Vec::new();
         let Some(old) = &self.old else {
-            if let Some(new) = &self.new {
-                let net = nets.of(new.lang);
-                if (new.counts().skips > 0 && net.skips_added() && !self.moved_off) || self.anew > 0
-                {
-                    what.push(Part::new(
-                        RuleId::TestsSkipped,
-                        format!(
-                            "a new file that switches tests off ({})",
-                            plural(new.counts().skips, "skip marker")
-                        ),
-                    ));
-                }
-            }
+            what.extend(
+                self.new
+                    .as_ref()
+                    .and_then(|n| self.skips_part(nets.of(n.lang))),
+            );
             return what;
         };
         let net = nets.of(old.lang);
@@ -1447,22 +1474,7 @@ impl<'c> Row<'c> {
                 ),
             ));
         }
-        if (n.skips > o.skips && net.skips_added() && !self.moved_off) || self.anew > 0 {
-            what.push(Part::new(
-                RuleId::TestsSkipped,
-                format!(
-                    "{} added (now {})",
-                    plural(
-                        match n.skips.saturating_sub(o.skips) {
-                            0 => self.anew,
-                            rise => rise,
-                        },
-                        "skip marker"
-                    ),
-                    n.skips
-                ),
-            ));
-        }
+        what.extend(self.skips_part(net));
         let more = |a: usize, b: usize, total: usize| a > b && total > 0;
         let rises = [
             (
