@@ -141,6 +141,19 @@ pub fn since(root: &Path, base: Option<&str>, reads: &Reads) -> Result<Vec<Findi
         let manifest = |p: &str| p == "Cargo.toml" || p.ends_with("/Cargo.toml");
         given.manifests = git::texts_at(root, base, &manifest, MANIFESTS_TEXT)?.0;
     }
+    // Whether node's runner focuses: by the verify, or a package's test script at
+    // the start or now, when a JavaScript or TypeScript file changed.
+    let js = |p: &str| crate::plan::syntax::Grammar::of(p).is_some_and(|g| g.is_js());
+    if changes.iter().any(|c| js(&c.path)) {
+        let package = |p: &str| p == "package.json" || p.ends_with("/package.json");
+        let start = git::texts_at(root, base, &package, MANIFESTS_TEXT)?.0;
+        let now = changes
+            .iter()
+            .filter(|c| package(&c.path))
+            .filter_map(|c| c.after.as_ref());
+        given.focus_runs = reads.focus_runs
+            || (start.iter().map(|(_, t)| t).chain(now)).any(|t| weakened::focuses_node(t));
+    }
     Ok(on_own_stack(move || {
         weakened::find_given(&changes, verify_files, &given)
     }))
@@ -298,6 +311,9 @@ pub struct Reads {
     pub deltas: Option<git::Deltas>,
     /// Whether the goal's verify was logged failing at its start ([`red_at_start`]).
     pub red_at_start: bool,
+    /// Whether the verify tells node's runner to run only `only` tests
+    /// (`weakened::runner::focuses_node_command`).
+    pub focus_runs: bool,
 }
 
 impl Reads {
@@ -333,6 +349,8 @@ impl Reads {
             past_cap,
             deltas: Some(deltas),
             red_at_start: false,
+            focus_runs: (verify.chain.iter().flat_map(|p| &p.commands))
+                .any(|c| weakened::focuses_node_command(&c.join(" "))),
         })
     }
 

@@ -95,7 +95,7 @@ impl Grammar {
         }
     }
 
-    fn is_js(self) -> bool {
+    pub fn is_js(self) -> bool {
         matches!(
             self,
             Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx
@@ -115,6 +115,9 @@ pub struct View {
     pub helpers: Vec<Helper>,
     /// Skip markers, each with the test it switches off and its condition.
     pub skips: Vec<Skip>,
+    /// JavaScript: its tests come from node's own runner (it imports or requires
+    /// `node:test` at its top), where `only` focuses nothing unless told to.
+    pub node_test: bool,
     /// Names defined twice in one scope (Python keeps the last).
     pub redefinitions: Vec<Redefinition>,
     /// Rust `macro_rules!` definitions.

@@ -31,6 +31,7 @@ pub mod rules;
 #[cfg(test)]
 mod rules_tests;
 mod runner;
+pub use runner::{focuses_node, focuses_node_command};
 mod skip_helper;
 mod skip_sense;
 mod syntactic;
@@ -909,7 +910,12 @@ impl<'c> Row<'c> {
             if lang != Lang::Rust && !anyway && !is_test_path(path) {
                 return None;
             }
-            let viewed = view_of(path, text);
+            let mut viewed = view_of(path, text);
+            // Node's own runner runs every test, `only` or not, unless told to
+            // focus: there `test.only` switches nothing off.
+            if let Some(v) = viewed.as_mut().filter(|v| v.node_test && !given.focus_runs) {
+                v.skips.retain(|s| !s.focus);
+            }
             let mut read = analyse(lang, viewed.as_ref());
             let reaches = read.counts.tests > 0 && read.counts.assertions > 0;
             // A test function in a file pytest does not collect by its name never
@@ -3484,6 +3490,9 @@ mod nested_rust_tests;
 #[cfg(test)]
 #[path = "weakened/new_conftest_tests.rs"]
 mod new_conftest_tests;
+#[cfg(test)]
+#[path = "weakened/node_only_tests.rs"]
+mod node_only_tests;
 #[cfg(test)]
 mod planted_tests;
 #[cfg(test)]

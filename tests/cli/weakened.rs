@@ -2174,3 +2174,17 @@ fn tests_at_the_start_past_the_check_s_cap_are_said_where_code_changed() {
         "{parts}"
     );
 }
+
+/// Node's own runner focuses on `test.only` only when told to (`--test-only`):
+/// the package's test script at the start decides, read from git.
+#[test]
+fn a_node_test_only_counts_where_the_package_tells_node_to_focus() {
+    let node = "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('./calc');\n\ntest('adds', () => {\n  assert.strictEqual(add(1, 1), 2);\n});\n\ntest('adds zero', () => {\n  assert.strictEqual(add(0, 0), 0);\n});\n";
+    let focused = node.replace("test('adds zero'", "test.only('adds zero'");
+    for (script, found) in [("node --test", false), ("node --test --test-only", true)] {
+        let package = format!("{{\"scripts\": {{\"test\": \"{script}\"}}}}\n");
+        let t = started(&[("package.json", &package), ("src/calc.test.js", node)]);
+        t.write("src/calc.test.js", &focused);
+        assert_eq!(!shown(&t).as_array().unwrap().is_empty(), found, "{script}");
+    }
+}

@@ -13,6 +13,25 @@ use super::{
     Assertion, Grammar, Helper, MAX_DEPTH, Macro, Redefinition, Skip, Test, View, kids, kids_all,
 };
 
+/// Whether a JavaScript program imports or requires `node:test` among its
+/// top-level statements.
+fn node_test(src: &str, root: Node<'_>) -> bool {
+    let named = |n: Node<'_>| matches!(&src[n.byte_range()], "'node:test'" | "\"node:test\"");
+    let required = |n: Node<'_>| {
+        n.kind() == "call_expression"
+            && (n.child_by_field_name("function"))
+                .is_some_and(|f| &src[f.byte_range()] == "require")
+            && (n.child_by_field_name("arguments"))
+                .and_then(|a| a.named_child(0))
+                .is_some_and(named)
+    };
+    super::kids(root).iter().any(|s| match s.kind() {
+        "import_statement" => s.child_by_field_name("source").is_some_and(named),
+        "lexical_declaration" | "variable_declaration" => preorder(*s).any(required),
+        _ => false,
+    })
+}
+
 pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
     let root = tree.root_node();
     let unordered = normal::file(g, src, root);
@@ -90,6 +109,7 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
                 }
             }
             r.js(root, &mut Vec::new(), &mut Vec::new(), 0);
+            r.view.node_test = node_test(src, root);
             let held: HashSet<usize> = r
                 .view
                 .tests

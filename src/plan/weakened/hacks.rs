@@ -20,6 +20,11 @@ pub struct Given {
     /// expected value changed is then the cheap way to green, a rewrite however
     /// the code changed beside it.
     pub red_at_start: bool,
+    /// Whether node's own runner is told to run only the tests marked `only`
+    /// (`--test-only`, or its isolation off) by the verify or a package's test
+    /// script, at the start or now ([`super::runner::focuses_node`]): elsewhere
+    /// `test.only` in a file of `node:test`'s tests switches nothing off.
+    pub focus_runs: bool,
     pub literals: HashSet<String>,
     /// File names (no directory) of the tests and the files the verify rests on.
     pub names: HashSet<String>,

@@ -1634,25 +1634,44 @@ fn exits(line: &str) -> bool {
     bare || later || CALLS.iter().any(|e| line.contains(e))
 }
 
-/// The test scripts of a package.json (`test`, `pretest`, `posttest`, `test:*`)
-/// that changed; a new package.json only when its test script cannot fail.
+/// The test scripts of a package.json (`test`, `pretest`, `posttest`, `test:*`),
+/// each its name and command; none when the text is no JSON object with scripts.
+fn test_scripts(text: &str) -> Option<Vec<(String, String)>> {
+    let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    let scripts = value.get("scripts")?.as_object()?;
+    Some(
+        scripts
+            .iter()
+            .filter(|(k, _)| {
+                k.as_str() == "test"
+                    || k.as_str() == "pretest"
+                    || k.as_str() == "posttest"
+                    || k.starts_with("test:")
+            })
+            .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string()))
+            .collect(),
+    )
+}
+
+/// Whether a command tells node's own runner to run only the tests marked
+/// `only`: `--test-only`, or its isolation off (every file in one process, where
+/// node reads `only` as the other runners do), as node's documentation says.
+pub fn focuses_node_command(command: &str) -> bool {
+    command.contains("--test-only")
+        || command.contains("test-isolation=none")
+        || command.contains("test-isolation none")
+}
+
+/// Whether a package.json's test scripts tell node's runner to focus
+/// ([`focuses_node_command`]).
+pub fn focuses_node(json: &str) -> bool {
+    (test_scripts(json).unwrap_or_default().iter()).any(|(_, c)| focuses_node_command(c))
+}
+
+/// The test scripts of a package.json ([`test_scripts`]) that changed; a new
+/// package.json only when its test script cannot fail.
 fn package_json(before: Option<&str>, after: &str) -> Option<String> {
-    let scripts = |text: &str| -> Option<Vec<(String, String)>> {
-        let value: serde_json::Value = serde_json::from_str(text).ok()?;
-        let scripts = value.get("scripts")?.as_object()?;
-        Some(
-            scripts
-                .iter()
-                .filter(|(k, _)| {
-                    k.as_str() == "test"
-                        || k.as_str() == "pretest"
-                        || k.as_str() == "posttest"
-                        || k.starts_with("test:")
-                })
-                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string()))
-                .collect(),
-        )
-    };
+    let scripts = test_scripts;
     // jest reads its configuration from package.json's `jest` key as well.
     let jest = |text: &str| -> Option<String> {
         let value: serde_json::Value = serde_json::from_str(text).ok()?;
