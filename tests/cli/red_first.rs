@@ -980,3 +980,86 @@ fn a_check_that_runs_the_works_test_of_the_works_script_passes_the_gate() {
     }
     assert!(flagged.is_empty(), "{}", flagged.join("\n"));
 }
+
+const CALC: &str = "def add(a, b):\n    return a + b\n";
+const TEST_CALC: &str = "from calc import add\n\nassert add(2, 3) == 5\n";
+const CALC_JS: &str = "exports.add = (a, b) => a + b;\n";
+const TEST_JS: &str =
+    "const { add } = require('./calc.js');\nif (add(2, 3) !== 5) process.exit(1);\n";
+
+// Attack (helper 99): the verify passes at the start, and the work's only edits
+// to what it rests on are comments and layout (`# graded` and a blank line in the
+// Python test a check script runs, `// done` and a line break in the JavaScript
+// module the test requires). The bytes differ, so something it rests on read as
+// changed and verify-green-at-start stayed off, at the gate and at sign-off; the
+// weakened check ignores formatting, so nothing flagged work already done.
+#[test]
+fn a_comment_on_what_the_verify_rests_on_does_not_dodge_green_at_start() {
+    type Edit = fn(&Test);
+    let forms: Vec<(&str, &str, &[(&str, &str)], Edit)> = vec![
+        (
+            "a python comment and a blank line",
+            "sh check.sh",
+            &[
+                ("calc.py", CALC),
+                ("test_calc.py", TEST_CALC),
+                ("check.sh", "python3 test_calc.py\n"),
+            ],
+            |t| t.write("test_calc.py", &format!("# graded\n{TEST_CALC}\n")),
+        ),
+        (
+            "a javascript comment and a line break",
+            "node test.js",
+            &[("calc.js", CALC_JS), ("test.js", TEST_JS)],
+            |t| t.write("calc.js", "// done\nexports.add = (a, b) =>\n  a + b;\n"),
+        ),
+    ];
+    let mut dodged = Vec::new();
+    for (what, verify, base_files, edit) in forms {
+        for start in [&[][..], &["--no-verify"][..]] {
+            let (t, base) = signed_pull_request(verify, base_files, start, edit);
+            if crate::gate::gate_passes(&t, &base) {
+                dodged.push(format!("{what}, the gate, {start:?}"));
+            }
+            // At sign-off, from the start line plan wrote.
+            let json = t.ok(&["show", "w", "--json"]).json();
+            if start.is_empty() && json.get("verify_green_at_start").is_none() {
+                dodged.push(format!("{what}, the sign-off"));
+            }
+        }
+    }
+    assert!(
+        dodged.is_empty(),
+        "verify-green-at-start dodged: {dodged:?}"
+    );
+}
+
+// Honest twin: the verify passed at the start, and the work changes what the
+// code does and what the test checks (a function added, an assertion on it):
+// something it rests on changed, no finding.
+#[test]
+fn a_behaviour_change_after_a_green_start_passes_the_gate() {
+    let (t, base) = signed_pull_request(
+        "sh check.sh",
+        &[
+            ("calc.py", CALC),
+            ("test_calc.py", TEST_CALC),
+            ("check.sh", "python3 test_calc.py\n"),
+        ],
+        &[],
+        |t| {
+            t.write(
+                "calc.py",
+                &format!("{CALC}\n\ndef sub(a, b):\n    return a - b\n"),
+            );
+            t.write(
+                "test_calc.py",
+                "from calc import add, sub\n\nassert add(2, 3) == 5\nassert sub(3, 2) == 1\n",
+            );
+        },
+    );
+    let out = crate::gate::gate_run(&t, &base);
+    assert!(crate::gate::gate_passes(&t, &base), "{out}");
+    let json = t.ok(&["show", "w", "--json"]).json();
+    assert!(json.get("verify_green_at_start").is_none(), "{json}");
+}
