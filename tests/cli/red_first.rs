@@ -1063,3 +1063,33 @@ fn a_behaviour_change_after_a_green_start_passes_the_gate() {
     let json = t.ok(&["show", "w", "--json"]).json();
     assert!(json.get("verify_green_at_start").is_none(), "{json}");
 }
+
+// Guard (helper 99): a check script with a way out while a file is missing
+// (`test -f NOTES.md || exit 0`) passes at the start whatever the work does, and
+// the work adds the file. The file is data the script reads, not in what the
+// verify rests on, so adding it is no change there and the finding stands: the
+// verify passed before the work. Counting it would let any file a script names be
+// created to turn the finding off.
+#[test]
+fn a_check_that_exits_while_a_file_is_missing_is_green_at_start() {
+    let way_out = "test -f NOTES.md || exit 0\ntest -f README.md\n";
+    let mut passed = Vec::new();
+    for in_base in [true, false] {
+        let mut base_files = vec![("README.md", "# Hello\n")];
+        if in_base {
+            base_files.push(("check.sh", way_out));
+        }
+        let (t, base) = signed_pull_request("sh check.sh", &base_files, &["--no-verify"], |t| {
+            t.write(
+                "check.sh",
+                "test -f NOTES.md || exit 0\ntest -f README.md\n",
+            );
+            t.write("NOTES.md", "notes\n");
+        });
+        let out = crate::gate::gate_run(&t, &base);
+        if crate::gate::gate_passes(&t, &base) || !out.contains("verify-green-at-start") {
+            passed.push(format!("check.sh in the base: {in_base}: {out}"));
+        }
+    }
+    assert!(passed.is_empty(), "{}", passed.join("\n"));
+}
