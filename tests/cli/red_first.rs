@@ -995,8 +995,14 @@ const TEST_JS: &str =
 // weakened check ignores formatting, so nothing flagged work already done.
 #[test]
 fn a_comment_on_what_the_verify_rests_on_does_not_dodge_green_at_start() {
-    type Edit = fn(&Test);
-    let forms: Vec<(&str, &str, &[(&str, &str)], Edit)> = vec![
+    // What it does, the verify, the base's files, the work.
+    type Form = (
+        &'static str,
+        &'static str,
+        &'static [(&'static str, &'static str)],
+        fn(&Test),
+    );
+    let forms: Vec<Form> = vec![
         (
             "a python comment and a blank line",
             "sh check.sh",
@@ -1005,7 +1011,7 @@ fn a_comment_on_what_the_verify_rests_on_does_not_dodge_green_at_start() {
                 ("test_calc.py", TEST_CALC),
                 ("check.sh", "python3 test_calc.py\n"),
             ],
-            |t| t.write("test_calc.py", &format!("# graded\n{TEST_CALC}\n")),
+            |t| t.write("test_calc.py", format!("# graded\n{TEST_CALC}\n")),
         ),
         (
             "a javascript comment and a line break",
@@ -1050,7 +1056,7 @@ fn a_behaviour_change_after_a_green_start_passes_the_gate() {
         |t| {
             t.write(
                 "calc.py",
-                &format!("{CALC}\n\ndef sub(a, b):\n    return a - b\n"),
+                format!("{CALC}\n\ndef sub(a, b):\n    return a - b\n"),
             );
             t.write(
                 "test_calc.py",
