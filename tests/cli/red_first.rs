@@ -1019,6 +1019,18 @@ fn a_comment_on_what_the_verify_rests_on_does_not_dodge_green_at_start() {
             &[("calc.js", CALC_JS), ("test.js", TEST_JS)],
             |t| t.write("calc.js", "// done\nexports.add = (a, b) =>\n  a + b;\n"),
         ),
+        (
+            "a comment with a byte that is no UTF-8",
+            "node test.js",
+            &[("calc.js", CALC_JS), ("test.js", TEST_JS)],
+            |t| t.write("calc.js", [CALC_JS.as_bytes(), b"// \xff\n"].concat()),
+        ),
+        (
+            "a comment padding the module past the cap",
+            "node test.js",
+            &[("calc.js", CALC_JS), ("test.js", TEST_JS)],
+            |t| t.write("calc.js", format!("{CALC_JS}// {}\n", "x".repeat(3 << 20))),
+        ),
     ];
     let mut dodged = Vec::new();
     for (what, verify, base_files, edit) in forms {
