@@ -43,7 +43,7 @@ pub use driver::{
     add_fetch_refspec, checkpoint_refspec, has_fetch_refspec, hooks_dir, merge_driver, remotes,
     remove_fetch_refspec, set_merge_driver, unset_merge_driver,
 };
-pub use since::{Deltas, changed_since, ignored_in, paths_at, texts_at};
+pub use since::{Changed, Deltas, changed_since, ignored_in, paths_at, texts_at};
 pub mod blame;
 mod gate;
 pub use gate::{

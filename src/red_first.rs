@@ -16,6 +16,7 @@ use crate::git;
 use crate::plan::event::{AtStart, Event};
 use crate::plan::model::{Goal, Plan};
 use crate::plan::own;
+use crate::plan::syntax;
 use crate::verify::{self, Verify};
 
 /// How much of the start run's output is kept: only its end is shown, on failure.
@@ -288,7 +289,8 @@ pub fn green_at_start(
 }
 
 /// The finding for a verify that passed at `commit`, when no file it rests on
-/// differs between that commit and the working tree now (see [`green_at_start`]).
+/// differs between that commit and the working tree now but in comments and
+/// layout ([`means_the_same`]; see [`green_at_start`]).
 /// The files in `laid` ([`laid_over`]) were the same in both runs, so their
 /// changes do not count. `None`: something it rests on changed, or the goal has no
 /// verify that parses.
@@ -314,10 +316,35 @@ pub fn unchanged_since(
         }
     };
     let changed = git::changed_since(root, Some(commit), &wanted)?;
-    Ok(changed.is_empty().then(|| GreenAtStart {
+    let changed = crate::weakened::on_own_stack(|| !changed.iter().all(means_the_same));
+    Ok((!changed).then(|| GreenAtStart {
         commit: commit.to_string(),
         files,
     }))
+}
+
+/// Whether a file that differs since the start means what it did: a comment
+/// added or layout changed (`# graded`, a blank line) claims no work, and must
+/// not turn `verify-green-at-start` off; the weakened check ignores such edits
+/// too. Read through its grammar ([`syntax::same_meaning`]): a file of none, one
+/// that does not parse, one moved, added or gone, differs. Bytes that are no
+/// UTF-8 are read as U+FFFD, so a comment holding one is a comment: two versions
+/// alike only so differ in a string at most, and the finding errs towards firing.
+fn means_the_same(file: &git::Changed) -> bool {
+    // A text git::changed_since cut short is past the cap the grammar reads to.
+    const _: () = assert!(crate::plan::weakened::MAX_TEXT >= syntax::MAX_BYTES);
+    match (&file.was, &file.before, &file.after) {
+        (None, Some(before), Some(after)) => {
+            // Past the cap the text read is cut short and no grammar reads it: a
+            // comment padding code past it would otherwise end the finding.
+            let cut = |text: &str| text.len() > syntax::MAX_BYTES;
+            if syntax::Grammar::of(&file.path).is_some() && (cut(before) || cut(after)) {
+                return true;
+            }
+            syntax::same_meaning(&file.path, before, after)
+        }
+        _ => false,
+    }
 }
 
 /// Red first from the gate's own runs: the first start commit in `result` where

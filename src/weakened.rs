@@ -171,7 +171,7 @@ const MANIFESTS_TEXT: usize = 4 << 20;
 const CHECK_STACK: usize = 64 << 20;
 
 /// Runs `f` on a thread of [`CHECK_STACK`], or here when no thread can be made.
-fn on_own_stack<T: Send, F: FnOnce() -> T + Send>(f: F) -> T {
+pub(crate) fn on_own_stack<T: Send, F: FnOnce() -> T + Send>(f: F) -> T {
     // Held here, so a thread that cannot be made leaves it to run on this one.
     let held = std::sync::Mutex::new(Some(f));
     let take = || held.lock().ok().and_then(|mut f| f.take());

@@ -153,6 +153,28 @@ pub struct View {
     pub bars: Vec<Bar>,
 }
 
+impl View {
+    /// Whether `other`, a version of the same file, means the same as this one:
+    /// both parsed clean and alike once [`View::unordered`] leaves out comments,
+    /// layout, quotes, import order and the order of definitions.
+    pub fn means_same(&self, other: &View) -> bool {
+        self.clean && other.clean && self.unordered == other.unordered
+    }
+}
+
+/// Whether `before` and `after`, two versions of the file at `path`, mean the same
+/// to whatever runs them ([`View::means_same`]). `false` for a path of no grammar,
+/// a side past [`MAX_BYTES`] or one that does not parse: then the bytes decide.
+pub fn same_meaning(path: &str, before: &str, after: &str) -> bool {
+    let Some(grammar) = Grammar::of(path) else {
+        return false;
+    };
+    match (view(grammar, before), view(grammar, after)) {
+        (Some(old), Some(new)) => old.means_same(&new),
+        _ => false,
+    }
+}
+
 /// A bar a test sets its value: a branch that fails the test (`t.fail()`,
 /// `throw`, `t.Fatal(…)`, `pytest.fail(…)`, `raise`) when a comparison of the
 /// value with a number holds (`if (n > 10)`, `if d > 10*time.Millisecond`, `if

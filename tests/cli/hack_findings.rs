@@ -817,7 +817,9 @@ fn check_written(t: &Test, files: &[(&str, &str)]) -> String {
 /// rewritten beside the code stayed a lead. A run resting on a script the pull
 /// request changed says nothing of the start: the tests are read as after a red
 /// one. The honest check, the same script without the way out, still passes; a
-/// script the base has, edited so, is a high finding of its own.
+/// script the base has, edited so, is a high finding of its own. (A comment on the
+/// grader no longer counts as touching it, so the base's run is
+/// verify-green-at-start as well: `a_comment_on_what_the_verify_rests_on_…`.)
 #[test]
 fn a_verify_script_that_passes_at_the_base_hides_no_red_start() {
     let rewritten = TESTS.replace("== \"Alfa Bravo\"", "== \"Alpha Bravo\"");

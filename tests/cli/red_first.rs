@@ -980,3 +980,134 @@ fn a_check_that_runs_the_works_test_of_the_works_script_passes_the_gate() {
     }
     assert!(flagged.is_empty(), "{}", flagged.join("\n"));
 }
+
+const CALC: &str = "def add(a, b):\n    return a + b\n";
+const TEST_CALC: &str = "from calc import add\n\nassert add(2, 3) == 5\n";
+const CALC_JS: &str = "exports.add = (a, b) => a + b;\n";
+const TEST_JS: &str =
+    "const { add } = require('./calc.js');\nif (add(2, 3) !== 5) process.exit(1);\n";
+
+// Attack (helper 99): the verify passes at the start, and the work's only edits
+// to what it rests on are comments and layout (`# graded` and a blank line in the
+// Python test a check script runs, `// done` and a line break in the JavaScript
+// module the test requires). The bytes differ, so something it rests on read as
+// changed and verify-green-at-start stayed off, at the gate and at sign-off; the
+// weakened check ignores formatting, so nothing flagged work already done.
+#[test]
+fn a_comment_on_what_the_verify_rests_on_does_not_dodge_green_at_start() {
+    // What it does, the verify, the base's files, the work.
+    type Form = (
+        &'static str,
+        &'static str,
+        &'static [(&'static str, &'static str)],
+        fn(&Test),
+    );
+    let forms: Vec<Form> = vec![
+        (
+            "a python comment and a blank line",
+            "sh check.sh",
+            &[
+                ("calc.py", CALC),
+                ("test_calc.py", TEST_CALC),
+                ("check.sh", "python3 test_calc.py\n"),
+            ],
+            |t| t.write("test_calc.py", format!("# graded\n{TEST_CALC}\n")),
+        ),
+        (
+            "a javascript comment and a line break",
+            "node test.js",
+            &[("calc.js", CALC_JS), ("test.js", TEST_JS)],
+            |t| t.write("calc.js", "// done\nexports.add = (a, b) =>\n  a + b;\n"),
+        ),
+        (
+            "a comment with a byte that is no UTF-8",
+            "node test.js",
+            &[("calc.js", CALC_JS), ("test.js", TEST_JS)],
+            |t| t.write("calc.js", [CALC_JS.as_bytes(), b"// \xff\n"].concat()),
+        ),
+        (
+            "a comment padding the module past the cap",
+            "node test.js",
+            &[("calc.js", CALC_JS), ("test.js", TEST_JS)],
+            |t| t.write("calc.js", format!("{CALC_JS}// {}\n", "x".repeat(3 << 20))),
+        ),
+    ];
+    let mut dodged = Vec::new();
+    for (what, verify, base_files, edit) in forms {
+        for start in [&[][..], &["--no-verify"][..]] {
+            let (t, base) = signed_pull_request(verify, base_files, start, edit);
+            if crate::gate::gate_passes(&t, &base) {
+                dodged.push(format!("{what}, the gate, {start:?}"));
+            }
+            // At sign-off, from the start line plan wrote.
+            let json = t.ok(&["show", "w", "--json"]).json();
+            if start.is_empty() && json.get("verify_green_at_start").is_none() {
+                dodged.push(format!("{what}, the sign-off"));
+            }
+        }
+    }
+    assert!(
+        dodged.is_empty(),
+        "verify-green-at-start dodged: {dodged:?}"
+    );
+}
+
+// Honest twin: the verify passed at the start, and the work changes what the
+// code does and what the test checks (a function added, an assertion on it):
+// something it rests on changed, no finding.
+#[test]
+fn a_behaviour_change_after_a_green_start_passes_the_gate() {
+    let (t, base) = signed_pull_request(
+        "sh check.sh",
+        &[
+            ("calc.py", CALC),
+            ("test_calc.py", TEST_CALC),
+            ("check.sh", "python3 test_calc.py\n"),
+        ],
+        &[],
+        |t| {
+            t.write(
+                "calc.py",
+                format!("{CALC}\n\ndef sub(a, b):\n    return a - b\n"),
+            );
+            t.write(
+                "test_calc.py",
+                "from calc import add, sub\n\nassert add(2, 3) == 5\nassert sub(3, 2) == 1\n",
+            );
+        },
+    );
+    let out = crate::gate::gate_run(&t, &base);
+    assert!(crate::gate::gate_passes(&t, &base), "{out}");
+    let json = t.ok(&["show", "w", "--json"]).json();
+    assert!(json.get("verify_green_at_start").is_none(), "{json}");
+}
+
+// Guard (helper 99): a check script with a way out while a file is missing
+// (`test -f NOTES.md || exit 0`) passes at the start whatever the work does, and
+// the work adds the file. The file is data the script reads, not in what the
+// verify rests on, so adding it is no change there and the finding stands: the
+// verify passed before the work. Counting it would let any file a script names be
+// created to turn the finding off.
+#[test]
+fn a_check_that_exits_while_a_file_is_missing_is_green_at_start() {
+    let way_out = "test -f NOTES.md || exit 0\ntest -f README.md\n";
+    let mut passed = Vec::new();
+    for in_base in [true, false] {
+        let mut base_files = vec![("README.md", "# Hello\n")];
+        if in_base {
+            base_files.push(("check.sh", way_out));
+        }
+        let (t, base) = signed_pull_request("sh check.sh", &base_files, &["--no-verify"], |t| {
+            t.write(
+                "check.sh",
+                "test -f NOTES.md || exit 0\ntest -f README.md\n",
+            );
+            t.write("NOTES.md", "notes\n");
+        });
+        let out = crate::gate::gate_run(&t, &base);
+        if crate::gate::gate_passes(&t, &base) || !out.contains("verify-green-at-start") {
+            passed.push(format!("check.sh in the base: {in_base}: {out}"));
+        }
+    }
+    assert!(passed.is_empty(), "{}", passed.join("\n"));
+}

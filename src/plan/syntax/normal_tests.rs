@@ -11,7 +11,28 @@ fn same_meaning(grammar: Grammar, before: &str, after: &str) -> bool {
     let (Some(a), Some(b)) = (view(grammar, before), view(grammar, after)) else {
         return false;
     };
-    a.clean && b.clean && a.unordered == b.unordered
+    a.means_same(&b)
+}
+
+/// By path: a comment or a blank line reads the same; a changed operator, a file
+/// of no grammar (a shell script) and one that does not parse do not.
+#[test]
+fn the_same_meaning_by_path_reads_comments_alike_and_bytes_otherwise() {
+    let calc = "def add(a, b):\n    return a + b\n";
+    let commented = "# graded\ndef add(a, b):\n\n    return a + b  # done\n";
+    assert!(super::same_meaning("calc.py", calc, commented));
+    assert!(!super::same_meaning(
+        "calc.py",
+        calc,
+        &calc.replace('+', "-")
+    ));
+    assert!(!super::same_meaning("check.sh", "true\n", "true # done\n"));
+    assert!(!super::same_meaning(
+        "calc.py",
+        "def add(:\n",
+        "def add(:  # done\n"
+    ));
+    assert!(!super::same_meaning("calc", calc, commented));
 }
 
 const PY: &str = r#"import pytest

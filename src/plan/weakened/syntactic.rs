@@ -40,7 +40,7 @@ impl Pair {
     /// Whether nothing a test or runner can see changed: formatting, comments,
     /// quotes, trailing commas, import order and the order of definitions only.
     pub(super) fn same(&self) -> bool {
-        self.clean && self.old.unordered == self.new.unordered
+        self.old.means_same(&self.new)
     }
 
     /// The tests whose every definition (by name) reads the same before and after:
