@@ -854,25 +854,49 @@ fn old_test_names(rows: &[Row<'_>]) -> [Vec<String>; 4] {
     old_names
 }
 
-/// By language, the tests a marker switched off before in any file, by name
-/// ([`name_key`]); those a marker with no condition switched off; and of them,
-/// those whose name no second test of the file had (Python keeps the last of
-/// two, and a file's count of each is not read): no run reached them anywhere.
-/// Read before the gone ones leave the old sides ([`Row::settle_skipped`]).
-fn skipped_before(rows: &[Row<'_>]) -> [[HashSet<String>; 3]; 4] {
-    let mut was_off: [[HashSet<String>; 3]; 4] = Default::default();
-    for side in rows.iter().filter_map(|r| r.old.as_ref()) {
-        let [any, skipped, alone] = &mut was_off[index(side.lang)];
-        let named = side.read.skip_owners.iter().filter(|o| !o.is_empty());
-        any.extend(named.map(|o| name_key(o)));
+/// What markers switched off before, by language, each a set of test names as
+/// [`name_key`] spells them (read before the gone ones leave the old sides,
+/// [`Row::settle_skipped`]).
+#[derive(Default)]
+struct WasOff {
+    /// The tests a marker named, in any file.
+    named: HashSet<String>,
+    /// The tests of a file a marker of the whole file switched off, where the
+    /// file has no such marker now (taken off, or gone with the file).
+    wide: HashSet<String>,
+    /// The tests a marker with no condition switched off.
+    always: HashSet<String>,
+    /// Of those, the ones gone from their file whose name no second test of the
+    /// file had (Python keeps the last of two, and a file's count of each is not
+    /// read): moved, if anywhere, with a marker that reached no run.
+    moved: HashSet<String>,
+}
+
+fn skipped_before(rows: &[Row<'_>]) -> [WasOff; 4] {
+    let mut was_off: [WasOff; 4] = Default::default();
+    for row in rows {
+        let Some(side) = &row.old else {
+            continue;
+        };
+        let off = &mut was_off[index(side.lang)];
+        let owners = &side.read.skip_owners;
+        off.named
+            .extend(owners.iter().filter(|o| !o.is_empty()).map(|o| name_key(o)));
+        let wide = |s: &Side| s.read.skip_owners.iter().any(String::is_empty);
+        if wide(side) && !row.new.as_ref().is_some_and(wide) {
+            off.wide.extend(side.read.names.iter().map(|n| name_key(n)));
+        }
+        let kept: HashSet<&str> = (row.new.iter())
+            .flat_map(|n| n.read.names.iter().map(String::as_str))
+            .collect();
         let mut seen: HashMap<&str, usize> = HashMap::new();
         for name in &side.read.names {
             *seen.entry(name).or_default() += 1;
         }
         for (name, _) in &side.read.skipped {
-            skipped.insert(name_key(name));
-            if seen.get(name.as_str()).is_none_or(|n| *n == 1) {
-                alone.insert(name_key(name));
+            off.always.insert(name_key(name));
+            if !kept.contains(name.as_str()) && seen.get(name.as_str()).is_none_or(|n| *n == 1) {
+                off.moved.insert(name_key(name));
             }
         }
     }
@@ -1106,40 +1130,42 @@ impl<'c> Row<'c> {
 
     /// Counts the tests that ran before and a marker switches off now, which no
     /// marker switched off before in any file of the language (`was_off`), by
-    /// their name or their suite's, nor a marker of the whole file: a marker
-    /// taken off one test pays for none put on another (a skip traded; h3
-    /// `6e9ba40f`'s shape), where the counts alone stay level.
-    fn settle_anew(&mut self, old_names: &[Vec<String>; 4], was_off: &[[HashSet<String>; 3]; 4]) {
+    /// their name or their suite's, nor a marker of a whole file taken off since:
+    /// a marker taken off one test pays for none put on another (a skip traded;
+    /// h3 `6e9ba40f`'s shape), where the counts alone stay level. And whether
+    /// every marker is on a test gone from its file with one that reached no run
+    /// (`moved_off`): a move, however the counts rise.
+    fn settle_anew(&mut self, old_names: &[Vec<String>; 4], was_off: &[WasOff; 4]) {
         let Some(new) = &self.new else {
             return;
         };
-        let [off, skipped, always] = &was_off[index(new.lang)];
+        let off = &was_off[index(new.lang)];
         let owners = &new.read.skip_owners;
         self.moved_off = new.read.counts.switches == 0
             && !owners.is_empty()
-            && owners.iter().all(|o| always.contains(&name_key(o)));
-        let wide_before =
-            (self.old.as_ref()).is_some_and(|o| o.read.skip_owners.iter().any(|w| w.is_empty()));
-        if wide_before {
-            return;
-        }
+            && owners.iter().all(|o| off.moved.contains(&name_key(o)));
         let names = &old_names[index(new.lang)];
-        let scope = |o: &String| {
-            let at = new.read.names.iter().position(|n| n == o);
-            at.and_then(|i| new.read.scopes.get(i))
-                .map_or("", String::as_str)
-        };
-        // A marker with no condition on a test one with a condition left running
-        // somewhere switches it off anew too.
+        let mut scopes: HashMap<&str, &str> = HashMap::new();
+        for (name, scope) in new.read.names.iter().zip(&new.read.scopes) {
+            scopes.entry(name).or_insert(scope);
+        }
+        let scope = |o: &String| scopes.get(o.as_str()).copied().unwrap_or("");
+        // A marker with no condition on a test its own marker with a condition
+        // left running somewhere switches it off anew too (not one its suite's
+        // or its file's covered: that marker moved onto it).
         let now_always: HashSet<String> =
             new.read.skipped.iter().map(|(o, _)| name_key(o)).collect();
         let anew = |o: &&String| {
             let key = name_key(o);
-            let before =
-                off.contains(&key) || scope(o).split("::").any(|p| off.contains(&name_key(p)));
+            let own = off.named.contains(&key);
+            let before = own
+                || off.wide.contains(&key)
+                || scope(o)
+                    .split("::")
+                    .any(|p| off.named.contains(&name_key(p)));
             !o.is_empty()
                 && names.binary_search(&key).is_ok()
-                && (!before || (now_always.contains(&key) && !skipped.contains(&key)))
+                && (!before || (own && now_always.contains(&key) && !off.always.contains(&key)))
         };
         // Tests, not markers: `#[cfg(unix)]` and `#[ignore]` on one are one.
         self.anew = owners.iter().filter(anew).collect::<HashSet<_>>().len();

@@ -928,8 +928,11 @@ impl<'s, 'r> Reader<'s, 'r> {
             .then(|| node.child_by_field_name("condition"))
             .flatten();
         let alternative = node.child_by_field_name("alternative").map(|a| a.id());
-        // A constant `c` in `if (c)` says nothing of where it holds.
+        // A constant `c` in `if (c)` says nothing of where it holds; and with no
+        // `else` to define the test where `c` fails, it runs nowhere: a skip
+        // outright (helper 100's review).
         if let Some(c) = condition.filter(|c| super::folded(self.src, *c).is_none())
+            && alternative.is_some()
             && let Some(then) = node.child_by_field_name("consequence")
         {
             let sole = match then.kind() {

@@ -212,7 +212,7 @@ const PLATFORMS: [(&str, &str); 4] = [
         "sys.platform",
         "aix* android atheos beos* cygwin darwin dragonfly* emscripten freebsd* gnu* haiku* \
          hp-ux* illumos* ios irix* java* linux* mac msys netbsd* openbsd* os2* riscos sunos* \
-         tvos visionos wasi watchos win32",
+         tvos visionos wasi watchos win32 cli unixware* qnx* vxworks",
     ),
     ("os.name", "posix nt java"),
     (
@@ -222,7 +222,8 @@ const PLATFORMS: [(&str, &str); 4] = [
     ),
     (
         "process.platform",
-        "aix android cygwin darwin freebsd haiku linux netbsd openbsd sunos win32",
+        "aix android cygwin darwin freebsd haiku linux netbsd openbsd sunos win32 os390 \
+         openharmony",
     ),
 ];
 

@@ -101,3 +101,180 @@ fn a_conditional_skip_moved_away_as_an_unconditional_one_is_still_found() {
         change("tests/test_add.py", None, Some(moved)),
     ]));
 }
+
+// Helper 100's review.
+
+const PARSE_SKIPPED: &str = "import pytest\nfrom calc import parse\n\n\n@pytest.mark.skip(reason=\"flaky\")\ndef test_parse():\n    assert parse(\"1\") == 1\n";
+
+const PARSE_FLOAT: &str = "import pytest\nfrom calc import parse_float\n\n\ndef test_parse():\n    assert parse_float(\"1.5\") == 1.5\n\n\ndef test_round():\n    assert parse_float(\"2.0\") == 2\n";
+
+/// A skip added on a test that ran, no marker taken off anywhere: the test's
+/// name is that of one a marker switched off in another file the change touches
+/// (a comment added there), so every marker of the file reads as "moved with
+/// its test" (`moved_off`) and the count that rose is not read. High at
+/// 4b76ea88 ("1 skip marker added"); silent since be75aa3b.
+#[test]
+fn a_skip_added_on_a_test_named_as_one_skipped_elsewhere_is_found() {
+    let touched = format!("# parser tests\n{PARSE_SKIPPED}");
+    let skipped = PARSE_FLOAT.replace(
+        "def test_parse",
+        "@pytest.mark.skip(reason=\"flaky\")\ndef test_parse",
+    );
+    assert!(high(&[
+        change("tests/test_parse.py", Some(PARSE_SKIPPED), Some(&touched)),
+        change("tests/test_float.py", Some(PARSE_FLOAT), Some(&skipped)),
+    ]));
+}
+
+const RENDERS_SKIPPED: &str = "import { it, expect } from \"vitest\";\nit.skip(\"renders\", () => {\n  expect(render(button)).toBe(\"<button/>\");\n});\n";
+
+const RENDERS: &str = "import { it, expect } from \"vitest\";\nit(\"renders\", () => {\n  expect(render(link)).toBe(\"<a/>\");\n});\n";
+
+/// The same in JavaScript, where names such as "renders" recur in every file
+/// (high at 4b76ea88, silent since be75aa3b).
+#[test]
+fn a_js_skip_added_on_a_test_named_as_one_skipped_elsewhere_is_found() {
+    let touched = format!("// button\n{RENDERS_SKIPPED}");
+    let skipped = RENDERS.replace("it(\"renders\"", "it.skip(\"renders\"");
+    assert!(high(&[
+        change("src/button.test.ts", Some(RENDERS_SKIPPED), Some(&touched)),
+        change("src/link.test.ts", Some(RENDERS), Some(&skipped)),
+    ]));
+}
+
+const GO_CALC: &str = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tt.Skip(\"slow\")\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal(\"add\")\n\t}\n}\n\nfunc TestSub(t *testing.T) {\n\tif Sub(3, 2) != 1 {\n\t\tt.Fatal(\"sub\")\n\t}\n}\n";
+
+fn go_traded(src: &str) -> String {
+    src.replace(
+        "func TestAdd(t *testing.T) {\n\tt.Skip(\"slow\")\n",
+        "func TestAdd(t *testing.T) {\n",
+    )
+    .replace(
+        "func TestSub(t *testing.T) {\n",
+        "func TestSub(t *testing.T) {\n\tt.Skip(\"slow\")\n",
+    )
+}
+
+/// A skip traded in a file with a build constraint: the constraint is a marker
+/// of the whole file, so the trade is never counted (`wide_before`). Go test
+/// files carry `//go:build` lines as a matter of course. The trade without the
+/// line is high since be75aa3b; with it, silent (silent at 4b76ea88 as well).
+#[test]
+fn a_skip_traded_in_a_go_file_with_a_build_constraint_is_found() {
+    assert!(high(&[change(
+        "calc/calc_test.go",
+        Some(GO_CALC),
+        Some(&go_traded(GO_CALC))
+    )]));
+    let tagged = format!("//go:build !windows\n\n{GO_CALC}");
+    assert!(high(&[change(
+        "calc/calc_test.go",
+        Some(&tagged),
+        Some(&go_traded(&tagged))
+    )]));
+}
+
+/// The same with a conditional `pytestmark`: the module's marker holds on one
+/// platform, the traded skip switches `test_sub` off on every other (silent at
+/// 4b76ea88 as well).
+#[test]
+fn a_skip_traded_under_a_conditional_module_marker_is_found() {
+    let marked = CALC.replace(
+        "from calc import add, sub\n",
+        "from calc import add, sub\n\npytestmark = pytest.mark.skipif(sys.platform == \"win32\", reason=\"posix\")\n",
+    );
+    let traded = marked
+        .replace(
+            "@pytest.mark.skip(reason=\"slow\")\ndef test_add",
+            "def test_add",
+        )
+        .replace(
+            "def test_sub",
+            "@pytest.mark.skip(reason=\"slow\")\ndef test_sub",
+        );
+    assert!(high(&[change(
+        "tests/test_calc.py",
+        Some(&marked),
+        Some(&traded)
+    )]));
+}
+
+/// Honest: a class of one method, its `@pytest.mark.skip` moved onto the
+/// method (the JavaScript twin, a suite of one test whose `describe.skip` is
+/// replaced by an `it.skip`, passes). The count of markers is level, but
+/// `settle_anew` reads the method as switched off anew: its class was off
+/// (`off`), yet no marker on the method itself was (`skipped`), and one with no
+/// condition is now. The class part is high at HEAD; nothing at 4b76ea88
+/// (regression of be75aa3b).
+#[test]
+fn a_lone_tests_suite_or_class_skip_moved_onto_it_is_no_finding() {
+    let suite = "import { describe, it, expect } from \"vitest\";\ndescribe.skip(\"parser\", () => {\n  it(\"reads\", () => {\n    expect(read(\"1\")).toBe(1);\n  });\n});\n";
+    let spread = suite
+        .replace("describe.skip(", "describe(")
+        .replace("it(", "it.skip(");
+    assert!(!high(&[change(
+        "test/parser.test.ts",
+        Some(suite),
+        Some(&spread)
+    )]));
+    let class = "import pytest\n\n\n@pytest.mark.skip(reason=\"slow\")\nclass TestParser:\n    def test_reads(self):\n        assert read(\"1\") == 1\n";
+    let spread = class
+        .replace("@pytest.mark.skip(reason=\"slow\")\nclass", "class")
+        .replace(
+            "    def test_",
+            "    @pytest.mark.skip(reason=\"slow\")\n    def test_",
+        );
+    assert!(!high(&[change(
+        "tests/test_parser.py",
+        Some(class),
+        Some(&spread)
+    )]));
+}
+
+/// Honest: a file of one test, switched off whole (`pytestmark`, Rust's
+/// `#![cfg(unix)]`), moved to a new file with the same marker put on the test.
+/// The markers are level across the change, but the old one named no test, so
+/// `settle_anew` reads the test as switched off anew (`off` holds no name of a
+/// whole file's marker). High at HEAD; nothing at 4b76ea88 (regression of
+/// be75aa3b).
+#[test]
+fn a_whole_files_marker_moved_onto_its_one_test_in_a_new_file_is_no_finding() {
+    let file = "#![cfg(unix)]\n\n#[test]\nfn links() {\n    assert_eq!(run(), 1);\n}\n";
+    let moved = "#[test]\n#[cfg(unix)]\nfn links() {\n    assert_eq!(run(), 1);\n}\n";
+    assert!(!high(&[
+        change("tests/unix.rs", Some(file), None),
+        change("tests/links.rs", None, Some(moved)),
+    ]));
+    let module = "import pytest\nfrom calc import add\n\npytestmark = pytest.mark.skip(reason=\"slow\")\n\n\ndef test_add():\n    assert add(2, 3) == 5\n";
+    let moved = "import pytest\nfrom calc import add\n\n\n@pytest.mark.skip(reason=\"slow\")\ndef test_add():\n    assert add(2, 3) == 5\n";
+    assert!(!high(&[
+        change("tests/test_calc.py", Some(module), None),
+        change("tests/test_add.py", None, Some(moved)),
+    ]));
+}
+
+const RS_CALC: &str = "#[test]\n#[ignore]\nfn adds() {\n    assert_eq!(add(2, 3), 5);\n}\n\n#[test]\nfn subtracts() {\n    assert_eq!(sub(3, 2), 1);\n}\n";
+
+fn rs_traded(src: &str) -> String {
+    src.replace("#[test]\n#[ignore]\nfn adds", "#[test]\nfn adds")
+        .replace("#[test]\nfn subtracts", "#[test]\n#[ignore]\nfn subtracts")
+}
+
+/// The same in Rust, where an integration test file gated on a feature
+/// (`#![cfg(feature = "full")]`, as tokio's are) is a whole file's marker: an
+/// `#[ignore]` traded there is silent (the trade without the line is high).
+/// Silent at 4b76ea88 as well.
+#[test]
+fn an_ignore_traded_in_a_feature_gated_rust_file_is_found() {
+    assert!(high(&[change(
+        "tests/calc.rs",
+        Some(RS_CALC),
+        Some(&rs_traded(RS_CALC))
+    )]));
+    let gated = format!("#![cfg(feature = \"full\")]\n\n{RS_CALC}");
+    assert!(high(&[change(
+        "tests/calc.rs",
+        Some(&gated),
+        Some(&rs_traded(&gated))
+    )]));
+}

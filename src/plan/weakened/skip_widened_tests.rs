@@ -978,3 +978,39 @@ fn a_cfg_test_put_on_a_test_is_no_finding() {
     );
     skipped("tests/cli.rs", RS, &after);
 }
+
+/// Helper 100's review: a test that ran off Windows, its `skipIf` rewritten as
+/// an `it.skip` alone in an `if` of the same condition. Off Windows the test is
+/// no longer defined, on Windows it is skipped: it runs nowhere. Read since
+/// e7398080 as a skip under the `if`'s condition, and that condition as the
+/// old one kept, it draws nothing (at 4b76ea88: a condition widened, high).
+#[test]
+fn a_skip_if_rewritten_as_a_skip_alone_in_an_if_is_high() {
+    let before = "import { it, expect } from \"vitest\";\nit.skipIf(process.platform === \"win32\")(\"links\", () => {\n  expect(link(\"a\", \"b\")).toBe(true);\n});\n";
+    let after = "import { it, expect } from \"vitest\";\nif (process.platform === \"win32\") it.skip(\"links\", () => {\n  expect(link(\"a\", \"b\")).toBe(true);\n});\n";
+    high("test/link.test.ts", before, after);
+}
+
+/// Helper 100's review: a platform's value the table lacks is one no machine
+/// has. IronPython's `sys.platform` is `"cli"` and Node on z/OS reports
+/// `process.platform` `"os390"`: a condition respelled from another reading of
+/// the same platform to these names reads as always skipping, high on honest
+/// work (at 4b76ea88: nothing).
+#[test]
+fn a_platform_the_table_lacks_respelled_is_no_finding() {
+    let iron = PY.replace(
+        "sys.platform == \"win32\", reason=\"posix\"",
+        "platform.python_implementation() != \"IronPython\", reason=\"IronPython only\"",
+    );
+    let cli = PY.replace(
+        "sys.platform == \"win32\", reason=\"posix\"",
+        "sys.platform != \"cli\", reason=\"IronPython only\"",
+    );
+    let js = |c: &str| VITEST.replace("test('lists'", &format!("test.skipIf({c})('lists'"));
+    none(
+        "test/cli.test.ts",
+        &js("os.platform() !== 'os390'"),
+        &js("process.platform !== 'os390'"),
+    );
+    none("tests/test_cli.py", &iron, &cli);
+}
