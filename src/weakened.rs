@@ -146,12 +146,15 @@ pub fn since(root: &Path, base: Option<&str>, reads: &Reads) -> Result<Vec<Findi
     let js = |p: &str| crate::plan::syntax::Grammar::of(p).is_some_and(|g| g.is_js());
     if changes.iter().any(|c| js(&c.path)) {
         let package = |p: &str| p == "package.json" || p.ends_with("/package.json");
-        let start = git::texts_at(root, base, &package, MANIFESTS_TEXT)?.0;
+        let (start, past_cap) = git::texts_at(root, base, &package, MANIFESTS_TEXT)?;
         let now = changes
             .iter()
             .filter(|c| package(&c.path))
             .filter_map(|c| c.after.as_ref());
+        // Past the cap a script could say so unread: `only` then focuses, as
+        // under every other runner.
         given.focus_runs = reads.focus_runs
+            || past_cap.is_some()
             || (start.iter().map(|(_, t)| t).chain(now)).any(|t| weakened::focuses_node(t));
     }
     Ok(on_own_stack(move || {
