@@ -716,31 +716,7 @@ fn an_expected_value_rewritten_after_a_red_start_in_a_second_plan_fails_the_gate
         "the grader passes",
     ]);
     t.commit_all("signed off");
-    t.run(&["audit", "--base", base.trim(), "--strict", "--rejudge"])
-        .code(1)
-        .stdout_has("assertion-rewritten, high");
-    // The same in CI's two jobs.
-    let results = t.dir.path().join("results.json");
-    let file = results.to_str().unwrap();
-    t.ok(&[
-        "audit",
-        "--base",
-        base.trim(),
-        "--verify-only",
-        "--results",
-        file,
-    ]);
-    t.run(&[
-        "audit",
-        "--base",
-        base.trim(),
-        "--strict",
-        "--rejudge",
-        "--verified",
-        file,
-    ])
-    .code(1)
-    .stdout_has("assertion-rewritten, high");
+    gate_in_one_job_and_two(&t, base.trim(), Some("assertion-rewritten, high"));
     // The honest fix of the same task passes, in one job and in two.
     let t = task_in_a_second_plan();
     t.ok(&[b[0], b[1], "start", "solve", "--no-verify"]);
@@ -757,26 +733,36 @@ fn an_expected_value_rewritten_after_a_red_start_in_a_second_plan_fails_the_gate
         "the grader passes",
     ]);
     t.commit_all("signed off");
-    t.ok(&["audit", "--base", base.trim(), "--strict", "--rejudge"]);
+    gate_in_one_job_and_two(&t, base.trim(), None);
+}
+
+/// `audit --base BASE --strict --rejudge` in one job, then in CI's two
+/// (`--verify-only`, then `--rejudge --verified` on its results): each fails
+/// with `found` in its output, or passes when `found` is `None`.
+fn gate_in_one_job_and_two(t: &Test, base: &str, found: Option<&str>) {
+    let one = t.run(&["audit", "--base", base, "--strict", "--rejudge"]);
     let results = t.dir.path().join("results.json");
     let file = results.to_str().unwrap();
-    t.ok(&[
+    t.ok(&["audit", "--base", base, "--verify-only", "--results", file]);
+    let args = [
         "audit",
         "--base",
-        base.trim(),
-        "--verify-only",
-        "--results",
-        file,
-    ]);
-    t.ok(&[
-        "audit",
-        "--base",
-        base.trim(),
+        base,
         "--strict",
         "--rejudge",
         "--verified",
         file,
-    ]);
+    ];
+    for run in [one, t.run(&args)] {
+        match found {
+            Some(found) => {
+                run.code(1).stdout_has(found);
+            }
+            None => {
+                run.code(0);
+            }
+        }
+    }
 }
 
 /// [`task_judged_in_ci`] whose verify runs `check.sh`, a script the work is to
@@ -833,23 +819,7 @@ fn a_verify_script_that_passes_at_the_base_hides_no_red_start() {
     ];
     let t = task_with_a_check_to_write();
     let base = check_written(&t, &attack);
-    t.run(&["audit", "--base", &base, "--strict", "--rejudge"])
-        .code(1)
-        .stdout_has("assertion-rewritten, high");
-    let results = t.dir.path().join("results.json");
-    let file = results.to_str().unwrap();
-    t.ok(&["audit", "--base", &base, "--verify-only", "--results", file]);
-    t.run(&[
-        "audit",
-        "--base",
-        &base,
-        "--strict",
-        "--rejudge",
-        "--verified",
-        file,
-    ])
-    .code(1)
-    .stdout_has("assertion-rewritten, high");
+    gate_in_one_job_and_two(&t, &base, Some("assertion-rewritten, high"));
     // The honest check and solution, the tests left alone.
     let t = task_with_a_check_to_write();
     let base = check_written(&t, &[("check.sh", "python3 score.py\n")]);
