@@ -883,12 +883,19 @@ fn skipped_before(rows: &[Row<'_>]) -> [WasOff; 4] {
         off.named
             .extend(owners.iter().filter(|o| !o.is_empty()).map(|o| name_key(o)));
         let wide = |s: &Side| s.read.skip_owners.iter().any(String::is_empty);
-        if wide(side) && !row.new.as_ref().is_some_and(wide) {
-            off.wide.extend(side.read.names.iter().map(|n| name_key(n)));
-        }
+        // Gone from the file, as `moved`: a marker dropped from a file whose
+        // tests stay there explains no marker on a test of another (helper 101).
         let kept: HashSet<&str> = (row.new.iter())
             .flat_map(|n| n.read.names.iter().map(String::as_str))
             .collect();
+        if wide(side) && !row.new.as_ref().is_some_and(wide) {
+            let gone = side
+                .read
+                .names
+                .iter()
+                .filter(|n| !kept.contains(n.as_str()));
+            off.wide.extend(gone.map(|n| name_key(n)));
+        }
         let mut seen: HashMap<&str, usize> = HashMap::new();
         for name in &side.read.names {
             *seen.entry(name).or_default() += 1;
@@ -1141,9 +1148,15 @@ impl<'c> Row<'c> {
         };
         let off = &was_off[index(new.lang)];
         let owners = &new.read.skip_owners;
+        // New where it stands: a test this file had is not one moved here.
+        let had: HashSet<&str> = (self.old.iter())
+            .flat_map(|o| o.read.names.iter().map(String::as_str))
+            .collect();
         self.moved_off = new.read.counts.switches == 0
             && !owners.is_empty()
-            && owners.iter().all(|o| off.moved.contains(&name_key(o)));
+            && owners
+                .iter()
+                .all(|o| off.moved.contains(&name_key(o)) && !had.contains(o.as_str()));
         let names = &old_names[index(new.lang)];
         let mut scopes: HashMap<&str, &str> = HashMap::new();
         for (name, scope) in new.read.names.iter().zip(&new.read.scopes) {
@@ -1155,11 +1168,16 @@ impl<'c> Row<'c> {
         // or its file's covered: that marker moved onto it).
         let now_always: HashSet<String> =
             new.read.skipped.iter().map(|(o, _)| name_key(o)).collect();
+        // A marker of this file's whole that switched its tests off before and
+        // is gone now: spread onto them. One still there explains no new marker.
+        let whole = |s: &Side| s.read.skip_owners.iter().any(String::is_empty);
+        let file_off = self.old.as_ref().is_some_and(whole) && !whole(new);
         let anew = |o: &&String| {
             let key = name_key(o);
             let own = off.named.contains(&key);
             let before = own
                 || off.wide.contains(&key)
+                || (file_off && had.contains(o.as_str()))
                 || scope(o)
                     .split("::")
                     .any(|p| off.named.contains(&name_key(p)));
@@ -1167,8 +1185,34 @@ impl<'c> Row<'c> {
                 && names.binary_search(&key).is_ok()
                 && (!before || (own && now_always.contains(&key) && !off.always.contains(&key)))
         };
+        // A marker on a suite or a class is on the tests it holds, and one of the
+        // whole file new to it on every test of the file (helper 100's review: a
+        // test's marker taken off paid for a suite switched off elsewhere).
+        let mut held: HashMap<&str, Vec<&String>> = HashMap::new();
+        for (name, scope) in new.read.names.iter().zip(&new.read.scopes) {
+            for part in scope.split("::").filter(|p| !p.is_empty()) {
+                held.entry(part).or_default().push(name);
+            }
+        }
+        // A file moved keeps the conditions of its own a move brings (settle_skips).
+        let wide_before = self.change.was.is_some()
+            || (self.old.as_ref()).is_none_or(|o| o.read.skip_owners.iter().any(String::is_empty));
+        let mut tests: HashSet<&String> = HashSet::new();
+        for o in owners {
+            match (
+                o.is_empty(),
+                held.get(o.as_str()),
+                scopes.contains_key(o.as_str()),
+            ) {
+                (true, _, _) if !wide_before => tests.extend(new.read.names.iter()),
+                (false, Some(inside), false) => tests.extend(inside.iter().copied()),
+                _ => {
+                    tests.insert(o);
+                }
+            }
+        }
         // Tests, not markers: `#[cfg(unix)]` and `#[ignore]` on one are one.
-        self.anew = owners.iter().filter(anew).collect::<HashSet<_>>().len();
+        self.anew = tests.into_iter().filter(anew).count();
     }
 
     /// Counts only the skip markers of the new side that switch off a test that was

@@ -13,23 +13,58 @@ use super::{
     Assertion, Grammar, Helper, MAX_DEPTH, Macro, Redefinition, Skip, Test, View, kids, kids_all,
 };
 
-/// Whether a JavaScript program imports or requires `node:test` among its
-/// top-level statements.
+/// Whether a JavaScript program's tests are node's own: at its top it binds
+/// `test`, `it`, `describe` or `suite` from `node:test` (an import, or a
+/// declaration whose value is the `require` itself), and takes nothing from
+/// another runner (vitest, jest, mocha, bun), whose `only` focuses (helper 101).
 fn node_test(src: &str, root: Node<'_>) -> bool {
-    let named = |n: Node<'_>| matches!(&src[n.byte_range()], "'node:test'" | "\"node:test\"");
+    const RUNNERS: [&str; 5] = ["vitest", "@jest/globals", "mocha", "bun:test", "jest"];
+    let module = |n: Node<'_>| src[n.byte_range()].trim_matches(|c| c == '\'' || c == '"');
     let required = |n: Node<'_>| {
-        n.kind() == "call_expression"
-            && (n.child_by_field_name("function"))
-                .is_some_and(|f| &src[f.byte_range()] == "require")
-            && (n.child_by_field_name("arguments"))
-                .and_then(|a| a.named_child(0))
-                .is_some_and(named)
+        (n.kind() == "call_expression")
+            .then_some(n)
+            .filter(|n| {
+                (n.child_by_field_name("function"))
+                    .is_some_and(|f| &src[f.byte_range()] == "require")
+            })
+            .and_then(|n| n.child_by_field_name("arguments")?.named_child(0))
+            .map(module)
     };
-    super::kids(root).iter().any(|s| match s.kind() {
-        "import_statement" => s.child_by_field_name("source").is_some_and(named),
-        "lexical_declaration" | "variable_declaration" => preorder(*s).any(required),
-        _ => false,
-    })
+    let binds = |n: Node<'_>| {
+        preorder(n).any(|w| {
+            matches!(
+                w.kind(),
+                "identifier" | "shorthand_property_identifier_pattern"
+            ) && matches!(&src[w.byte_range()], "test" | "it" | "describe" | "suite")
+        })
+    };
+    let (mut node, mut other) = (false, false);
+    for s in super::kids(root) {
+        let (from, bound) = match s.kind() {
+            "import_statement" => (
+                s.child_by_field_name("source").map(module),
+                super::kids(s)
+                    .into_iter()
+                    .find(|k| k.kind() == "import_clause"),
+            ),
+            "lexical_declaration" | "variable_declaration" => {
+                let d = super::kids(s)
+                    .into_iter()
+                    .find(|k| k.kind() == "variable_declarator");
+                (
+                    d.and_then(|d| required(d.child_by_field_name("value")?)),
+                    d.and_then(|d| d.child_by_field_name("name")),
+                )
+            }
+            _ => (None, None),
+        };
+        match from {
+            Some("node:test") => node |= bound.is_some_and(binds),
+            Some(m) if RUNNERS.contains(&m) => other = true,
+            _ => {}
+        }
+    }
+    node && !other
 }
 
 pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
@@ -929,10 +964,19 @@ impl<'s, 'r> Reader<'s, 'r> {
             .flatten();
         let alternative = node.child_by_field_name("alternative").map(|a| a.id());
         // A constant `c` in `if (c)` says nothing of where it holds; and with no
-        // `else` to define the test where `c` fails, it runs nowhere: a skip
-        // outright (helper 100's review).
+        // `else` that defines the test (its name again) where `c` fails, it runs
+        // nowhere: a skip outright (helpers 100 and 101).
+        let otherwise = node.child_by_field_name("alternative");
+        let defined = |call: Node<'_>| {
+            let name = call
+                .child_by_field_name("arguments")
+                .and_then(|a| a.named_child(0))
+                .filter(|n| is_string(self.g, *n))
+                .map(|n| &self.src[n.byte_range()]);
+            name.zip(otherwise)
+                .is_some_and(|(name, e)| self.src[e.byte_range()].contains(name))
+        };
         if let Some(c) = condition.filter(|c| super::folded(self.src, *c).is_none())
-            && alternative.is_some()
             && let Some(then) = node.child_by_field_name("consequence")
         {
             let sole = match then.kind() {
@@ -942,6 +986,7 @@ impl<'s, 'r> Reader<'s, 'r> {
             if let [s] = sole[..]
                 && s.kind() == "expression_statement"
                 && let Some(call) = s.named_child(0)
+                && defined(call)
             {
                 self.js_if_skips.insert(call.id(), self.normal(c));
             }

@@ -70,14 +70,12 @@ fn a_script_that_tells_nodes_runner_to_focus_is_read() {
         "node --test --test-isolation=none test/",
         "node --test --experimental-test-isolation=none",
     ] {
+        let json = format!("{{\"scripts\": {{\"ci\": \"{script}\"}}}}");
+        assert!(runner::focuses_node(&json), "{script} by another name");
         let json = format!("{{\"scripts\": {{\"test\": \"{script}\"}}}}");
         assert!(runner::focuses_node(&json), "{script}");
     }
-    for json in [
-        "{\"scripts\": {\"test\": \"node --test\"}}",
-        "{\"scripts\": {\"lint\": \"node --test-only\"}}",
-        "not json",
-    ] {
+    for json in ["{\"scripts\": {\"test\": \"node --test\"}}", "not json"] {
         assert!(!runner::focuses_node(json), "{json}");
     }
 }
@@ -96,5 +94,62 @@ fn telling_nodes_runner_to_focus_is_a_runner_changed() {
             runner::finding("package.json", Some(before), &after, false).is_some(),
             "{now}"
         );
+    }
+}
+
+/// Helper 101: a vitest (or jest, mocha) file that also takes something from
+/// `node:test` (`mock`, or a bare `import 'node:test'`) keeps vitest's `test`:
+/// its `test.only` focuses the file as before, yet `View::node_test` is set by any
+/// import of `node:test` at the top, whatever it binds, so the `only` is dropped.
+/// A one-line dodge for a cheap focus. High before c0f83c16, silent at HEAD
+/// (regression of c0f83c16).
+#[test]
+fn an_only_in_a_vitest_file_that_also_imports_node_test_still_is() {
+    for extra in [
+        "import { mock } from 'node:test'",
+        "import 'node:test'",
+        "const { mock } = require('node:test')",
+    ] {
+        let vitest = NODE.replace(
+            "const { test, describe } = require('node:test')",
+            &format!("import {{ test, describe }} from 'vitest'\n{extra}"),
+        );
+        let focused = vitest.replace("test('max-age'", "test.only('max-age'");
+        assert!(high(&vitest, &focused), "{extra}");
+    }
+    // Jest or mocha: the runner's globals, node:test named for its mock only.
+    let globals = NODE.replace(
+        "const { test, describe } = require('node:test')",
+        "const { mock } = require('node:test')",
+    );
+    let focused = globals.replace("test('max-age'", "test.only('max-age'");
+    assert!(high(&globals, &focused));
+}
+
+/// Helper 101: `require('node:test')` inside a function (a lazy load, never run)
+/// in a top-level declaration still marks the file as node's: the preorder
+/// walk of a `lexical_declaration` enters arrow functions. Under vitest the
+/// `only` focuses. High before c0f83c16, silent at HEAD (regression of c0f83c16).
+#[test]
+fn a_node_test_required_inside_a_function_does_not_make_the_file_nodes() {
+    let vitest = NODE.replace(
+        "const { test, describe } = require('node:test')",
+        "import { test, describe } from 'vitest'\nconst lazy = () => require('node:test')",
+    );
+    let focused = vitest.replace("test('max-age'", "test.only('max-age'");
+    assert!(high(&vitest, &focused));
+}
+
+/// Helper 101: a verify such as `npm run ci` runs a script that is not named
+/// `test*`; when it tells node to focus, `test.only` focuses, yet only the
+/// `test`, `pretest`, `posttest` and `test:*` scripts are read. High before
+/// c0f83c16 (every `only` counted), silent at HEAD (regression of c0f83c16).
+#[test]
+fn a_focusing_script_the_verify_may_run_by_another_name_is_read() {
+    for json in [
+        "{\"scripts\": {\"ci\": \"node --test --test-only\"}}",
+        "{\"scripts\": {\"check\": \"node --test --test-isolation=none\"}}",
+    ] {
+        assert!(runner::focuses_node(json), "{json}");
     }
 }

@@ -1662,10 +1662,15 @@ pub fn focuses_node_command(command: &str) -> bool {
         || command.contains("test-isolation none")
 }
 
-/// Whether a package.json's test scripts tell node's runner to focus
-/// ([`focuses_node_command`]).
+/// Whether any script of a package.json tells node's runner to focus
+/// ([`focuses_node_command`]): any, as a verify may run one by another name
+/// (`npm run ci`; helper 101).
 pub fn focuses_node(json: &str) -> bool {
-    (test_scripts(json).unwrap_or_default().iter()).any(|(_, c)| focuses_node_command(c))
+    let value: Option<serde_json::Value> = serde_json::from_str(json).ok();
+    let scripts = value
+        .as_ref()
+        .and_then(|v| v.get("scripts")?.as_object().cloned());
+    (scripts.iter().flatten()).any(|(_, c)| c.as_str().is_some_and(focuses_node_command))
 }
 
 /// The test scripts of a package.json ([`test_scripts`]) that changed; a new

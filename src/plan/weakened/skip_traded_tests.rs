@@ -278,3 +278,111 @@ fn an_ignore_traded_in_a_feature_gated_rust_file_is_found() {
         Some(&rs_traded(&gated))
     )]));
 }
+
+/// A trade whose new marker is on a suite, a class or the whole file: its
+/// owner names no test (`names.binary_search` fails), so `settle_anew` counts
+/// nothing, and the count of markers is level. One `@pytest.mark.skip` taken off
+/// a test that passes now pays for every test of another file switched off.
+/// Silent at HEAD and at 4b76ea88.
+#[test]
+fn a_whole_files_skip_traded_for_a_tests_is_found() {
+    let unskipped = CALC.replace("@pytest.mark.skip(reason=\"slow\")\n", "");
+    let module = PARSE_FLOAT.replace(
+        "from calc import parse_float\n",
+        "from calc import parse_float\n\npytestmark = pytest.mark.skip(reason=\"slow\")\n",
+    );
+    assert!(high(&[
+        change("tests/test_calc.py", Some(CALC), Some(&unskipped)),
+        change("tests/test_float.py", Some(PARSE_FLOAT), Some(&module)),
+    ]));
+}
+
+/// The same with a class's marker.
+#[test]
+fn a_classs_skip_traded_for_a_tests_is_found() {
+    let unskipped = CALC.replace("@pytest.mark.skip(reason=\"slow\")\n", "");
+    let before = "import pytest\nfrom calc import parse_float\n\n\nclass TestFloat:\n    def test_parse(self):\n        assert parse_float(\"1.5\") == 1.5\n\n    def test_round(self):\n        assert parse_float(\"2.0\") == 2\n";
+    let after = before.replace(
+        "class TestFloat",
+        "@pytest.mark.skip(reason=\"slow\")\nclass TestFloat",
+    );
+    assert!(high(&[
+        change("tests/test_calc.py", Some(CALC), Some(&unskipped)),
+        change("tests/test_float.py", Some(before), Some(&after)),
+    ]));
+}
+
+/// The same in JavaScript: an `it.skip` dropped in one file, a `describe.skip`
+/// put on a suite of tests that ran in another (the reverse of h3 `6e9ba40f`).
+#[test]
+fn a_suites_skip_traded_for_a_tests_is_found() {
+    let plain = ITER.replace(
+        "describe.skipIf(t.target === \"web\")(\"iterable\"",
+        "describe(\"iterable\"",
+    );
+    let skipped = plain.replace("it(\"sends\"", "it.skip(\"sends\"");
+    let suite = IRON.replace("describe(\"iron\"", "describe.skip(\"iron\"");
+    assert!(high(&[
+        change("test/iterable.test.ts", Some(&skipped), Some(&plain)),
+        change("test/iron.test.ts", Some(IRON), Some(&suite)),
+    ]));
+}
+
+const RS_PARSE: &str = "#[test]\nfn parses() {\n    assert_eq!(parse(\"1\"), 1);\n}\n\n#[test]\nfn prints() {\n    assert_eq!(print(1), \"1\");\n}\n";
+
+/// Helper 101: `WasOff::wide` holds the names of every test of any file whose
+/// whole-file marker was taken off, across files, by name. A dead whole-file
+/// marker dropped in one file (`#![cfg(unix)]` on a Linux CI, a `pytestmark`
+/// whose condition never holds: it costs nothing) pays for an `#[ignore]` or a
+/// `@pytest.mark.skip` put on a running test of the same name in another file.
+/// The counts stay level and the skip is not read as anew. High at 6fe1183e
+/// (the early return on a whole-file marker looked at the file's own old side
+/// only), silent at HEAD (regression of 8366e71b).
+#[test]
+fn a_whole_files_marker_dropped_in_one_file_pays_for_no_skip_added_in_another() {
+    let gated = format!("#![cfg(unix)]\n\n{RS_PARSE}");
+    let ignored = RS_PARSE.replace("#[test]\nfn parses", "#[test]\n#[ignore]\nfn parses");
+    assert!(high(&[
+        change("tests/unix.rs", Some(&gated), Some(RS_PARSE)),
+        change("tests/cli.rs", Some(RS_PARSE), Some(&ignored)),
+    ]));
+    let module = "import sys\n\nimport pytest\nfrom calc import add\n\npytestmark = pytest.mark.skipif(sys.version_info < (3,), reason=\"py3\")\n\n\ndef test_add():\n    assert add(2, 3) == 5\n";
+    let unmarked = module.replace(
+        "pytestmark = pytest.mark.skipif(sys.version_info < (3,), reason=\"py3\")\n",
+        "",
+    );
+    let other =
+        "import pytest\nfrom calc import add\n\n\ndef test_add():\n    assert add(1, 1) == 2\n";
+    let skipped = other.replace(
+        "def test_add",
+        "@pytest.mark.skip(reason=\"slow\")\ndef test_add",
+    );
+    assert!(high(&[
+        change("tests/test_old.py", Some(module), Some(&unmarked)),
+        change("tests/test_calc.py", Some(other), Some(&skipped)),
+    ]));
+}
+
+/// Helper 101: `moved` asks only that the skipped test be gone from its old
+/// file, not that the test now skipped be new where it stands. A test that was
+/// always skipped (it never ran: deleting it costs nothing) deleted in one file
+/// lets a `@pytest.mark.skip` on a running test of the same name in another
+/// file read as a move. Helper 100's shape with the old test deleted instead of
+/// kept: silent at 6fe1183e and at HEAD (not a regression; 8366e71b's fix of
+/// `moved_off` is incomplete).
+#[test]
+fn a_skipped_test_deleted_in_one_file_pays_for_no_skip_on_a_running_one_elsewhere() {
+    let dead = "import pytest\nfrom calc import add\n\n\n@pytest.mark.skip(reason=\"slow\")\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_one():\n    assert add(0, 1) == 1\n";
+    let deleted =
+        "import pytest\nfrom calc import add\n\n\ndef test_one():\n    assert add(0, 1) == 1\n";
+    let other =
+        "import pytest\nfrom calc import add\n\n\ndef test_add():\n    assert add(1, 1) == 2\n";
+    let skipped = other.replace(
+        "def test_add",
+        "@pytest.mark.skip(reason=\"slow\")\ndef test_add",
+    );
+    assert!(high(&[
+        change("tests/test_old.py", Some(dead), Some(deleted)),
+        change("tests/test_calc.py", Some(other), Some(&skipped)),
+    ]));
+}

@@ -1014,3 +1014,15 @@ fn a_platform_the_table_lacks_respelled_is_no_finding() {
     );
     none("tests/test_cli.py", &iron, &cli);
 }
+
+/// Helper 101: 8366e71b reads an `it.skip` alone in an `if` as a skip under the
+/// `if`'s condition only when the `if` has an `else`; an empty `else {}` (or an
+/// `else` defining another test) satisfies it, and the test still runs nowhere.
+/// Silent at 6fe1183e and at HEAD (not a regression; the fix is dodged by
+/// `else {}`).
+#[test]
+fn a_skip_if_rewritten_as_a_skip_in_an_if_with_an_empty_else_is_high() {
+    let before = "import { it, expect } from \"vitest\";\nit.skipIf(process.platform === \"win32\")(\"links\", () => {\n  expect(link(\"a\", \"b\")).toBe(true);\n});\n";
+    let after = "import { it, expect } from \"vitest\";\nif (process.platform === \"win32\") it.skip(\"links\", () => {\n  expect(link(\"a\", \"b\")).toBe(true);\n});\nelse {}\n";
+    high("test/link.test.ts", before, after);
+}
