@@ -699,41 +699,30 @@ fn task_in_a_second_plan() -> Test {
 #[test]
 fn an_expected_value_rewritten_after_a_red_start_in_a_second_plan_fails_the_gate() {
     let rewritten = TESTS.replace("== \"Alfa Bravo\"", "== \"Alpha Bravo\"");
-    let b = ["--file", "docs/plan-b.md"];
-    let t = task_in_a_second_plan();
-    t.ok(&[b[0], b[1], "start", "solve", "--no-verify"]);
-    t.commit_all("start solve");
-    let base = t.git(&["rev-parse", "HEAD"]);
-    t.write("solution.py", HONEST);
-    t.write("tests/test_solution.py", &rewritten);
-    t.commit_all("done");
-    t.run(&[
-        b[0],
-        b[1],
-        "complete",
-        "solve",
-        "--evidence",
-        "the grader passes",
-    ]);
-    t.commit_all("signed off");
-    gate_in_one_job_and_two(&t, base.trim(), Some("assertion-rewritten, high"));
-    // The honest fix of the same task passes, in one job and in two.
-    let t = task_in_a_second_plan();
-    t.ok(&[b[0], b[1], "start", "solve", "--no-verify"]);
-    t.commit_all("start solve");
-    let base = t.git(&["rev-parse", "HEAD"]);
-    t.write("solution.py", HONEST);
-    t.commit_all("done");
-    t.ok(&[
-        b[0],
-        b[1],
-        "complete",
-        "solve",
-        "--evidence",
-        "the grader passes",
-    ]);
-    t.commit_all("signed off");
-    gate_in_one_job_and_two(&t, base.trim(), None);
+    // The goal of the second plan started with `--no-verify`, solved (the tests
+    // rewritten when given) and signed off; the base is where it started.
+    let signed_off = |tests: Option<&str>| {
+        let b = ["--file", "docs/plan-b.md"];
+        let t = task_in_a_second_plan();
+        t.ok(&[b[0], b[1], "start", "solve", "--no-verify"]);
+        t.commit_all("start solve");
+        let base = t.git(&["rev-parse", "HEAD"]).trim().to_string();
+        t.write("solution.py", HONEST);
+        if let Some(tests) = tests {
+            t.write("tests/test_solution.py", tests);
+        }
+        t.commit_all("done");
+        let evidence = ["--evidence", "the grader passes"];
+        let done = t.run(&[b[0], b[1], "complete", "solve", evidence[0], evidence[1]]);
+        t.commit_all("signed off");
+        (t, base, done)
+    };
+    let (t, base, _) = signed_off(Some(&rewritten));
+    gate_in_one_job_and_two(&t, &base, Some("assertion-rewritten, high"));
+    // The honest fix of the same task signs off and passes, in one job and in two.
+    let (t, base, done) = signed_off(None);
+    done.code(0);
+    gate_in_one_job_and_two(&t, &base, None);
 }
 
 /// `audit --base BASE --strict --rejudge` in one job, then in CI's two

@@ -1667,16 +1667,13 @@ pub fn focuses_node_command(command: &str) -> bool {
 /// (`npm run ci`; helper 101).
 pub fn focuses_node(json: &str) -> bool {
     let value: Option<serde_json::Value> = serde_json::from_str(json).ok();
-    let scripts = value
-        .as_ref()
-        .and_then(|v| v.get("scripts")?.as_object().cloned());
-    (scripts.iter().flatten()).any(|(_, c)| c.as_str().is_some_and(focuses_node_command))
+    let scripts = value.as_ref().and_then(|v| v.get("scripts")?.as_object());
+    (scripts.into_iter().flatten()).any(|(_, c)| c.as_str().is_some_and(focuses_node_command))
 }
 
 /// The test scripts of a package.json ([`test_scripts`]) that changed; a new
 /// package.json only when its test script cannot fail.
 fn package_json(before: Option<&str>, after: &str) -> Option<String> {
-    let scripts = test_scripts;
     // jest reads its configuration from package.json's `jest` key as well.
     let jest = |text: &str| -> Option<String> {
         let value: serde_json::Value = serde_json::from_str(text).ok()?;
@@ -1700,14 +1697,14 @@ fn package_json(before: Option<&str>, after: &str) -> Option<String> {
             "a dependency the tests run with replaced ({swapped})"
         ));
     }
-    let new = scripts(after).unwrap_or_default();
+    let new = test_scripts(after).unwrap_or_default();
     let Some(before) = before else {
         let (key, value) = new.iter().find(|(_, v)| cannot_fail(v))?;
         return Some(format!(
             "a test script that cannot fail (\"{key}\" runs \"{value}\")"
         ));
     };
-    let old = scripts(before).unwrap_or_default();
+    let old = test_scripts(before).unwrap_or_default();
     for (key, value) in &old {
         match new.iter().find(|(k, _)| k == key) {
             None => return Some(format!("the \"{key}\" script was removed")),
