@@ -1111,3 +1111,88 @@ fn a_check_that_exits_while_a_file_is_missing_is_green_at_start() {
     }
     assert!(passed.is_empty(), "{}", passed.join("\n"));
 }
+
+// Attack (helper 102): the verify passes at the start, and the work's only edit
+// is a comment (`# graded`) in a shell script it runs: the verify's own script
+// (`sh check.sh`), or one that script runs (`sh inner.sh`). A script has no
+// grammar, so its bytes decide: something it rests on reads as changed and the
+// sign-off shows no verify-green-at-start. (The gate fails on it, but through the
+// weakened check's verify-file-changed, not red first.)
+#[test]
+fn a_comment_in_a_verify_script_does_not_dodge_green_at_start_at_sign_off() {
+    let edits: [(&str, fn(&Test)); 2] = [
+        ("check.sh", |t| {
+            t.write("check.sh", "# graded\nsh inner.sh\n")
+        }),
+        ("inner.sh", |t| {
+            t.write("inner.sh", "# graded\npython3 test_calc.py\n")
+        }),
+    ];
+    let mut dodged = Vec::new();
+    for (what, edit) in edits {
+        let (t, base) = signed_pull_request(
+            "sh check.sh",
+            &[
+                ("calc.py", CALC),
+                ("test_calc.py", TEST_CALC),
+                ("check.sh", "sh inner.sh\n"),
+                ("inner.sh", "python3 test_calc.py\n"),
+            ],
+            &[],
+            edit,
+        );
+        if crate::gate::gate_passes(&t, &base) {
+            dodged.push(format!("a comment in {what}, the gate"));
+        }
+        let json = t.ok(&["show", "w", "--json"]).json();
+        if json.get("verify_green_at_start").is_none() {
+            dodged.push(format!("a comment in {what}, the sign-off"));
+        }
+    }
+    assert!(
+        dodged.is_empty(),
+        "verify-green-at-start dodged: {dodged:?}"
+    );
+}
+
+// Attack (helper 102): the verify names no file (`node --test` walks for its
+// tests), so it rests on every file, and the verify passes at the start. The
+// work's only edit is to README.md, a file of no grammar, whose bytes decide: a
+// blank line, or a sentence. Something it rests on reads as changed, so
+// verify-green-at-start stays off and the gate passes; README.md is no file the
+// weakened check weighs.
+#[test]
+fn an_edit_to_the_readme_does_not_dodge_green_at_start_of_a_verify_that_names_no_file() {
+    let edits: [(&str, fn(&Test)); 2] = [
+        ("a blank line", |t| t.write("README.md", "# Calc\n\n")),
+        ("a sentence", |t| {
+            t.write("README.md", "# Calc\n\nAdds two numbers.\n")
+        }),
+    ];
+    let mut dodged = Vec::new();
+    for (what, edit) in edits {
+        for start in [&[][..], &["--no-verify"][..]] {
+            let (t, base) = signed_pull_request(
+                "node --test",
+                &[
+                    ("calc.js", CALC_JS),
+                    ("calc.test.js", TEST_JS),
+                    ("README.md", "# Calc\n"),
+                ],
+                start,
+                edit,
+            );
+            if crate::gate::gate_passes(&t, &base) {
+                dodged.push(format!("{what}, the gate, {start:?}"));
+            }
+            let json = t.ok(&["show", "w", "--json"]).json();
+            if start.is_empty() && json.get("verify_green_at_start").is_none() {
+                dodged.push(format!("{what}, the sign-off"));
+            }
+        }
+    }
+    assert!(
+        dodged.is_empty(),
+        "verify-green-at-start dodged: {dodged:?}"
+    );
+}
