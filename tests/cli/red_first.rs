@@ -1196,3 +1196,38 @@ fn an_edit_to_the_readme_does_not_dodge_green_at_start_of_a_verify_that_names_no
         "verify-green-at-start dodged: {dodged:?}"
     );
 }
+
+// Attack (helper 102): `a_verify_that_reads_its_own_start_line_does_not_dodge_green_at_start`
+// with the goal in a second plan file (`docs/plan-b.md`), read through its folder
+// (`grep -rq ' w started' docs`, so no verify-reads-plan): the gate lays only the
+// configured plan file over the start's checkout, so the second file's `started`
+// line is missing at every start and the verify reads as red there; with no such
+// line checked (`test -f README.md` alone) the gate fails on
+// verify-green-at-start.
+#[test]
+fn a_verify_that_reads_its_own_start_line_in_a_second_plan_does_not_dodge_green_at_start() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin().plan("# Plan: Main\n\n## Log\n");
+    t.write("docs/plan-b.md", &PR_PLAN.replace("VERIFY", "sh check.sh"));
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("README.md", "# Hello\n");
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write(
+        "check.sh",
+        "grep -rq ' w started' docs && test -f README.md\n",
+    );
+    t.commit_all("the check");
+    let b = ["--file", "docs/plan-b.md"];
+    t.ok(&[b[0], b[1], "start", "w"]);
+    t.commit_all("start");
+    t.write("other.txt", "unrelated\n");
+    t.commit_all("work");
+    t.ok(&[b[0], b[1], "complete", "w", "--evidence", "the tests pass"]);
+    t.commit_all("sign off");
+    user_judge(&t, "accept");
+    gate_fails(&t, &base);
+}
