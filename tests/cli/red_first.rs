@@ -1121,7 +1121,8 @@ fn a_check_that_exits_while_a_file_is_missing_is_green_at_start() {
 #[test]
 #[ignore = "known hole, helper 102: shell scripts have no grammar, so a comment counts as a change at sign-off"]
 fn a_comment_in_a_verify_script_does_not_dodge_green_at_start_at_sign_off() {
-    let edits: [(&str, fn(&Test)); 2] = [
+    type Edit = fn(&Test);
+    let edits: [(&str, Edit); 2] = [
         ("check.sh", |t| {
             t.write("check.sh", "# graded\nsh inner.sh\n")
         }),
@@ -1165,7 +1166,8 @@ fn a_comment_in_a_verify_script_does_not_dodge_green_at_start_at_sign_off() {
 #[test]
 #[ignore = "known hole, helper 102: a file of no grammar (README.md) still counts as changed by its bytes where the verify rests on every file"]
 fn an_edit_to_the_readme_does_not_dodge_green_at_start_of_a_verify_that_names_no_file() {
-    let edits: [(&str, fn(&Test)); 2] = [
+    type Edit = fn(&Test);
+    let edits: [(&str, Edit); 2] = [
         ("a blank line", |t| t.write("README.md", "# Calc\n\n")),
         ("a sentence", |t| {
             t.write("README.md", "# Calc\n\nAdds two numbers.\n")
@@ -1213,7 +1215,7 @@ fn a_verify_that_reads_its_own_start_line_in_a_second_plan_does_not_dodge_green_
     let claude = fixture_path("judges/claude-accept");
     t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
     let t = t.with_bin().plan("# Plan: Main\n\n## Log\n");
-    t.write("docs/plan-b.md", &PR_PLAN.replace("VERIFY", "sh check.sh"));
+    t.write("docs/plan-b.md", PR_PLAN.replace("VERIFY", "sh check.sh"));
     t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
     t.write("README.md", "# Hello\n");
     t.commit_all("base");
