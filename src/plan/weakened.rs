@@ -306,6 +306,7 @@ pub fn find_given(
     let nets = Nets::sum(&rows);
     let code = with_code::Code::new(changes, given.red_at_start);
     let deleted = deleted_discovered(&rows, &given.discovered);
+    let options_left = runner::pytest_options_left(changes);
     let mut out = Vec::new();
     for (row, pair) in rows.iter().zip(&pairs) {
         // A reformat (black, prettier, rustfmt, gofmt) changes no test, runner
@@ -350,7 +351,8 @@ pub fn find_given(
             .filter(|_| !new_tests_only(row.change, changes, given))
             .and_then(|after| {
                 let moved = row.change.was.is_some();
-                runner::finding(&row.change.path, row.change.before.as_deref(), after, moved)
+                let (path, before) = (&row.change.path, row.change.before.as_deref());
+                runner::finding(path, before, after, moved, &options_left)
             });
         what.extend(runner);
         let path = &row.change.path;
@@ -358,7 +360,11 @@ pub fn find_given(
         if Lang::of(path) == Some(Lang::Python)
             && let Some(after) = row.change.after.as_deref()
         {
-            what.extend(hacks::framework_patch(row.change.before.as_deref(), after));
+            what.extend(hacks::framework_patch_of(
+                row.change.before.as_deref(),
+                after,
+                &given.modules,
+            ));
             what.extend(unittest_load::found(
                 path,
                 row.change.before.as_deref(),
@@ -3574,6 +3580,9 @@ mod repeated_assertion_tests;
 #[cfg(test)]
 #[path = "weakened/row_field_tests.rs"]
 mod row_field_tests;
+#[cfg(test)]
+#[path = "weakened/runner_moved_tests.rs"]
+mod runner_moved_tests;
 #[cfg(test)]
 #[path = "weakened/runner_shadow_tests.rs"]
 mod runner_shadow_tests;

@@ -91,7 +91,7 @@ fn telling_nodes_runner_to_focus_is_a_runner_changed() {
     ] {
         let after = format!("{{\"scripts\": {{\"test\": \"{now}\"}}}}");
         assert!(
-            runner::finding("package.json", Some(before), &after, false).is_some(),
+            runner::finding("package.json", Some(before), &after, false, &HashSet::new()).is_some(),
             "{now}"
         );
     }

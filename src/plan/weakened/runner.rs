@@ -7,6 +7,8 @@
 //! `Makefile`). A new file counts as a
 //! changed one: it switches off tests that were there. Pure.
 
+use std::collections::HashSet;
+
 use super::file_name;
 use super::rules::{Part, RuleId};
 use crate::plan::syntax::{Grammar, clean_tree, preorder};
@@ -150,12 +152,78 @@ const RUNNER_IMPORTS: [&str; 6] = [
 /// What changed in a runner file that can switch tests off: the runner's
 /// configuration, a conftest's hooks, a module in the runner's place. `moved`:
 /// the file came from another path (`before` is that file's text).
-pub(super) fn finding(path: &str, before: Option<&str>, after: &str, moved: bool) -> Option<Part> {
-    finding_words(path, before, after, moved).map(|w| Part::new(RuleId::RunnerChanged, w))
+/// `left`: pytest's options other config files of the change lost
+/// ([`pytest_options_left`]); one of them written here moved, and chooses
+/// nothing anew.
+pub(super) fn finding(
+    path: &str,
+    before: Option<&str>,
+    after: &str,
+    moved: bool,
+    left: &HashSet<String>,
+) -> Option<Part> {
+    finding_words(path, before, after, moved, left).map(|w| Part::new(RuleId::RunnerChanged, w))
+}
+
+/// pytest's options, as [`option_meaning`] reads them, that the change's pytest
+/// config files held and hold no more: the usual migration moves setup.cfg's
+/// `[tool:pytest]` into pyproject.toml's `[tool.pytest.ini_options]` whole.
+/// Which of its files pytest reads first is not weighed: an option moved from
+/// a file it skipped to one it reads is read as moved too.
+pub(super) fn pytest_options_left(changes: &[super::Change]) -> HashSet<String> {
+    let mut left = HashSet::new();
+    for change in changes {
+        let old_path = change.was.as_deref().unwrap_or(&change.path);
+        let Some(before) = change.before.as_deref() else {
+            continue;
+        };
+        if kind(old_path) != Some(Kind::PytestConfig) {
+            continue;
+        }
+        let now: HashSet<String> = match change.after.as_deref() {
+            Some(after) if kind(&change.path) == Some(Kind::PytestConfig) => {
+                pytest_lines(&change.path, after)
+                    .iter()
+                    .map(|l| option_meaning(l))
+                    .collect()
+            }
+            _ => HashSet::new(),
+        };
+        left.extend(
+            (pytest_lines(old_path, before).iter())
+                .map(|l| option_meaning(l))
+                .filter(|m| !now.contains(m)),
+        );
+    }
+    left
+}
+
+/// One of [`pytest_lines`]' lines (`[tool:pytest] norecursedirs = .git docs`)
+/// as pytest reads it, whichever file holds it: its key and its value's words,
+/// quotes and a TOML list's brackets and commas off.
+fn option_meaning(line: &str) -> String {
+    let line = match line.strip_prefix('[') {
+        Some(rest) => rest.split_once("] ").map_or(rest, |(_, l)| l),
+        None => line,
+    };
+    let (key, value) = line.split_once('=').unwrap_or((line, ""));
+    let key = key.trim().trim_matches(['"', '\'']);
+    let key = key.rsplit('.').next().unwrap_or(key);
+    let words: Vec<&str> = value
+        .split(|c: char| c.is_whitespace() || "[],\"'".contains(c))
+        .filter(|w| !w.is_empty())
+        .collect();
+    format!("{key} = {}", words.join(" "))
 }
 
 /// [`finding`] in words.
-fn finding_words(path: &str, before: Option<&str>, after: &str, moved: bool) -> Option<String> {
+fn finding_words(
+    path: &str,
+    before: Option<&str>,
+    after: &str,
+    moved: bool,
+    left: &HashSet<String>,
+) -> Option<String> {
     let kind = kind(path)?;
     let old = before.unwrap_or("");
     let in_place = before.is_some() && !moved;
@@ -210,6 +278,7 @@ fn finding_words(path: &str, before: Option<&str>, after: &str, moved: bool) -> 
             let now: Vec<String> = pytest_lines(path, after)
                 .into_iter()
                 .filter(|l| !then.iter().any(|t| more_envs(t, l)))
+                .filter(|l| !left.contains(&option_meaning(l)))
                 .collect();
             new_lines(&then, &now).map(|l| format!("pytest's options changed ({l})"))
         }
@@ -1156,6 +1225,16 @@ fn pytest_command(words: &[String]) -> Vec<String> {
             }
             out
         }
+        // pre-commit's options of how it reports choose no hook and no file.
+        None if words.first().is_some_and(|w| w == "pre-commit") => words
+            .iter()
+            .filter(|w| {
+                let w = w.trim_matches(['"', '\'']);
+                !matches!(w, "--show-diff-on-failure" | "--verbose" | "-v")
+                    && !w.starts_with("--color")
+            })
+            .cloned()
+            .collect(),
         None => words.to_vec(),
     }
 }
@@ -2037,7 +2116,7 @@ fn cannot_fail(command: &str) -> bool {
 mod tests {
     /// [`super::finding_words`] of a file that stayed at its path.
     fn finding(path: &str, before: Option<&str>, after: &str) -> Option<String> {
-        super::finding_words(path, before, after, false)
+        super::finding_words(path, before, after, false, &Default::default())
     }
 
     // Attack (red3): a new or changed `build.rs` that tells cargo to build the tests
@@ -2264,6 +2343,33 @@ mod tests {
     /// runs no test (a linter, a formatter, `coverage erase`) chooses
     /// none; a test line changed, a tool that is no linter, or a lint tool given
     /// the test run (`flake8 && pytest -k x`) still is one.
+    /// A fresh set's tune half (marshmallow 937141da): pre-commit's diff shown
+    /// or not on failure runs the same hooks on the same files.
+    #[test]
+    fn pre_commits_reporting_options_are_no_finding() {
+        let tox = |line: &str| format!("[testenv:lint]\ndeps = pre-commit\ncommands = {line}\n");
+        let before = tox("pre-commit run --all-files --show-diff-on-failure");
+        for honest in [
+            "pre-commit run --all-files",
+            "pre-commit run --all-files --color=always -v",
+        ] {
+            assert_eq!(
+                finding("tox.ini", Some(&before), &tox(honest)),
+                None,
+                "{honest}"
+            );
+        }
+        for chooses in [
+            "pre-commit run",
+            "pre-commit run --all-files --hook-stage manual",
+        ] {
+            assert!(
+                finding("tox.ini", Some(&before), &tox(chooses)).is_some(),
+                "{chooses}"
+            );
+        }
+    }
+
     #[test]
     fn a_tox_lint_line_changed_is_no_finding() {
         let tox = |lint: &str, test: &str| {
