@@ -3584,6 +3584,9 @@ mod row_field_tests;
 #[path = "weakened/runner_moved_tests.rs"]
 mod runner_moved_tests;
 #[cfg(test)]
+#[path = "weakened/rust_swallowed_tests.rs"]
+mod rust_swallowed_tests;
+#[cfg(test)]
 #[path = "weakened/runner_shadow_tests.rs"]
 mod runner_shadow_tests;
 #[cfg(test)]

@@ -132,6 +132,8 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
             r.view.helpers.retain(|h| called.contains(h.name.as_str()));
             r.rust_macros(root);
             r.view.marks = super::marks::rust(src, root);
+            let swallowed = rust_swallowed(src, root, |n| r.rust_check(n));
+            r.view.swallowed = swallowed;
         }
         Grammar::Go => {
             r.go(root);
@@ -192,6 +194,64 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
         }
     }
     r.view
+}
+
+/// How many Rust assertions run only when a call works, its error let pass:
+/// in the other arms of a `match` with an arm for the error (`Err(_)`, `_`)
+/// that does nothing (`()`, `{}`), or in an `if let Ok(…)` with no `else`.
+/// The `try` that swallows, in Rust's words; each assertion counted once.
+fn rust_swallowed(src: &str, root: Node<'_>, check: impl Fn(Node<'_>) -> bool) -> usize {
+    let pattern = |arm: Node<'_>| {
+        arm.child_by_field_name("pattern")
+            .map_or(String::new(), |p| squeezed(&src[p.byte_range()]))
+    };
+    let empty = |arm: Node<'_>| {
+        arm.child_by_field_name("value")
+            .is_some_and(|v| matches!(squeezed(&src[v.byte_range()]).as_str(), "()" | "{}"))
+    };
+    // `_` ignores the error only in a match of a `Result`; elsewhere it is the
+    // variants a test does not ask about.
+    let ignores = |arm: Node<'_>, of_result: bool| {
+        let p = pattern(arm);
+        empty(arm) && (p.starts_with("Err(") || (p == "_" && of_result))
+    };
+    let mut guarded: Vec<std::ops::Range<usize>> = Vec::new();
+    for node in preorder(root) {
+        match node.kind() {
+            "match_expression" => {
+                let Some(block) = node.child_by_field_name("body") else {
+                    continue;
+                };
+                let arms: Vec<Node<'_>> = kids(block)
+                    .into_iter()
+                    .filter(|k| k.kind() == "match_arm")
+                    .collect();
+                let of_result = arms.iter().any(|a| pattern(*a).starts_with("Ok("));
+                if arms.iter().any(|a| ignores(*a, of_result)) {
+                    let kept = arms.iter().filter(|a| !ignores(**a, of_result));
+                    guarded.extend(kept.map(|a| a.byte_range()));
+                }
+            }
+            "if_expression" if node.child_by_field_name("alternative").is_none() => {
+                let ok = node
+                    .child_by_field_name("condition")
+                    .filter(|c| c.kind() == "let_condition")
+                    .and_then(|c| c.child_by_field_name("pattern"))
+                    .is_some_and(|p| src[p.byte_range()].trim_start().starts_with("Ok("));
+                if let (true, Some(then)) = (ok, node.child_by_field_name("consequence")) {
+                    guarded.push(then.byte_range());
+                }
+            }
+            _ => {}
+        }
+    }
+    if guarded.is_empty() {
+        return 0;
+    }
+    let spans = super::Spans::new(guarded);
+    preorder(root)
+        .filter(|n| check(*n) && spans.holds(n.start_byte()))
+        .count()
 }
 
 /// Whether a `with` suppresses a check's failure: `contextlib.suppress(…)` of
