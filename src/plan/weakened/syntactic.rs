@@ -428,17 +428,18 @@ impl Pair {
             .filter(|s| !inert(s))
             .map(syntax::Skip::words)
             .collect();
-        // One of them turned round, or the new one always skipping: it now
-        // skips where the test ran. The same predicate respelled is neither.
+        // Read as sets of environments ([`skip_sense`]): one of them turned
+        // round, widened to a common CI machine, or the new one always
+        // skipping, it now skips where the test ran. The same set is neither.
         let mut turned = false;
         for s in on(&self.old).filter(|s| !inert(s) && !s.runs) {
             let had = s.condition.as_deref().unwrap_or("");
-            if skip_sense::respelled(had, condition) {
-                return false;
-            }
             let kept = on(&self.new).any(|n| n.condition == s.condition);
-            turned |= !kept
-                && (skip_sense::always_skips(condition) || skip_sense::inverted(had, condition));
+            match skip_sense::change(had, condition) {
+                skip_sense::Change::Same => return false,
+                skip_sense::Change::Wider => turned |= !kept,
+                skip_sense::Change::Other => {}
+            }
         }
         let joined = |c: &str, ops: [&str; 3]| {
             c.split(|ch: char| ch.is_whitespace() || ch == '(' || ch == ',')
