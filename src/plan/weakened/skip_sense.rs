@@ -9,7 +9,8 @@
 //! `runtime.GOOS`, Rust's `cfg(windows|unix|target_os = "…")`), and
 //! `sys.version_info` (whole, indexed, sliced, `.major`) off the version.
 //! `and`/`or`/`not` in each grammar's spelling, `all()`/`any()`/`not()`,
-//! comparisons with literals, `in` a tuple and `startswith` are read. Anything
+//! comparisons with literals, `in` a tuple and `startswith` are read, and a
+//! pytest condition given as a string is read as its code. Anything
 //! else (`os.environ`, a feature, a helper's result) is a free variable: the
 //! set is over environments and every assignment of those, so `X and win32`
 //! is read as no wider than `win32` whatever `X` is. A value a row may or may
@@ -34,6 +35,8 @@
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
+
+use crate::plan::syntax;
 
 /// How a skip's new condition stands to one the test had.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -272,7 +275,11 @@ impl Grid {
         } else if let Some(runs) = c.strip_prefix("if (").and_then(|c| c.strip_suffix(')')) {
             self.sequence(&parse(runs)?, 0)?.not()
         } else {
-            self.sequence(&parse(c)?, 0)?
+            let nodes = parse(c)?;
+            match pytest_string(&nodes) {
+                Some(code) => self.sequence(&parse(&code)?, 0)?,
+                None => self.sequence(&nodes, 0)?,
+            }
         };
         (!self.too_many).then_some(out)
     }
@@ -524,6 +531,28 @@ impl Grid {
             }),
         }
     }
+}
+
+/// The expression a condition that is one string holds, in normal form, when
+/// it reads a name pytest evaluates such a string with (`sys`, `os`,
+/// `platform`, `config`): any other string is a skip's reason or a truthy
+/// value, not code.
+fn pytest_string(nodes: &[Sx<'_>]) -> Option<String> {
+    let [
+        Sx {
+            kind: Kind::Str(code),
+            ..
+        },
+    ] = nodes
+    else {
+        return None;
+    };
+    let code = syntax::python_expression(code)?;
+    let names = ["sys", "os", "platform", "config"];
+    names
+        .iter()
+        .any(|n| code.contains(&format!("identifier={n}\u{1}")))
+        .then_some(code)
 }
 
 /// A squeezed `cfg` predicate's tokens: names, `(`, `)`, `,`, `=` and quoted

@@ -1161,3 +1161,35 @@ fn a_skip_widened_to_all_but_a_rare_platform_in_rust_and_go_is_high() {
     let go = GO_SKIP.replace("runtime.GOOS == \"windows\"", "runtime.GOOS != \"plan9\"");
     skipped("calc/add_test.go", GO_SKIP, &go);
 }
+
+/// Helper 103: pytest evaluates a `skipif` condition given as a string; the
+/// string written out as the expression (pytest's own history does this
+/// often) is the same condition, and a string condition widened is read too.
+#[test]
+fn a_skipif_string_condition_is_read_as_its_expression() {
+    let py = |c: &str| PY.replace("sys.platform == \"win32\"", c);
+    let string = py("\"sys.platform == 'win32'\"");
+    none("tests/test_cli.py", &string, PY);
+    none("tests/test_cli.py", PY, &string);
+    let below3 = py("\"sys.version_info < (3,)\"");
+    none(
+        "tests/test_cli.py",
+        &below3,
+        &py("sys.version_info[0] == 2"),
+    );
+    skipped(
+        "tests/test_cli.py",
+        &below3,
+        &py("sys.version_info < (3, 3)"),
+    );
+    skipped(
+        "tests/test_cli.py",
+        &below3,
+        &py("\"sys.version_info < (3,3)\""),
+    );
+    skipped(
+        "tests/test_cli.py",
+        &string,
+        &py("\"sys.platform != 'cli'\""),
+    );
+}
