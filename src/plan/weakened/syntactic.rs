@@ -390,8 +390,12 @@ impl Pair {
     /// `skipif`, `cfg`, `cfg_attr(…, ignore)`, `skipIf`, `if … { t.Skip() }` or
     /// `if … { return }` on a test that had none, or one whose condition keeps
     /// every word an old one had and adds some (`any(windows, feature = "x")`
-    /// where it was `windows`). Not fresh: a condition rewritten into other
-    /// words (no reading tells wider from narrower), one the test's body was
+    /// where it was `windows`), or one read as a set of environments
+    /// ([`skip_sense`]) that is an old one turned round, always holds, or holds
+    /// it and more on a common CI machine (`!= "cli"` where it was
+    /// `== "win32"`). Not fresh: a condition rewritten into other words that
+    /// no reading tells wider (the same set, or one that gains some
+    /// environments and loses others), one the test's body was
     /// already partly gated on (`#[cfg(feature = "x")]` on a statement, with no
     /// statement under its complement beside it), one
     /// whose complement gates a variant of the same name or a new test
