@@ -1193,3 +1193,19 @@ fn a_skipif_string_condition_is_read_as_its_expression() {
         &py("\"sys.platform != 'cli'\""),
     );
 }
+
+/// Helper 103 (own review): a condition turned round in another spelling of
+/// the platform. `platform.system()` is not known on every rare Python
+/// (IronPython), so the new set is not the old one's exact complement; on the
+/// common CI machines it is, and it now skips Linux and macOS where the test
+/// ran.
+#[test]
+fn attack_a_skip_turned_round_in_another_spelling_is_high() {
+    let py = PY.replace(
+        "sys.platform == \"win32\"",
+        "platform.system() != \"Windows\"",
+    );
+    skipped("tests/test_cli.py", PY, &py);
+    let nt = PY.replace("sys.platform == \"win32\"", "os.name != \"nt\"");
+    skipped("tests/test_cli.py", PY, &nt);
+}
