@@ -482,6 +482,21 @@ pub fn view(grammar: Grammar, text: &str) -> Option<View> {
     parse(grammar, text).map(|tree| view::read(grammar, text, &tree))
 }
 
+/// The normal form of `text` read as one Python expression, or `None` when it
+/// is not one that parses cleanly: pytest evaluates a `skipif` condition given
+/// as a string (`skipif("sys.version_info < (3,)")`).
+pub fn python_expression(text: &str) -> Option<String> {
+    let tree = clean_tree(Grammar::Python, text)?;
+    let [statement] = kids(tree.root_node())[..] else {
+        return None;
+    };
+    let [expression] = kids(statement)[..] else {
+        return None;
+    };
+    (statement.kind() == "expression_statement").then_some(())?;
+    normal::of(Grammar::Python, text, expression)
+}
+
 /// A condition that folds to a literal, in any of the grammars: `Some(false)`
 /// for a falsy literal (`false`, Python's `False`/`None`, `0`, JavaScript's
 /// `null`/`undefined`/`''`), `not`/`!` of a truthy one, and an `and`/`&&` with

@@ -1,267 +1,940 @@
-//! What a skip condition means, read from its normal form
-//! ([`crate::plan::syntax::Skip::condition`]) as far as a reading is sure: a
-//! condition that always holds (`True`, `1 == 1`, `sys.version_info > (0,)`,
-//! `cfg_attr(all(), ignore)`) and one turned round (`==` made `!=`, `not`
-//! put before it, `cfg_attr(windows, …)` made `cfg_attr(not(windows), …)`).
-//! Both switch a test off where it ran. Anything it cannot read is neither.
-//! Pure.
+//! What a skip condition means: the set of environments it skips in, read from
+//! its normal form ([`crate::plan::syntax::Skip::condition`]) over a small fixed
+//! grid (every operating system a platform name can report, [`ROWS`], times
+//! Python 2.7 and 3.0 to 3.15), and how a new condition's set stands to an old
+//! one's ([`change`]).
+//!
+//! Every spelling of the platform is read off the same row (`sys.platform`,
+//! `os.name`, `platform.system()`, `process.platform`, `os.platform()`,
+//! `runtime.GOOS`, Rust's `cfg(windows|unix|target_os = "…")`), and
+//! `sys.version_info` (whole, indexed, sliced, `.major`) off the version.
+//! `and`/`or`/`not` in each grammar's spelling, `all()`/`any()`/`not()`,
+//! comparisons with literals, `in` a tuple and `startswith` are read, and a
+//! pytest condition given as a string is read as its code. Anything
+//! else (`os.environ`, a feature, a helper's result) is a free variable: the
+//! set is over environments and every assignment of those, so `X and win32`
+//! is read as no wider than `win32` whatever `X` is. A value a row may or may
+//! not have (`sys.platform == "freebsd13"` on FreeBSD) is such a variable too.
+//!
+//! A new condition is [`Change::Wider`] (the test switched off where it ran)
+//! when it always holds, when it is the old one turned round (its exact
+//! complement, unread parts and all: `not c` for `c`, as before this reading;
+//! or its complement on the common CI machines, a rare one's value unknown:
+//! `platform.system() != "Windows"` for `sys.platform == "win32"`), or when
+//! its set holds the old one's and more, and the more includes a
+//! common CI machine (Linux, macOS or Windows on any Python 3) that it now
+//! skips whatever the free variables are and that the old one never skipped:
+//! a gain that rests on an unread part is no finding. A new set that gains
+//! some environments and loses others (`== "win32"` made `== "darwin"`) is no
+//! wider: no reading says the test runs less, and such a move is mostly a
+//! correction. Any Python 3 counts as common, not only current ones: a review
+//! reads commits of every era, and pytest's `sys.version_info < (3, 3)` from
+//! `[0] == 2` (2014) switched tests off on the Pythons CI ran then.
+//!
+//! Bounded: a condition longer than [`MAX_TEXT`] bytes, of more than
+//! [`MAX_NODES`] nodes or deeper than [`MAX_DEPTH`], or the two with more than
+//! [`MAX_VARS`] free variables between them, is not read (no finding). Pure.
 
-/// Whether the skip whose condition is `condition` stops its test always: a
-/// skip's condition that always holds, or a Rust `cfg` or a JavaScript test's
-/// `if (…)`, which say where the test runs, that never does.
-pub(super) fn always_skips(condition: &str) -> bool {
-    if let Some(inner) = condition.strip_prefix("cfg_attr(") {
-        return inner
-            .strip_suffix(",ignore)")
-            .is_some_and(|p| cfg_value(p) == Some(true));
-    }
-    if let Some(inner) = condition
-        .strip_prefix("cfg(")
-        .and_then(|c| c.strip_suffix(')'))
-    {
-        return cfg_value(inner) == Some(false);
-    }
-    if let Some(runs) = condition.strip_prefix("if (") {
-        return value(runs.trim_end_matches(')')) == Some(false);
-    }
-    value(condition) == Some(true)
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+use crate::plan::syntax;
+
+/// How a skip's new condition stands to one the test had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Change {
+    /// The same set of environments: one condition written another way.
+    Same,
+    /// It now skips where the test ran (see the module's note).
+    Wider,
+    /// Narrower, moved, or not read.
+    Other,
 }
 
-/// Whether `new` is `old` turned round: the one comparison's operator made
-/// its opposite (`==` and `!=`, `<` and `>=`), or a `not`/`!` put before it
-/// or taken off, a Rust predicate put under `not(…)` or taken out of one.
-pub(super) fn inverted(old: &str, new: &str) -> bool {
-    let cfg = |c: &str| -> Option<(String, String)> {
-        let (head, rest) = c.split_once('(')?;
-        let inner = rest.strip_suffix(')')?;
-        match head {
-            "cfg_attr" => {
-                let p = inner.strip_suffix(",ignore")?;
-                Some((format!("{head}:ignore"), p.to_string()))
-            }
-            "cfg" => Some((head.to_string(), inner.to_string())),
-            _ => None,
+/// How `new` stands to `old`, both skip conditions in normal form.
+pub(super) fn change(old: &str, new: &str) -> Change {
+    let mut grid = Grid::default();
+    let (Some(was), Some(now)) = (grid.skips(old), grid.skips(new)) else {
+        // The old one unread: only a new one that holds everywhere says anything.
+        let mut alone = Grid::default();
+        return match alone.skips(new) {
+            Some(now) if now.is_full() => Change::Wider,
+            _ => Change::Other,
+        };
+    };
+    if now == was {
+        return Change::Same;
+    }
+    let gains = Grid::surely_gains_common(&was, &now);
+    let turned = now == was.not() && !now.is_empty();
+    // Turned round on the machines that matter, a rare one's spelling unknown
+    // (`platform.system()` on IronPython): as much a skip turned round.
+    let turned_on_common = gains && Grid::complement_on_common(&was, &now);
+    let gained = now.holds(&was) && gains;
+    if now.is_full() || turned || turned_on_common || gained {
+        Change::Wider
+    } else {
+        Change::Other
+    }
+}
+
+/// A condition longer than this is not read.
+const MAX_TEXT: usize = 4096;
+/// Nodes a condition may parse into.
+const MAX_NODES: usize = 512;
+/// How deep a condition may nest.
+const MAX_DEPTH: usize = 48;
+/// Free variables (parts not read) two conditions may hold between them: the
+/// grid is copied for each assignment of them.
+const MAX_VARS: usize = 4;
+const ASSIGNMENTS: usize = 1 << MAX_VARS;
+
+/// An operating system as each spelling reports it: `sys.platform`,
+/// `os.name`, `platform.system()`, Node's `process.platform`, Go's
+/// `runtime.GOOS`, Rust's `target_os` and `target_family` (space-separated).
+/// `""`: that spelling has no value there (its language does not run there); a
+/// value ending `*` is any that starts so. Linux's `sys.platform` is `linux2`
+/// before Python 3.3 ([`Grid::value`]).
+struct Os {
+    sys: &'static str,
+    os_name: &'static str,
+    system: &'static str,
+    node: &'static str,
+    goos: &'static str,
+    target_os: &'static str,
+    family: &'static str,
+}
+
+const fn os(row: [&'static str; 7]) -> Os {
+    let [sys, os_name, system, node, goos, target_os, family] = row;
+    Os {
+        sys,
+        os_name,
+        system,
+        node,
+        goos,
+        target_os,
+        family,
+    }
+}
+
+/// The first three are the common CI machines.
+const COMMON: usize = 3;
+const ROWS: [Os; 34] = [
+    os(["linux", "posix", "Linux", "linux", "linux", "linux", "unix"]),
+    os([
+        "darwin", "posix", "Darwin", "darwin", "darwin", "macos", "unix",
+    ]),
+    os([
+        "win32", "nt", "Windows", "win32", "windows", "windows", "windows",
+    ]),
+    os(["cygwin", "posix", "CYGWIN*", "cygwin", "", "", ""]),
+    os(["msys", "posix", "MSYS*", "", "", "", ""]),
+    os([
+        "freebsd*", "posix", "FreeBSD", "freebsd", "freebsd", "freebsd", "unix",
+    ]),
+    os([
+        "openbsd*", "posix", "OpenBSD", "openbsd", "openbsd", "openbsd", "unix",
+    ]),
+    os([
+        "netbsd*", "posix", "NetBSD", "netbsd", "netbsd", "netbsd", "unix",
+    ]),
+    os([
+        "dragonfly*",
+        "posix",
+        "DragonFly",
+        "",
+        "dragonfly",
+        "dragonfly",
+        "unix",
+    ]),
+    os([
+        "sunos*", "posix", "SunOS", "sunos", "solaris", "solaris", "unix",
+    ]),
+    os([
+        "illumos*", "posix", "SunOS", "sunos", "illumos", "illumos", "unix",
+    ]),
+    os(["aix*", "posix", "AIX", "aix", "aix", "aix", "unix"]),
+    os([
+        "android", "posix", "Android", "android", "android", "android", "unix",
+    ]),
+    os(["ios", "posix", "iOS", "", "ios", "ios", "unix"]),
+    os(["tvos", "posix", "tvOS", "", "", "tvos", "unix"]),
+    os(["watchos", "posix", "watchOS", "", "", "watchos", "unix"]),
+    os(["visionos", "posix", "visionOS", "", "", "visionos", "unix"]),
+    os(["haiku*", "posix", "Haiku", "haiku", "", "haiku", "unix"]),
+    os(["gnu*", "posix", "GNU", "", "hurd", "hurd", "unix"]),
+    os(["hp-ux*", "posix", "HP-UX", "", "", "", ""]),
+    os(["irix*", "posix", "IRIX*", "", "", "", ""]),
+    os(["atheos", "posix", "AtheOS", "", "", "", ""]),
+    os(["beos*", "posix", "BeOS", "", "", "", ""]),
+    os(["os2*", "os2", "OS/2", "", "", "", ""]),
+    os(["riscos", "riscos", "RISCOS", "", "", "", ""]),
+    os(["unixware*", "posix", "UnixWare", "", "", "", ""]),
+    os(["qnx*", "posix", "QNX", "", "", "nto", "unix"]),
+    os(["vxworks", "posix", "VxWorks", "", "", "vxworks", "unix"]),
+    os([
+        "emscripten",
+        "posix",
+        "Emscripten",
+        "",
+        "js",
+        "emscripten",
+        "unix wasm",
+    ]),
+    os(["wasi", "posix", "WASI", "", "wasip1", "wasi", "wasm"]),
+    os(["java*", "java", "Java", "", "", "", ""]),
+    os(["cli", "nt", "*", "", "", "", ""]),
+    os(["zos", "posix", "OS/390", "os390", "zos", "", ""]),
+    os(["", "", "", "openharmony", "plan9", "", ""]),
+];
+
+/// Pythons: 2.7, then 3.0 to 3.15 (index `minor + 1`).
+const VERSIONS: usize = 17;
+const ENVS: usize = ROWS.len() * VERSIONS;
+const BITS: usize = ENVS * ASSIGNMENTS;
+const WORDS: usize = BITS.div_ceil(64);
+
+fn version(v: usize) -> [i64; 2] {
+    match v {
+        0 => [2, 7],
+        _ => [3, v as i64 - 1],
+    }
+}
+
+/// Points of the grid (environment, assignment of the free variables) where a
+/// condition holds.
+#[derive(Clone, PartialEq, Eq)]
+struct Set(Vec<u64>);
+
+impl Set {
+    fn empty() -> Set {
+        Set(vec![0; WORDS])
+    }
+
+    fn full() -> Set {
+        Set::empty().not()
+    }
+
+    fn not(&self) -> Set {
+        let mut out = Set(self.0.iter().map(|w| !w).collect());
+        let spare = WORDS * 64 - BITS;
+        if let Some(last) = out.0.last_mut() {
+            *last &= u64::MAX >> spare;
         }
-    };
-    if let (Some((a, p)), Some((b, q))) = (cfg(old), cfg(new)) {
-        let not =
-            |x: &str, y: &str| x.strip_prefix("not(").and_then(|x| x.strip_suffix(')')) == Some(y);
-        return a == b && (not(&p, &q) || not(&q, &p));
+        out
     }
-    negated(old).as_deref() == Some(new.trim_start())
-        || negated(new).as_deref() == Some(old.trim_start())
-        || flipped(old).is_some_and(|f| f == new)
+
+    fn and(&self, other: &Set) -> Set {
+        Set(self.0.iter().zip(&other.0).map(|(a, b)| a & b).collect())
+    }
+
+    fn or(&self, other: &Set) -> Set {
+        Set(self.0.iter().zip(&other.0).map(|(a, b)| a | b).collect())
+    }
+
+    fn set(&mut self, bit: usize) {
+        self.0[bit / 64] |= 1 << (bit % 64);
+    }
+
+    fn get(&self, bit: usize) -> bool {
+        self.0[bit / 64] >> (bit % 64) & 1 == 1
+    }
+
+    fn is_full(&self) -> bool {
+        *self == Set::full()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.iter().all(|w| *w == 0)
+    }
+
+    /// Whether every point of `other` is one of these.
+    fn holds(&self, other: &Set) -> bool {
+        self.0.iter().zip(&other.0).all(|(a, b)| b & !a == 0)
+    }
 }
 
-/// Whether `old` and `new` are one condition written two ways: Rust's
-/// `target_os = "windows"` for `windows`, `target_family = "unix"` for `unix`;
-/// `not a == b` for `a != b`, `!!c` for `c`.
-pub(super) fn respelled(old: &str, new: &str) -> bool {
-    let cfg = |c: &str| {
-        c.replace("target_os=\"windows\"", "windows")
-            .replace("target_family=\"windows\"", "windows")
-            .replace("target_family=\"unix\"", "unix")
+/// The free variables two conditions share, by the text of what each stands
+/// for: read jointly, the same unread part is the same variable in both.
+#[derive(Default)]
+struct Grid {
+    vars: HashMap<String, usize>,
+    too_many: bool,
+}
+
+impl Grid {
+    /// The points where the skip whose condition is `c` stops its test: a
+    /// Rust `cfg(…)` and a JavaScript test's `if (…)` say where it runs,
+    /// `cfg_attr(…, ignore)` and the rest where it is skipped.
+    fn skips(&mut self, c: &str) -> Option<Set> {
+        if c.len() > MAX_TEXT {
+            return None;
+        }
+        let out = if let Some(p) = c
+            .strip_prefix("cfg_attr(")
+            .and_then(|c| c.strip_suffix(",ignore)"))
+        {
+            self.cfg(p)?
+        } else if let Some(p) = c.strip_prefix("cfg(").and_then(|c| c.strip_suffix(')')) {
+            self.cfg(p)?.not()
+        } else if let Some(runs) = c.strip_prefix("if (").and_then(|c| c.strip_suffix(')')) {
+            self.sequence(&parse(runs)?, 0)?.not()
+        } else {
+            let nodes = parse(c)?;
+            match pytest_string(&nodes) {
+                Some(code) => self.sequence(&parse(&code)?, 0)?,
+                None => self.sequence(&nodes, 0)?,
+            }
+        };
+        (!self.too_many).then_some(out)
+    }
+
+    /// Whether some common CI machine on a Python 3 is skipped by `now` under
+    /// every assignment of the free variables and by `was` under none.
+    fn surely_gains_common(was: &Set, now: &Set) -> bool {
+        (0..COMMON * VERSIONS)
+            .filter(|e| !e.is_multiple_of(VERSIONS))
+            .any(|e| {
+                let points = || (0..ASSIGNMENTS).map(|a| e * ASSIGNMENTS + a);
+                points().all(|b| now.get(b)) && !points().any(|b| was.get(b))
+            })
+    }
+
+    /// Whether on every common CI machine on a Python 3, under every
+    /// assignment, `now` holds exactly where `was` does not.
+    fn complement_on_common(was: &Set, now: &Set) -> bool {
+        (0..COMMON * VERSIONS * ASSIGNMENTS)
+            .filter(|b| !(b / ASSIGNMENTS).is_multiple_of(VERSIONS))
+            .all(|b| now.get(b) != was.get(b))
+    }
+
+    /// The points where `per_env` (of a row and a version) holds; where it
+    /// cannot say, those of the free variable named `key`.
+    fn atom(&mut self, key: &str, per_env: impl Fn(usize, usize) -> Option<bool>) -> Set {
+        let mut out = Set::empty();
+        let mut var = None;
+        for e in 0..ENVS {
+            let value = per_env(e / VERSIONS, e % VERSIONS);
+            for a in 0..ASSIGNMENTS {
+                let held = match value {
+                    Some(held) => held,
+                    None => a >> *var.get_or_insert_with(|| self.var(key)) & 1 == 1,
+                };
+                if held {
+                    out.set(e * ASSIGNMENTS + a);
+                }
+            }
+        }
+        out
+    }
+
+    fn var(&mut self, key: &str) -> usize {
+        let next = self.vars.len();
+        if next >= MAX_VARS && !self.vars.contains_key(key) {
+            self.too_many = true;
+            return 0;
+        }
+        *self.vars.entry(key.to_string()).or_insert(next)
+    }
+
+    fn free(&mut self, key: &str) -> Set {
+        self.atom(key.trim(), |_, _| None)
+    }
+
+    /// A JavaScript test's `if (…)` joins its conditions with ` && ` and puts
+    /// `not (…)` round those it is in the `else` of; elsewhere a sequence is
+    /// one node.
+    fn sequence(&mut self, nodes: &[Sx<'_>], depth: usize) -> Option<Set> {
+        let mut out = Set::full();
+        for part in nodes.split(|n| n.is_token("&&")) {
+            let held = match part {
+                [one] => self.truth(one, depth)?,
+                [not, group] if not.is_token("not") => match &group.kind {
+                    Kind::List("", inner) => self.sequence(inner, depth + 1)?.not(),
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            out = out.and(&held);
+        }
+        Some(out)
+    }
+
+    /// Where a condition node holds.
+    fn truth(&mut self, x: &Sx<'_>, depth: usize) -> Option<Set> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let depth = depth + 1;
+        if let Some(n) = name(x) {
+            // A name alone: a platform's is never empty, a number may be 0.
+            return Some(self.atom(x.text, |row, v| match value(n, row, v) {
+                Value::Int(i) => Some(i != 0),
+                _ => Some(true),
+            }));
+        }
+        let kids = match &x.kind {
+            Kind::Leaf("true", _) => return Some(Set::full()),
+            Kind::Leaf("false" | "none" | "null" | "undefined", _) => return Some(Set::empty()),
+            Kind::List(_, kids) => kids,
+            _ => {
+                return Some(match literal(x) {
+                    Some(Literal::Number(n)) => constant(n != 0.0),
+                    _ => self.free(x.text),
+                });
+            }
+        };
+        let is = |n: &Sx<'_>, words: &[&str]| words.iter().any(|w| n.is_token(w));
+        match (x.kind_name(), &kids[..]) {
+            ("not_operator" | "unary_expression", [op, a]) if is(op, &["not", "!"]) => {
+                Some(self.truth(a, depth)?.not())
+            }
+            ("parenthesized_expression" | "arguments" | "", [a]) => self.truth(a, depth),
+            ("boolean_operator" | "binary_expression", [a, op, b]) if is(op, &["and", "&&"]) => {
+                Some(self.truth(a, depth)?.and(&self.truth(b, depth)?))
+            }
+            ("boolean_operator" | "binary_expression", [a, op, b]) if is(op, &["or", "||"]) => {
+                Some(self.truth(a, depth)?.or(&self.truth(b, depth)?))
+            }
+            ("comparison_operator" | "binary_expression", [l, op, r]) => match op.kind {
+                Kind::Token(op) => Some(self.compare(x, l, op, r)),
+                _ => Some(self.free(x.text)),
+            },
+            ("comparison_operator", [l, not, inn, r])
+                if not.is_token("not") && inn.is_token("in") =>
+            {
+                Some(self.compare(x, l, "in", r).not())
+            }
+            ("call", _) => Some(self.starts_with(x).unwrap_or_else(|| self.free(x.text))),
+            _ => Some(self.free(x.text)),
+        }
+    }
+
+    /// `l op r`: a name of the environment against a literal, read per row;
+    /// two literals, a constant; else a free variable, the same one for the
+    /// comparison written the other way round (`a != b` is `not a == b`,
+    /// `a >= b` is `not a < b`, `a > b` is `b < a`).
+    fn compare(&mut self, x: &Sx<'_>, l: &Sx<'_>, op: &str, r: &Sx<'_>) -> Set {
+        let (op, negated) = match op {
+            "==" | "===" => ("==", false),
+            "!=" | "!==" => ("==", true),
+            "<" | ">" | "in" => (op, false),
+            ">=" => ("<", true),
+            "<=" => (">", true),
+            _ => return self.free(x.text),
+        };
+        let held = match (name(l), literal(l), name(r), literal(r)) {
+            (Some(n), _, _, _) if op == "in" => match texts(r) {
+                Some(among) => self.atom(x.text, |row, v| {
+                    let each = among
+                        .iter()
+                        .map(|t| holds(value(n, row, v), "==", &Literal::Text(t.to_string())));
+                    any(each)
+                }),
+                None => self.free(x.text),
+            },
+            (Some(n), _, _, Some(lit)) => {
+                self.atom(x.text, |row, v| holds(value(n, row, v), op, &lit))
+            }
+            (_, Some(lit), Some(n), _) if op != "in" => {
+                let op = match op {
+                    "<" => ">",
+                    ">" => "<",
+                    _ => op,
+                };
+                self.atom(x.text, |row, v| holds(value(n, row, v), op, &lit))
+            }
+            (_, Some(a), _, Some(b)) if op != "in" => {
+                constant(literals(op, &a, &b).unwrap_or(false))
+            }
+            _ => {
+                let (a, b) = (l.text.trim(), r.text.trim());
+                let key = match op {
+                    ">" => format!("< {b} {a}"),
+                    "==" if b < a => format!("== {b} {a}"),
+                    _ => format!("{op} {a} {b}"),
+                };
+                self.free(&key)
+            }
+        };
+        if negated { held.not() } else { held }
+    }
+
+    /// `sys.platform.startswith("win")`, and the like on another name.
+    fn starts_with(&mut self, x: &Sx<'_>) -> Option<Set> {
+        let [callee, args] = x.kids() else {
+            return None;
+        };
+        let [subject, _, method] = callee.kids() else {
+            return None;
+        };
+        let n = name(subject).filter(|_| matches!(method.kind, Kind::Leaf(_, "startswith")))?;
+        let [
+            Sx {
+                kind: Kind::Str(head),
+                ..
+            },
+        ] = args.kids()
+        else {
+            return None;
+        };
+        let head = *head;
+        Some(self.atom(x.text, |row, v| match value(n, row, v) {
+            Value::Text(p) => match p.strip_suffix('*') {
+                Some(known) if known.starts_with(head) => Some(true),
+                Some(known) if head.starts_with(known) => None,
+                Some(_) => Some(false),
+                None => Some(!p.is_empty() && p.starts_with(head)),
+            },
+            _ => None,
+        }))
+    }
+
+    /// Where a Rust `cfg` predicate holds: `test` everywhere a test is built,
+    /// `unix`/`windows` and `target_os`/`target_family` off the row, and
+    /// anything else (a feature, a name never set) a free variable.
+    fn cfg(&mut self, p: &str) -> Option<Set> {
+        let mut tokens = cfg_tokens(p)?;
+        tokens.reverse();
+        let out = self.cfg_predicate(&mut tokens, 0)?;
+        tokens.is_empty().then_some(out)
+    }
+
+    fn cfg_predicate(&mut self, tokens: &mut Vec<&str>, depth: usize) -> Option<Set> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let word = tokens.pop()?;
+        match tokens.last().copied() {
+            Some("(") => {
+                tokens.pop();
+                let mut kids = Vec::new();
+                while tokens.last() != Some(&")") {
+                    kids.push(self.cfg_predicate(tokens, depth + 1)?);
+                    if tokens.last() == Some(&",") {
+                        tokens.pop();
+                    }
+                }
+                tokens.pop();
+                match (word, &kids[..]) {
+                    ("all", _) => Some(kids.iter().fold(Set::full(), |a, b| a.and(b))),
+                    ("any", _) => Some(kids.iter().fold(Set::empty(), |a, b| a.or(b))),
+                    ("not", [one]) => Some(one.not()),
+                    _ => None,
+                }
+            }
+            Some("=") => {
+                tokens.pop();
+                let quoted = tokens.pop()?;
+                let wanted = quoted.strip_prefix('"')?.strip_suffix('"')?;
+                Some(match word {
+                    "target_os" => self.atom("", |row, _| Some(ROWS[row].target_os == wanted)),
+                    "target_family" => self.atom("", |row, _| {
+                        Some(ROWS[row].family.split(' ').any(|f| f == wanted))
+                    }),
+                    _ => self.free(&format!("cfg {word}={quoted}")),
+                })
+            }
+            _ => Some(match word {
+                "test" => Set::full(),
+                "unix" | "windows" => self.atom("", |row, _| {
+                    Some(ROWS[row].family.split(' ').any(|f| f == word))
+                }),
+                _ => self.free(&format!("cfg {word}")),
+            }),
+        }
+    }
+}
+
+/// The expression a condition that is one string holds, in normal form, when
+/// it reads a name pytest evaluates such a string with (`sys`, `os`,
+/// `platform`, `config`): any other string is a skip's reason or a truthy
+/// value, not code.
+fn pytest_string(nodes: &[Sx<'_>]) -> Option<String> {
+    let [
+        Sx {
+            kind: Kind::Str(code),
+            ..
+        },
+    ] = nodes
+    else {
+        return None;
     };
-    // A `not` over one comparison is that comparison turned round.
-    let plain = |c: &str| {
-        let c = c.trim_start();
-        negated(c)
-            .and_then(|inner| negated(&inner).or_else(|| flipped(&inner)))
-            .unwrap_or_else(|| c.to_string())
-    };
-    old != new && (old.starts_with("cfg") && cfg(old) == cfg(new) || plain(old) == plain(new))
-}
-
-/// `c` under `not`/`!`'s forms, when it is one: what it negates.
-fn negated(c: &str) -> Option<String> {
-    let c = c.trim_start();
-    let inner = c
-        .strip_prefix("(not_operator not ")
-        .or_else(|| c.strip_prefix("(unary_expression ! "))?
-        .strip_suffix(')')?;
-    // Go keeps the brackets `!(…)` is written with.
-    let inner = inner
-        .strip_prefix("(parenthesized_expression ")
-        .and_then(|i| i.strip_suffix(')'))
-        .unwrap_or(inner);
-    Some(inner.trim_start().to_string())
-}
-
-/// `c`, a comparison with one operator and no other, with that operator made
-/// its opposite.
-fn flipped(c: &str) -> Option<String> {
-    const OPPOSITE: [(&str, &str); 8] = [
-        (" == ", " != "),
-        (" != ", " == "),
-        (" === ", " !== "),
-        (" !== ", " === "),
-        (" < ", " >= "),
-        (" >= ", " < "),
-        (" > ", " <= "),
-        (" <= ", " > "),
-    ];
-    let found: Vec<(usize, &str, &str)> = OPPOSITE
+    let code = syntax::python_expression(code)?;
+    let names = ["sys", "os", "platform", "config"];
+    names
         .iter()
-        .flat_map(|(op, other)| c.match_indices(op).map(move |(k, _)| (k, *op, *other)))
-        .collect();
-    let booleans = [" and ", " or ", " && ", " || ", " not ", " ! "];
-    match found[..] {
-        [(k, op, other)] if !booleans.iter().any(|b| c.contains(b)) => {
-            Some(format!("{}{other}{}", &c[..k], &c[k + op.len()..]))
+        .any(|n| code.contains(&format!("identifier={n}\u{1}")))
+        .then_some(code)
+}
+
+/// A squeezed `cfg` predicate's tokens: names, `(`, `)`, `,`, `=` and quoted
+/// strings (kept with their quotes).
+fn cfg_tokens(p: &str) -> Option<Vec<&str>> {
+    let mut out = Vec::new();
+    let mut rest = p.trim();
+    while let Some(c) = rest.chars().next() {
+        let len = match c {
+            '(' | ')' | ',' | '=' => 1,
+            '"' => rest[1..].find('"')? + 2,
+            c if c.is_alphanumeric() || c == '_' => rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len()),
+            c if c.is_whitespace() => {
+                rest = rest.trim_start();
+                continue;
+            }
+            _ => return None,
+        };
+        out.push(&rest[..len]);
+        if out.len() > MAX_NODES {
+            return None;
+        }
+        rest = &rest[len..];
+    }
+    Some(out)
+}
+
+fn constant(held: bool) -> Set {
+    if held { Set::full() } else { Set::empty() }
+}
+
+/// Kleene's `or` of what each part says: true if one is, false if all are.
+fn any(parts: impl Iterator<Item = Option<bool>>) -> Option<bool> {
+    let mut out = Some(false);
+    for part in parts {
+        match part {
+            Some(true) => return Some(true),
+            None => out = None,
+            Some(false) => {}
+        }
+    }
+    out
+}
+
+/// `op` ("==", "<", ">") given how the sides order.
+fn apply(op: &str, order: Ordering) -> bool {
+    match op {
+        "==" => order.is_eq(),
+        "<" => order.is_lt(),
+        _ => order.is_gt(),
+    }
+}
+
+/// Two literals compared: texts and numbers among their kind, tuples as
+/// Python's (in order, the shorter first); of two kinds, never equal.
+fn literals(op: &str, a: &Literal, b: &Literal) -> Option<bool> {
+    let order = match (a, b) {
+        (Literal::Number(x), Literal::Number(y)) => x.partial_cmp(y)?,
+        (Literal::Text(x), Literal::Text(y)) => x.cmp(y),
+        (Literal::Tuple(x), Literal::Tuple(y)) => x.cmp(y),
+        _ => return (op == "==").then_some(false),
+    };
+    Some(apply(op, order))
+}
+
+/// `value op lit` on one row, or none where the row cannot say (a platform
+/// known only by how it starts, a micro version, an order across kinds).
+fn holds(value: Value, op: &str, lit: &Literal) -> Option<bool> {
+    let never = (op == "==").then_some(false);
+    match (value, lit) {
+        (Value::Text(""), _) => never,
+        (Value::Text(p), Literal::Text(s)) => match p.strip_suffix('*') {
+            Some(known) if s.starts_with(known) => None,
+            Some(_) => never,
+            None => Some(apply(op, p.cmp(s.as_str()))),
+        },
+        (Value::Version(v), Literal::Tuple(t)) => {
+            let k = t.len().min(2);
+            match v[..k].cmp(&t[..k]) {
+                Ordering::Equal if t.len() > 2 => None,
+                // `version_info` has five fields: above any prefix of itself.
+                Ordering::Equal => Some(apply(op, Ordering::Greater)),
+                order => Some(apply(op, order)),
+            }
+        }
+        (Value::Prefix(v, n), Literal::Tuple(t)) => Some(apply(op, v[..n].cmp(t))),
+        (Value::Int(i), Literal::Number(n)) => Some(apply(op, (i as f64).partial_cmp(n)?)),
+        _ => never,
+    }
+}
+
+/// What a name of the environment is on a row.
+#[derive(Clone, Copy)]
+enum Value {
+    /// A platform's name; `""` none, ending `*` any that starts so.
+    Text(&'static str),
+    /// `sys.version_info`, whose micro version and after are not on the grid.
+    Version([i64; 2]),
+    /// `sys.version_info[:n]`, n of 1 or 2.
+    Prefix([i64; 2], usize),
+    Int(i64),
+}
+
+/// A name of the environment a condition reads.
+#[derive(Clone, Copy)]
+enum Name {
+    /// `sys.platform`.
+    Sys,
+    /// Python's `os.name`.
+    PyOs,
+    /// `platform.system()`.
+    System,
+    /// `process.platform`, `os.platform()`.
+    Node,
+    /// `runtime.GOOS`.
+    Goos,
+    /// `sys.version_info`.
+    Version,
+    /// `sys.version_info[:n]`.
+    Prefix(usize),
+    /// `sys.version_info[0]`, `.major`.
+    Major,
+    /// `sys.version_info[1]`, `.minor`.
+    Minor,
+}
+
+fn value(n: Name, row: usize, v: usize) -> Value {
+    let os = &ROWS[row];
+    let py = version(v);
+    match n {
+        // Linux's was `linux2` before Python 3.3.
+        Name::Sys if row == 0 && py < [3, 3] => Value::Text("linux2"),
+        Name::Sys => Value::Text(os.sys),
+        Name::PyOs => Value::Text(os.os_name),
+        Name::System => Value::Text(os.system),
+        Name::Node => Value::Text(os.node),
+        Name::Goos => Value::Text(os.goos),
+        Name::Version => Value::Version(py),
+        Name::Prefix(k) => Value::Prefix(py, k),
+        Name::Major => Value::Int(py[0]),
+        Name::Minor => Value::Int(py[1]),
+    }
+}
+
+/// The name of the environment `x` reads, when it is one.
+fn name(x: &Sx<'_>) -> Option<Name> {
+    if x.kind_name() == "subscript"
+        && let [of, index] = x.kids()
+        && dotted(of, 0).as_deref() == Some("sys.version_info")
+    {
+        return match (&index.kind, index.kids()) {
+            (Kind::Leaf("integer", "0"), _) => Some(Name::Major),
+            (Kind::Leaf("integer", "1"), _) => Some(Name::Minor),
+            (Kind::List("slice", _), [colon, end]) if colon.is_token(":") => match end.kind {
+                Kind::Leaf("integer", "1") => Some(Name::Prefix(1)),
+                Kind::Leaf("integer", "2") => Some(Name::Prefix(2)),
+                _ => None,
+            },
+            _ => None,
+        };
+    }
+    Some(match dotted(x, 0)?.as_str() {
+        "sys.platform" => Name::Sys,
+        "os.name" => Name::PyOs,
+        "platform.system()" => Name::System,
+        "process.platform" | "os.platform()" => Name::Node,
+        "runtime.GOOS" => Name::Goos,
+        "sys.version_info" => Name::Version,
+        "sys.version_info.major" => Name::Major,
+        "sys.version_info.minor" => Name::Minor,
+        _ => return None,
+    })
+}
+
+/// `a.b.c` or `a.b()` spelled by `x`'s attributes, members and calls.
+fn dotted(x: &Sx<'_>, depth: usize) -> Option<String> {
+    if depth > 4 {
+        return None;
+    }
+    match (&x.kind, x.kids()) {
+        (Kind::Leaf(kind, word), _) if kind.ends_with("identifier") => Some(word.to_string()),
+        (Kind::List("attribute" | "member_expression" | "selector_expression", _), [a, dot, b])
+            if dot.is_token(".") =>
+        {
+            let Kind::Leaf(_, field) = b.kind else {
+                return None;
+            };
+            Some(format!("{}.{field}", dotted(a, depth + 1)?))
+        }
+        (Kind::List("call" | "call_expression", _), [f, args]) if args.kids().is_empty() => {
+            Some(format!("{}()", dotted(f, depth + 1)?))
         }
         _ => None,
     }
 }
 
-/// What a Rust `cfg` predicate always comes to under test: `all()` and `test`
-/// (set wherever a test is compiled) hold, `any()` does not, `not(…)` of one
-/// the other way; none for one that depends.
-fn cfg_value(p: &str) -> Option<bool> {
-    match p {
-        "all()" | "test" => Some(true),
-        "any()" => Some(false),
-        _ => p
-            .strip_prefix("not(")
-            .and_then(|x| x.strip_suffix(')'))
-            .and_then(cfg_value)
-            .map(|v| !v),
-    }
-}
-
-/// What a condition in normal form always comes to: `True`/`true`, `False`,
-/// negated, a comparison of two literals, Python's `sys.version_info` above
-/// a version before 3.1, a platform's name ([`PLATFORMS`]) alone or compared
-/// with a value it never has; none for one that depends.
-fn value(c: &str) -> Option<bool> {
-    let c = c.trim();
-    match c {
-        "true=True\u{1}" | "true=true\u{1}" => return Some(true),
-        "false=False\u{1}" | "false=false\u{1}" => return Some(false),
-        _ => {}
-    }
-    if let Some(inner) = negated(c) {
-        return value(&inner).map(|v| !v);
-    }
-    // `skipIf(c)`'s one argument.
-    if let Some(inner) = c.strip_prefix("(arguments ") {
-        return value(inner.strip_suffix(')')?);
-    }
-    // No machine leaves it empty: a string that is never falsy.
-    if platform(c).is_some() {
-        return Some(true);
-    }
-    let inner = c
-        .strip_prefix("(comparison_operator ")
-        .or_else(|| c.strip_prefix("(binary_expression "))?
-        .strip_suffix(')')?;
-    let ops = [
-        " == ", " != ", " === ", " !== ", " <= ", " >= ", " < ", " > ",
-    ];
-    let (k, op) = ops
-        .iter()
-        .filter_map(|op| inner.find(op).map(|k| (k, *op)))
-        .min_by_key(|(k, _)| *k)?;
-    let (left, right) = (&inner[..k], &inner[k + op.len()..]);
-    if left == "(attribute identifier=sys\u{1} . identifier=version_info\u{1})" {
-        let version: Vec<u32> = right
-            .strip_prefix("(tuple ")?
-            .strip_suffix(')')?
-            .split('\u{1}')
-            .map(str::trim)
-            .filter(|w| !w.is_empty())
-            .map(|w| w.strip_prefix("integer=")?.parse().ok())
-            .collect::<Option<_>>()?;
-        // Every Python a test runs on is 3.x with five fields: above (3, 0).
-        return (matches!(op, " > " | " >= ") && version.as_slice() <= [3, 0].as_slice())
-            .then_some(true);
-    }
-    let unknown = |name: &str, side: &str| match (platform(name), literal(side)) {
-        (Some(values), Some(Literal::Text(v))) => {
-            !values
-                .split_whitespace()
-                .any(|p| match p.strip_suffix('*') {
-                    Some(head) => v.starts_with(head),
-                    None => v == p,
-                })
-        }
-        _ => false,
-    };
-    if unknown(left, right) || unknown(right, left) {
-        return match op.trim() {
-            "==" | "===" => Some(false),
-            "!=" | "!==" => Some(true),
-            _ => None,
-        };
-    }
-    let (a, b) = (literal(left)?, literal(right)?);
-    let order = a.partial_cmp(&b)?;
-    Some(match op.trim() {
-        "==" | "===" => order.is_eq(),
-        "!=" | "!==" => order.is_ne(),
-        "<" => order.is_lt(),
-        "<=" => order.is_le(),
-        ">" => order.is_gt(),
-        _ => order.is_ge(),
-    })
-}
-
-/// Names of the platform a test runs on, each with every value it takes (one
-/// ending `*`, any that starts so): a value none has is never equal.
-const PLATFORMS: [(&str, &str); 4] = [
-    (
-        "sys.platform",
-        "aix* android atheos beos* cygwin darwin dragonfly* emscripten freebsd* gnu* haiku* \
-         hp-ux* illumos* ios irix* java* linux* mac msys netbsd* openbsd* os2* riscos sunos* \
-         tvos visionos wasi watchos win32 cli unixware* qnx* vxworks",
-    ),
-    ("os.name", "posix nt java"),
-    (
-        "runtime.GOOS",
-        "aix android darwin dragonfly freebsd hurd illumos ios js linux nacl netbsd openbsd \
-         plan9 solaris wasip1 windows zos",
-    ),
-    (
-        "process.platform",
-        "aix android cygwin darwin freebsd haiku linux netbsd openbsd sunos win32 os390 \
-         openharmony",
-    ),
-];
-
-/// The values of `side` when it is a name of [`PLATFORMS`] in normal form
-/// (`(attribute identifier=sys\u{1} . identifier=platform\u{1})`).
-fn platform(side: &str) -> Option<&'static str> {
-    let side = side.trim();
-    let inner = side.strip_prefix('(')?.strip_suffix(')')?;
-    let names: Vec<&str> = inner
-        .split('\u{1}')
-        .filter_map(|w| w.split_once("identifier=").map(|(_, name)| name))
-        .collect();
-    let dotted = names.join(".");
-    let found = PLATFORMS.iter().find(|(n, _)| *n == dotted);
-    found.filter(|_| !inner.contains('(')).map(|(_, v)| *v)
-}
-
-/// A literal of a condition in normal form: a number, or a string (compared
-/// as text, never with a number).
-#[derive(PartialEq, PartialOrd)]
+/// A literal a name is compared with.
+#[derive(Clone, Debug, PartialEq)]
 enum Literal {
-    Number(f64),
     Text(String),
+    Number(f64),
+    Tuple(Vec<i64>),
 }
 
-fn literal(side: &str) -> Option<Literal> {
-    let side = side.trim();
-    if let Some(text) = side
-        .strip_prefix("(string =")
-        .or_else(|| side.strip_prefix("(interpreted_string_literal ="))
-        .and_then(|s| s.strip_suffix(')'))
-    {
-        return Some(Literal::Text(text.to_string()));
+fn literal(x: &Sx<'_>) -> Option<Literal> {
+    match &x.kind {
+        Kind::Str(text) => Some(Literal::Text(text.to_string())),
+        Kind::Leaf(
+            "integer" | "float" | "number" | "int_literal" | "float_literal" | "integer_literal",
+            n,
+        ) => n.replace('_', "").parse().ok().map(Literal::Number),
+        Kind::List("tuple", items) => items
+            .iter()
+            .map(|i| match i.kind {
+                Kind::Leaf("integer", n) => n.parse().ok(),
+                _ => None,
+            })
+            .collect::<Option<_>>()
+            .map(Literal::Tuple),
+        _ => None,
     }
-    let (kind, number) = side.strip_suffix('\u{1}')?.split_once('=')?;
-    matches!(
-        kind,
-        "integer" | "float" | "number" | "int_literal" | "float_literal"
-    )
-    .then(|| number.replace('_', "").parse().ok().map(Literal::Number))?
 }
+
+/// The texts of a tuple, list or set of strings (`in ("win32", "cygwin")`).
+fn texts<'a>(x: &Sx<'a>) -> Option<Vec<&'a str>> {
+    if !matches!(x.kind_name(), "tuple" | "list" | "set" | "array") {
+        return None;
+    }
+    x.kids()
+        .iter()
+        .map(|i| match i.kind {
+            Kind::Str(t) => Some(t),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A node of a condition's normal form, with the text it was read from.
+struct Sx<'a> {
+    kind: Kind<'a>,
+    text: &'a str,
+}
+
+enum Kind<'a> {
+    /// `(kind child …)`; a bare `( …)` (a JavaScript `if`'s `not (…)`) has
+    /// kind `""`.
+    List(&'a str, Vec<Sx<'a>>),
+    /// `kind=text`, ended by `\u{1}`.
+    Leaf(&'a str, &'a str),
+    /// `(string =text)`.
+    Str(&'a str),
+    /// An operator or keyword: `==`, `not`, `.`.
+    Token(&'a str),
+}
+
+impl<'a> Sx<'a> {
+    fn is_token(&self, word: &str) -> bool {
+        matches!(self.kind, Kind::Token(t) if t == word)
+    }
+
+    fn kind_name(&self) -> &'a str {
+        match self.kind {
+            Kind::List(kind, _) => kind,
+            _ => "\u{1}",
+        }
+    }
+
+    fn kids(&self) -> &[Sx<'a>] {
+        match &self.kind {
+            Kind::List(_, kids) => kids,
+            _ => &[],
+        }
+    }
+}
+
+/// The nodes of a normal form, or none when it is not one or is past the
+/// bounds.
+fn parse(s: &str) -> Option<Vec<Sx<'_>>> {
+    let mut p = Parser { s, at: 0, nodes: 0 };
+    let out = p.items(0)?;
+    (p.at == s.len()).then_some(out)
+}
+
+struct Parser<'a> {
+    s: &'a str,
+    at: usize,
+    nodes: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn rest(&self) -> &'a str {
+        &self.s[self.at..]
+    }
+
+    fn items(&mut self, depth: usize) -> Option<Vec<Sx<'a>>> {
+        let mut out = Vec::new();
+        loop {
+            self.at = self.s.len() - self.rest().trim_start_matches(' ').len();
+            if self.rest().is_empty() || self.rest().starts_with(')') {
+                return Some(out);
+            }
+            out.push(self.item(depth)?);
+        }
+    }
+
+    fn item(&mut self, depth: usize) -> Option<Sx<'a>> {
+        self.nodes += 1;
+        if self.nodes > MAX_NODES || depth > MAX_DEPTH {
+            return None;
+        }
+        let start = self.at;
+        let rest = self.rest();
+        let kind = if let Some(open) = rest.strip_prefix('(') {
+            let name = &open[..open.find([' ', ')'])?];
+            self.at += 1 + name.len();
+            let strings = ["string", "interpreted_string_literal", "string_literal"];
+            if strings.contains(&name)
+                && let Some(value) = self.rest().strip_prefix(" =")
+            {
+                // The value runs to the `)` that closes what it opened.
+                let mut open = 0usize;
+                let end = value.char_indices().find_map(|(k, c)| match c {
+                    '(' => {
+                        open += 1;
+                        None
+                    }
+                    ')' if open == 0 => Some(k),
+                    ')' => {
+                        open -= 1;
+                        None
+                    }
+                    _ => None,
+                })?;
+                self.at += 2 + end + 1;
+                Kind::Str(&value[..end])
+            } else {
+                let kids = self.items(depth + 1)?;
+                self.rest().starts_with(')').then_some(())?;
+                self.at += 1;
+                Kind::List(name, kids)
+            }
+        } else {
+            let word = &rest[..rest.find([' ', ')', '\u{1}']).unwrap_or(rest.len())];
+            match word.split_once('=') {
+                Some((kind, _))
+                    if !kind.is_empty()
+                        && kind.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') =>
+                {
+                    let end = rest.find('\u{1}')?;
+                    self.at += end + 1;
+                    Kind::Leaf(kind, &rest[kind.len() + 1..end])
+                }
+                _ => {
+                    let end = rest.find([' ', ')']).unwrap_or(rest.len());
+                    self.at += end;
+                    Kind::Token(&rest[..end])
+                }
+            }
+        };
+        Some(Sx {
+            kind,
+            text: &self.s[start..self.at],
+        })
+    }
+}
+
+#[cfg(test)]
+#[path = "skip_sense_tests.rs"]
+mod tests;

@@ -390,8 +390,12 @@ impl Pair {
     /// `skipif`, `cfg`, `cfg_attr(…, ignore)`, `skipIf`, `if … { t.Skip() }` or
     /// `if … { return }` on a test that had none, or one whose condition keeps
     /// every word an old one had and adds some (`any(windows, feature = "x")`
-    /// where it was `windows`). Not fresh: a condition rewritten into other
-    /// words (no reading tells wider from narrower), one the test's body was
+    /// where it was `windows`), or one read as a set of environments
+    /// ([`skip_sense`]) that is an old one turned round, always holds, or holds
+    /// it and more on a common CI machine (`!= "cli"` where it was
+    /// `== "win32"`). Not fresh: a condition rewritten into other words that
+    /// no reading tells wider (the same set, or one that gains some
+    /// environments and loses others), one the test's body was
     /// already partly gated on (`#[cfg(feature = "x")]` on a statement, with no
     /// statement under its complement beside it), one
     /// whose complement gates a variant of the same name or a new test
@@ -428,17 +432,18 @@ impl Pair {
             .filter(|s| !inert(s))
             .map(syntax::Skip::words)
             .collect();
-        // One of them turned round, or the new one always skipping: it now
-        // skips where the test ran. The same predicate respelled is neither.
+        // Read as sets of environments ([`skip_sense`]): one of them turned
+        // round, widened to a common CI machine, or the new one always
+        // skipping, it now skips where the test ran. The same set is neither.
         let mut turned = false;
         for s in on(&self.old).filter(|s| !inert(s) && !s.runs) {
             let had = s.condition.as_deref().unwrap_or("");
-            if skip_sense::respelled(had, condition) {
-                return false;
-            }
             let kept = on(&self.new).any(|n| n.condition == s.condition);
-            turned |= !kept
-                && (skip_sense::always_skips(condition) || skip_sense::inverted(had, condition));
+            match skip_sense::change(had, condition) {
+                skip_sense::Change::Same => return false,
+                skip_sense::Change::Wider => turned |= !kept,
+                skip_sense::Change::Other => {}
+            }
         }
         let joined = |c: &str, ops: [&str; 3]| {
             c.split(|ch: char| ch.is_whitespace() || ch == '(' || ch == ',')
