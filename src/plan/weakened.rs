@@ -34,6 +34,7 @@ mod runner;
 pub use runner::{focuses_node, focuses_node_command};
 mod skip_helper;
 mod skip_sense;
+mod switched;
 mod syntactic;
 mod unittest_attrs;
 mod unittest_load;
@@ -272,6 +273,23 @@ pub fn find_given(
         .iter()
         .map(|c| Row::of(c, &declared, given))
         .collect();
+    let sides: Vec<_> = (rows.iter())
+        .filter_map(|r| {
+            let lang = r.new.as_ref().or(r.old.as_ref())?.lang;
+            Some((
+                lang,
+                r.old.as_ref().map(|s| &s.offs),
+                r.new.as_ref().map(|s| &s.offs),
+            ))
+        })
+        .collect();
+    let mut judged = switched::judge(&sides).into_iter();
+    for row in rows
+        .iter_mut()
+        .filter(|r| r.new.is_some() || r.old.is_some())
+    {
+        row.switched = judged.next().unwrap_or_default();
+    }
     let pairs: Vec<Option<syntactic::Pair>> = rows.iter_mut().map(Row::pair).collect();
     for (row, pair) in rows.iter_mut().zip(&pairs) {
         if let Some(pair) = pair {
@@ -329,7 +347,7 @@ pub fn find_given(
                 })
             };
             let skipped = what.iter().any(|w| w.rule == rules::RuleId::TestsSkipped);
-            let offs = pair.switch_offs(elsewhere);
+            let offs = pair.switch_offs(elsewhere, row.switched.clear);
             // Assertions the counts find removed that the view finds moved into
             // a string: one loss, said the way that tells where they went.
             let moved = |w: &Part| w.text.ends_with("(moved into a string)");
@@ -832,6 +850,8 @@ struct Side {
     read: Read,
     /// Its syntax view, until the row's [`syntactic::Pair`] takes it.
     view: Option<syntax::View>,
+    /// What its skips switch off, test by test.
+    offs: switched::Offs,
 }
 
 impl Side {
@@ -921,6 +941,8 @@ struct Row<'c> {
     /// Every marker of the new side is on a test a marker with no condition
     /// switched off before: tests moved with their skip switch nothing off anew.
     moved_off: bool,
+    /// What the skips switch off, test by test ([`switched::judge`]).
+    switched: switched::Found,
 }
 
 impl<'c> Row<'c> {
@@ -969,10 +991,15 @@ impl<'c> Row<'c> {
             if let Some(v) = &viewed {
                 read.counts.read_view(v, reaches);
             }
+            let ran = !start || read.counts.tests > 0;
+            let offs = (viewed.as_ref())
+                .map(|v| switched::read(lang, bounded(text), v, ran))
+                .unwrap_or_default();
             Some(Side {
                 lang,
                 read,
                 view: viewed,
+                offs,
             })
         };
         let old = change
@@ -988,6 +1015,7 @@ impl<'c> Row<'c> {
         Row {
             anew: 0,
             moved_off: false,
+            switched: switched::Found::default(),
             change,
             old_path,
             old,
@@ -1442,17 +1470,21 @@ impl<'c> Row<'c> {
     /// not the tests' own moved with them ([`Row::settle_anew`]), or that switch off
     /// a test anew however the counts stand.
     fn skips_part(&self, net: &Net) -> Option<Part> {
+        if self.switched.clear {
+            return None;
+        }
         let n = self.new.as_ref()?.counts();
+        let anew = self.anew.max(self.switched.anew);
         let rose = net.skips_added() && !self.moved_off;
         let words = match &self.old {
-            None => ((n.skips > 0 && rose) || self.anew > 0).then(|| {
+            None => ((n.skips > 0 && rose) || anew > 0).then(|| {
                 let markers = plural(n.skips, "skip marker");
                 format!("a new file that switches tests off ({markers})")
             }),
             Some(old) => {
                 let rise = n.skips.saturating_sub(old.counts().skips);
-                ((rise > 0 && rose) || self.anew > 0).then(|| {
-                    let added = plural(if rise == 0 { self.anew } else { rise }, "skip marker");
+                ((rise > 0 && rose) || anew > 0).then(|| {
+                    let added = plural(if rise == 0 { anew } else { rise }, "skip marker");
                     format!("{added} added (now {})", n.skips)
                 })
             }
