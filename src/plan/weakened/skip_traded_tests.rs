@@ -410,7 +410,6 @@ fn a_suites_skip_spread_onto_its_tests_is_no_finding() {
 
 /// Honest: the same for a pytest class's marker spread onto its methods.
 #[test]
-#[ignore = "known hole, helper 100: a class skip spread onto its methods reads as markers added"]
 fn a_classs_skip_spread_onto_its_methods_is_no_finding() {
     let class = "import pytest\n\n\n@pytest.mark.skip(reason=\"slow\")\nclass TestParser:\n    def test_reads(self):\n        assert read(\"1\") == 1\n\n    def test_writes(self):\n        assert write(1) == \"1\"\n";
     let spread = class
