@@ -428,7 +428,6 @@ fn a_classs_skip_spread_onto_its_methods_is_no_finding() {
 /// Honest: tests of a module skipped whole (`pytestmark`) moved to a new file,
 /// each with the same skip.
 #[test]
-#[ignore = "known hole, helper 100: tests of a skipped module moved with their skips read as markers added"]
 fn tests_of_a_skipped_module_moved_with_their_skips_are_no_finding() {
     let module = "import pytest\nfrom calc import add, sub\n\npytestmark = pytest.mark.skip(reason=\"slow\")\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_sub():\n    assert sub(3, 2) == 1\n";
     let rest = "import pytest\nfrom calc import add, sub\n\npytestmark = pytest.mark.skip(reason=\"slow\")\n\n\ndef test_sub():\n    assert sub(3, 2) == 1\n";
