@@ -441,7 +441,6 @@ fn tests_of_a_skipped_module_moved_with_their_skips_are_no_finding() {
 /// Honest: a `#[cfg(unix)] mod` of one test taken apart, the `#[cfg(unix)]` put
 /// on the test itself. High at HEAD and at 4b76ea88 (not a regression).
 #[test]
-#[ignore = "known hole, helper 100: a cfg on a mod moved onto its one test reads as a marker added"]
 fn a_cfg_mods_condition_moved_onto_its_one_test_is_no_finding() {
     let before = "#[cfg(unix)]\nmod unix {\n    #[test]\n    fn links() {\n        assert_eq!(super::run(), 1);\n    }\n}\n\n#[test]\nfn plain() {\n    assert_eq!(two(), 2);\n}\n";
     let after = "#[test]\n#[cfg(unix)]\nfn links() {\n    assert_eq!(run(), 1);\n}\n\n#[test]\nfn plain() {\n    assert_eq!(two(), 2);\n}\n";
