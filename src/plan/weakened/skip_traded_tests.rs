@@ -455,7 +455,6 @@ fn a_cfg_mods_condition_moved_onto_its_one_test_is_no_finding() {
 /// same test under a conditional skip of the negated condition: it runs where
 /// it ran. High at HEAD and at 4b76ea88, both parts (not a regression).
 #[test]
-#[ignore = "known hole, helper 100: a test under if (c) rewritten as skipIf(!c) reads as a skip added"]
 fn a_guarded_test_rewritten_as_a_conditional_skip_is_no_finding() {
     let before = "import sys\n\nimport pytest\n\nif sys.platform != \"win32\":\n\n    def test_links():\n        assert link()\n";
     let after = "import sys\n\nimport pytest\n\n\n@pytest.mark.skipif(sys.platform == \"win32\", reason=\"posix\")\ndef test_links():\n    assert link()\n";
