@@ -478,7 +478,6 @@ fn a_guarded_test_rewritten_as_a_conditional_skip_is_no_finding() {
 /// and the markers are level. Silent at HEAD and at 4b76ea88 (the skip put on
 /// a case with none taken off is high).
 #[test]
-#[ignore = "known hole, helper 100: markers of parametrized cases are not keyed by case"]
 fn a_skip_traded_between_the_cases_of_a_parametrized_test_is_found() {
     let before = "import pytest\nfrom calc import inc\n\n\n@pytest.mark.parametrize(\n    \"x, want\",\n    [\n        pytest.param(1, 2, marks=pytest.mark.skip(reason=\"slow\")),\n        (2, 3),\n    ],\n)\ndef test_inc(x, want):\n    assert inc(x) == want\n";
     let after = "import pytest\nfrom calc import inc\n\n\n@pytest.mark.parametrize(\n    \"x, want\",\n    [\n        (1, 2),\n        pytest.param(2, 3, marks=pytest.mark.skip(reason=\"slow\")),\n    ],\n)\ndef test_inc(x, want):\n    assert inc(x) == want\n";
