@@ -509,3 +509,95 @@ fn a_skip_traded_onto_a_test_renamed_at_once_is_found() {
         Some(&traded)
     )]));
 }
+
+// Helper 104: the edges of reading skips test by test (`switched`).
+
+/// A test under `if (c)` rewritten as `skipIf(c)`, the same condition and not
+/// its inverse: it now runs exactly where it did not. Python and JavaScript.
+#[test]
+fn a_guarded_test_rewritten_as_a_skip_of_its_own_condition_is_found() {
+    let before = "import sys\n\nimport pytest\n\nif sys.platform != \"win32\":\n\n    def test_links():\n        assert link()\n";
+    let after = "import sys\n\nimport pytest\n\n\n@pytest.mark.skipif(sys.platform != \"win32\", reason=\"posix\")\ndef test_links():\n    assert link()\n";
+    assert!(high(&[change(
+        "tests/test_link.py",
+        Some(before),
+        Some(after)
+    )]));
+    let before = "import { it, expect } from \"vitest\";\nif (process.platform !== \"win32\") {\n  it(\"links\", () => {\n    expect(link()).toBe(true);\n  });\n}\n";
+    let after = "import { it, expect } from \"vitest\";\nit.skipIf(process.platform !== \"win32\")(\"links\", () => {\n  expect(link()).toBe(true);\n});\n";
+    assert!(high(&[change(
+        "test/link.test.ts",
+        Some(before),
+        Some(after)
+    )]));
+}
+
+/// A suite's conditional skip spread onto its tests as skips with no
+/// condition: they ran where the condition did not hold, and run nowhere now.
+#[test]
+fn a_suites_conditional_skip_spread_as_plain_skips_is_found() {
+    let suite = SUITE_SKIPPED.replace(
+        "describe.skip(\"parser\"",
+        "describe.skipIf(process.platform === \"win32\")(\"parser\"",
+    );
+    let spread = suite
+        .replace(
+            "describe.skipIf(process.platform === \"win32\")(",
+            "describe(",
+        )
+        .replace("it(", "it.skip(");
+    assert!(high(&[change(
+        "test/parser.test.ts",
+        Some(&suite),
+        Some(&spread)
+    )]));
+}
+
+/// A `#[cfg(unix)] mod` taken apart with its test put under `#[ignore]`
+/// instead of the cfg: it ran on unix, and runs nowhere now.
+#[test]
+fn a_cfg_mods_test_taken_out_under_an_ignore_is_found() {
+    let before = "#[cfg(unix)]\nmod unix {\n    #[test]\n    fn links() {\n        assert_eq!(super::run(), 1);\n    }\n}\n";
+    let after = "#[test]\n#[ignore]\nfn links() {\n    assert_eq!(run(), 1);\n}\n";
+    assert!(high(&[change("tests/links.rs", Some(before), Some(after))]));
+}
+
+/// Honest, at size: a class's skip spread onto a thousand methods, and a
+/// table of a thousand rows, each its own marks, one row's marker moved
+/// with its row. Every map is built once per file: this stays quick.
+#[test]
+fn a_large_spread_and_a_large_table_are_read_once_each() {
+    let methods: String = (0..1000)
+        .map(|k| format!("    def test_{k}(self):\n        assert f({k}) == {k}\n\n"))
+        .collect();
+    let class = format!(
+        "import pytest\n\n\n@pytest.mark.skip(reason=\"slow\")\nclass TestMany:\n{methods}"
+    );
+    let spread = class
+        .replace("@pytest.mark.skip(reason=\"slow\")\nclass", "class")
+        .replace(
+            "    def test_",
+            "    @pytest.mark.skip(reason=\"slow\")\n    def test_",
+        );
+    assert!(!high(&[change(
+        "tests/test_many.py",
+        Some(&class),
+        Some(&spread)
+    )]));
+    let rows: String = (0..1000)
+        .map(|k| format!("        pytest.param({k}, marks=pytest.mark.skip),\n"))
+        .collect();
+    let table = format!(
+        "import pytest\n\n\n@pytest.mark.parametrize(\n    \"x\",\n    [\n{rows}    ],\n)\ndef test_f(x):\n    assert f(x) == x\n"
+    );
+    let reordered = table.replace("        pytest.param(0, marks=pytest.mark.skip),\n", "");
+    let reordered = reordered.replace(
+        "    ],\n)",
+        "        pytest.param(0, marks=pytest.mark.skip),\n    ],\n)",
+    );
+    assert!(!high(&[change(
+        "tests/test_table.py",
+        Some(&table),
+        Some(&reordered)
+    )]));
+}
