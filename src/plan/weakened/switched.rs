@@ -13,6 +13,9 @@ use std::ops::Range;
 
 use super::{Lang, index, name_key, skip_sense, syntax};
 
+/// How many conditions on one test are compared pairwise at most.
+const MANY: usize = 32;
+
 /// What switches one test (or row) off.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Off {
@@ -38,6 +41,10 @@ impl Off {
         }
         if self.always {
             return Verdict::Fewer;
+        }
+        if self.when.len() + self.runs_if.len() > MANY || was.when.len() + was.runs_if.len() > MANY
+        {
+            return Verdict::Unsure;
         }
         let skip_covered = |c: &String| {
             was.when
@@ -162,19 +169,26 @@ fn apply(lang: Lang, text: &str, skip: &syntax::Skip, off: &mut Off) {
     });
     let condition = skip.condition.clone().or(unread.flatten());
     let condition = condition.as_deref();
+    // One past [`MANY`] says there are many: more are not kept.
+    let full = off.when.len() + off.runs_if.len() > MANY;
+    let push = |list: &mut Vec<String>, c: String| {
+        if !full {
+            list.push(c);
+        }
+    };
     if skip.guard {
         let c = condition.unwrap_or("");
         match c.trim_start().starts_with("if (") {
-            true => off.runs_if.push(core(c)),
-            false => off.when.push(core(c)),
+            true => push(&mut off.runs_if, core(c)),
+            false => push(&mut off.when, core(c)),
         }
     } else if skip.runs {
         // `xfail`'s strictness and `run=` are its words too.
-        off.when.push(marker());
+        push(&mut off.when, marker());
     } else {
         match condition {
             None => off.always = true,
-            Some(c) => off.when.push(core(c)),
+            Some(c) => push(&mut off.when, core(c)),
         }
     }
 }
@@ -256,6 +270,14 @@ impl<'v> Placing<'v> {
 
     /// What switches each test off, its scopes' and the file's merged in.
     fn finish(mut self) -> (Vec<Off>, bool) {
+        // Conditions are compared pairwise: past a few on one test (a file of
+        // a thousand `pytestmark` lines) the counts judge, and the pass stays
+        // linear.
+        let many = |o: &Off| o.when.len() + o.runs_if.len() > MANY;
+        if many(&self.file) || self.scopes.values().any(many) {
+            self.complete = false;
+            return (self.own, false);
+        }
         for (t, off) in self.tests.iter().zip(&mut self.own) {
             off.merge(&self.file);
             for part in t.scope.split("::").filter(|p| !p.is_empty()) {
