@@ -535,3 +535,37 @@ pub(super) fn judge(rows: &[Sides<'_>]) -> Vec<Found> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn offs(path: &str, text: &str) -> Offs {
+        let lang = Lang::of(path).unwrap_or(Lang::Python);
+        super::super::view_of(path, text).map_or_else(Offs::default, |v| read(lang, text, &v, true))
+    }
+
+    proptest! {
+        /// Whatever the text, reading its skips never panics, and a version
+        /// compared with itself switches nothing off anew.
+        #[test]
+        fn a_file_left_as_it_was_switches_nothing_off(parts in proptest::collection::vec(prop_oneof![
+            Just("def test_a():\n"), Just("    assert x\n"), Just("@pytest.mark.skip\n"),
+            Just("@pytest.mark.skipif(x, reason='r')\n"), Just("pytestmark = pytest.mark.skip"),
+            Just("@pytest.mark.parametrize('a', [pytest.param(1, marks=pytest.mark.skip), (2,)"),
+            Just("if x:\n"), Just("    "), Just("class TestA:\n"), Just("("), Just(")"), Just("]"),
+            Just("it.skip('a', () => {"), Just("describe.skip('s', () => {"), Just("});\n"),
+            Just("#[cfg(unix)]\nmod m {\n"), Just("#[test]\n#[ignore]\nfn a() {}\n"), Just("}\n"),
+            Just("é"), Just("\\"), Just("xfail"),
+        ], 0..30)) {
+            let text = parts.concat();
+            for path in ["tests/test_a.py", "a.test.ts", "tests/a.rs", "a_test.go"] {
+                let side = offs(path, &text);
+                let lang = Lang::of(path).unwrap_or(Lang::Python);
+                let found = judge(&[(lang, Some(&side), Some(&side))]);
+                prop_assert_eq!(found.iter().map(|f| f.anew).sum::<usize>(), 0);
+            }
+        }
+    }
+}
