@@ -6,7 +6,11 @@
 //! ran somewhere before runs nowhere now, wherever the markers went: a suite's
 //! skip spread onto its tests switches nothing off, a skip traded between two
 //! rows of one table does. Tests keep their key across files by name (moved)
-//! and, renamed, by their assertions.
+//! and, renamed, by their assertions. Where a test's conditions are not ones
+//! this reading can compare (a condition new in other words, an `xfail` made
+//! strict), or a version holds what it cannot place (a focus, an exit, a
+//! redefinition, a parse error), the counts of markers and the conditions'
+//! own rules still judge.
 
 use std::collections::HashMap;
 use std::ops::Range;
