@@ -8,6 +8,7 @@ use std::ops::Range;
 mod bars;
 mod bound;
 mod handed;
+pub mod layout;
 mod marks;
 mod normal;
 mod resolved;

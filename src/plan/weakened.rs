@@ -34,6 +34,7 @@ mod runner;
 pub use runner::{focuses_node, focuses_node_command};
 mod skip_helper;
 mod skip_sense;
+mod switched;
 mod syntactic;
 mod unittest_attrs;
 mod unittest_load;
@@ -272,6 +273,23 @@ pub fn find_given(
         .iter()
         .map(|c| Row::of(c, &declared, given))
         .collect();
+    let sides: Vec<_> = (rows.iter())
+        .filter_map(|r| {
+            let lang = r.new.as_ref().or(r.old.as_ref())?.lang;
+            Some((
+                lang,
+                r.old.as_ref().map(|s| &s.offs),
+                r.new.as_ref().map(|s| &s.offs),
+            ))
+        })
+        .collect();
+    let mut judged = switched::judge(&sides).into_iter();
+    for row in rows
+        .iter_mut()
+        .filter(|r| r.new.is_some() || r.old.is_some())
+    {
+        row.switched = judged.next().unwrap_or_default();
+    }
     let pairs: Vec<Option<syntactic::Pair>> = rows.iter_mut().map(Row::pair).collect();
     for (row, pair) in rows.iter_mut().zip(&pairs) {
         if let Some(pair) = pair {
@@ -287,9 +305,7 @@ pub fn find_given(
         .map(|(row, pair)| row.folded(pair.as_ref()))
         .collect();
     let old_names = old_test_names(&rows);
-    let was_off = skipped_before(&rows);
     for row in &mut rows {
-        row.settle_anew(&old_names, &was_off);
         row.settle_skips(&old_names);
         row.settle_skipped();
     }
@@ -330,7 +346,7 @@ pub fn find_given(
                 })
             };
             let skipped = what.iter().any(|w| w.rule == rules::RuleId::TestsSkipped);
-            let offs = pair.switch_offs(elsewhere);
+            let offs = pair.switch_offs(elsewhere, row.switched.clear);
             // Assertions the counts find removed that the view finds moved into
             // a string: one loss, said the way that tells where they went.
             let moved = |w: &Part| w.text.ends_with("(moved into a string)");
@@ -838,6 +854,8 @@ struct Side {
     read: Read,
     /// Its syntax view, until the row's [`syntactic::Pair`] takes it.
     view: Option<syntax::View>,
+    /// What its skips switch off, test by test.
+    offs: switched::Offs,
 }
 
 impl Side {
@@ -860,73 +878,14 @@ fn old_test_names(rows: &[Row<'_>]) -> [Vec<String>; 4] {
     old_names
 }
 
-/// What markers switched off before, by language, each a set of test names as
-/// [`name_key`] spells them (read before the gone ones leave the old sides,
-/// [`Row::settle_skipped`]).
-#[derive(Default)]
-struct WasOff {
-    /// The tests a marker named, in any file.
-    named: HashSet<String>,
-    /// The tests of a file a marker of the whole file switched off, where the
-    /// file has no such marker now (taken off, or gone with the file).
-    wide: HashSet<String>,
-    /// The tests a marker with no condition switched off.
-    always: HashSet<String>,
-    /// Of those, the ones gone from their file whose name no second test of the
-    /// file had (Python keeps the last of two, and a file's count of each is not
-    /// read): moved, if anywhere, with a marker that reached no run.
-    moved: HashSet<String>,
-}
-
-fn skipped_before(rows: &[Row<'_>]) -> [WasOff; 4] {
-    let mut was_off: [WasOff; 4] = Default::default();
-    for row in rows {
-        let Some(side) = &row.old else {
-            continue;
-        };
-        let off = &mut was_off[index(side.lang)];
-        let owners = &side.read.skip_owners;
-        off.named
-            .extend(owners.iter().filter(|o| !o.is_empty()).map(|o| name_key(o)));
-        let wide = |s: &Side| s.read.skip_owners.iter().any(String::is_empty);
-        // Gone from the file, as `moved`: a marker dropped from a file whose
-        // tests stay there explains no marker on a test of another (helper 101).
-        let kept: HashSet<&str> = (row.new.iter())
-            .flat_map(|n| n.read.names.iter().map(String::as_str))
-            .collect();
-        if wide(side) && !row.new.as_ref().is_some_and(wide) {
-            let gone = side
-                .read
-                .names
-                .iter()
-                .filter(|n| !kept.contains(n.as_str()));
-            off.wide.extend(gone.map(|n| name_key(n)));
-        }
-        let mut seen: HashMap<&str, usize> = HashMap::new();
-        for name in &side.read.names {
-            *seen.entry(name).or_default() += 1;
-        }
-        for (name, _) in &side.read.skipped {
-            off.always.insert(name_key(name));
-            if !kept.contains(name.as_str()) && seen.get(name.as_str()).is_none_or(|n| *n == 1) {
-                off.moved.insert(name_key(name));
-            }
-        }
-    }
-    was_off
-}
-
 /// A changed file read as a test file before and after.
 struct Row<'c> {
     change: &'c Change,
     old_path: &'c str,
     old: Option<Side>,
     new: Option<Side>,
-    /// Tests that ran, switched off by a marker new to them ([`Row::settle_anew`]).
-    anew: usize,
-    /// Every marker of the new side is on a test a marker with no condition
-    /// switched off before: tests moved with their skip switch nothing off anew.
-    moved_off: bool,
+    /// What the skips switch off, test by test ([`switched::judge`]).
+    switched: switched::Found,
 }
 
 impl<'c> Row<'c> {
@@ -975,10 +934,15 @@ impl<'c> Row<'c> {
             if let Some(v) = &viewed {
                 read.counts.read_view(v, reaches);
             }
+            let ran = !start || read.counts.tests > 0;
+            let offs = (viewed.as_ref())
+                .map(|v| switched::read(lang, bounded(text), v, ran))
+                .unwrap_or_default();
             Some(Side {
                 lang,
                 read,
                 view: viewed,
+                offs,
             })
         };
         let old = change
@@ -992,8 +956,7 @@ impl<'c> Row<'c> {
             .as_deref()
             .and_then(|t| side(&change.path, t, anyway, false));
         Row {
-            anew: 0,
-            moved_off: false,
+            switched: switched::Found::default(),
             change,
             old_path,
             old,
@@ -1139,86 +1102,6 @@ impl<'c> Row<'c> {
             r.skip_owners.retain(|o| !tests.contains(o));
             r.counts.skips = r.counts.skips.saturating_sub(before - r.skip_owners.len());
         }
-    }
-
-    /// Counts the tests that ran before and a marker switches off now, which no
-    /// marker switched off before in any file of the language (`was_off`), by
-    /// their name or their suite's, nor a marker of a whole file taken off since:
-    /// a marker taken off one test pays for none put on another (a skip traded;
-    /// h3 `6e9ba40f`'s shape), where the counts alone stay level. And whether
-    /// every marker is on a test gone from its file with one that reached no run
-    /// (`moved_off`): a move, however the counts rise.
-    fn settle_anew(&mut self, old_names: &[Vec<String>; 4], was_off: &[WasOff; 4]) {
-        let Some(new) = &self.new else {
-            return;
-        };
-        let off = &was_off[index(new.lang)];
-        let owners = &new.read.skip_owners;
-        // New where it stands: a test this file had is not one moved here.
-        let had: HashSet<&str> = (self.old.iter())
-            .flat_map(|o| o.read.names.iter().map(String::as_str))
-            .collect();
-        self.moved_off = new.read.counts.switches == 0
-            && !owners.is_empty()
-            && owners
-                .iter()
-                .all(|o| off.moved.contains(&name_key(o)) && !had.contains(o.as_str()));
-        let names = &old_names[index(new.lang)];
-        let mut scopes: HashMap<&str, &str> = HashMap::new();
-        for (name, scope) in new.read.names.iter().zip(&new.read.scopes) {
-            scopes.entry(name).or_insert(scope);
-        }
-        let scope = |o: &String| scopes.get(o.as_str()).copied().unwrap_or("");
-        // A marker with no condition on a test its own marker with a condition
-        // left running somewhere switches it off anew too (not one its suite's
-        // or its file's covered: that marker moved onto it).
-        let now_always: HashSet<String> =
-            new.read.skipped.iter().map(|(o, _)| name_key(o)).collect();
-        // A marker of this file's whole that switched its tests off before and
-        // is gone now: spread onto them. One still there explains no new marker.
-        let whole = |s: &Side| s.read.skip_owners.iter().any(String::is_empty);
-        let file_off = self.old.as_ref().is_some_and(whole) && !whole(new);
-        let anew = |o: &&String| {
-            let key = name_key(o);
-            let own = off.named.contains(&key);
-            let before = own
-                || off.wide.contains(&key)
-                || (file_off && had.contains(o.as_str()))
-                || scope(o)
-                    .split("::")
-                    .any(|p| off.named.contains(&name_key(p)));
-            !o.is_empty()
-                && names.binary_search(&key).is_ok()
-                && (!before || (own && now_always.contains(&key) && !off.always.contains(&key)))
-        };
-        // A marker on a suite or a class is on the tests it holds, and one of the
-        // whole file new to it on every test of the file (helper 100's review: a
-        // test's marker taken off paid for a suite switched off elsewhere).
-        let mut held: HashMap<&str, Vec<&String>> = HashMap::new();
-        for (name, scope) in new.read.names.iter().zip(&new.read.scopes) {
-            for part in scope.split("::").filter(|p| !p.is_empty()) {
-                held.entry(part).or_default().push(name);
-            }
-        }
-        // A file moved keeps the conditions of its own a move brings (settle_skips).
-        let wide_before = self.change.was.is_some()
-            || (self.old.as_ref()).is_none_or(|o| o.read.skip_owners.iter().any(String::is_empty));
-        let mut tests: HashSet<&String> = HashSet::new();
-        for o in owners {
-            match (
-                o.is_empty(),
-                held.get(o.as_str()),
-                scopes.contains_key(o.as_str()),
-            ) {
-                (true, _, _) if !wide_before => tests.extend(new.read.names.iter()),
-                (false, Some(inside), false) => tests.extend(inside.iter().copied()),
-                _ => {
-                    tests.insert(o);
-                }
-            }
-        }
-        // Tests, not markers: `#[cfg(unix)]` and `#[ignore]` on one are one.
-        self.anew = tests.into_iter().filter(anew).count();
     }
 
     /// Counts only the skip markers of the new side that switch off a test that was
@@ -1444,21 +1327,26 @@ impl<'c> Row<'c> {
     }
 
     /// `tests-skipped`: the markers of the new side that switch off tests that
-    /// ran, where the language's net has more ([`Net::skips_added`]) and they are
-    /// not the tests' own moved with them ([`Row::settle_anew`]), or that switch off
-    /// a test anew however the counts stand.
+    /// ran, where the language's net has more ([`Net::skips_added`]), or the
+    /// tests that ran somewhere and run nowhere now however the counts stand
+    /// ([`switched`]); none where every test runs where it ran, however the
+    /// markers moved.
     fn skips_part(&self, net: &Net) -> Option<Part> {
+        if self.switched.clear {
+            return None;
+        }
         let n = self.new.as_ref()?.counts();
-        let rose = net.skips_added() && !self.moved_off;
+        let anew = self.switched.anew;
+        let rose = net.skips_added();
         let words = match &self.old {
-            None => ((n.skips > 0 && rose) || self.anew > 0).then(|| {
+            None => ((n.skips > 0 && rose) || anew > 0).then(|| {
                 let markers = plural(n.skips, "skip marker");
                 format!("a new file that switches tests off ({markers})")
             }),
             Some(old) => {
                 let rise = n.skips.saturating_sub(old.counts().skips);
-                ((rise > 0 && rose) || self.anew > 0).then(|| {
-                    let added = plural(if rise == 0 { self.anew } else { rise }, "skip marker");
+                ((rise > 0 && rose) || anew > 0).then(|| {
+                    let added = plural(if rise == 0 { anew } else { rise }, "skip marker");
                     format!("{added} added (now {})", n.skips)
                 })
             }

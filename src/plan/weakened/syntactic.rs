@@ -136,11 +136,13 @@ impl Pair {
 
     /// The switch-offs new since the start, in words. `invoked`: whether a Rust
     /// macro of the name is invoked in another changed file, where a suite moved
-    /// into a macro for several backends is run.
-    pub(super) fn switch_offs(&self, invoked: impl Fn(&str) -> bool) -> Vec<Part> {
+    /// into a macro for several backends is run. `settled`: every test of the
+    /// file runs where it ran, its skips read test by test
+    /// ([`super::switched`]), so no condition it bears is new to it.
+    pub(super) fn switch_offs(&self, invoked: impl Fn(&str) -> bool, settled: bool) -> Vec<Part> {
         let removed = RuleId::AssertionsRemoved;
-        let skips = self
-            .skips_widened()
+        let skips = (self.skips_widened())
+            .filter(|_| !settled)
             .map(|w| Part::new(RuleId::TestsSkipped, w));
         let gated = self.gated_now().map(|w| Part::new(RuleId::TestsSkipped, w));
         if !self.clean {

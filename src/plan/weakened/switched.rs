@@ -1,0 +1,575 @@
+//! Rule `tests-skipped`, read by the tests a skip switches off and not by counts
+//! of markers: for each file version, each test (and each row of a
+//! parametrized one) with what switches it off (a marker on it, on its suite,
+//! class or module, on the whole file; a `cfg` on the Rust `mod` it is in; the
+//! `if` it is defined under). A change switches a test off anew when one that
+//! ran somewhere before runs nowhere now, wherever the markers went: a suite's
+//! skip spread onto its tests switches nothing off, a skip traded between two
+//! rows of one table does. Tests keep their key across files by name (moved)
+//! and, renamed, by their assertions. Where a test's conditions are not ones
+//! this reading can compare (a condition new in other words, an `xfail` made
+//! strict), or a version holds what it cannot place (a focus, an exit, a
+//! redefinition, a parse error), the counts of markers and the conditions'
+//! own rules still judge.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use super::{Lang, index, name_key, skip_sense, syntax};
+
+/// How many conditions on one test are compared pairwise at most.
+const MANY: usize = 32;
+
+/// What switches one test (or row) off.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Off {
+    /// A marker with no condition: it runs nowhere.
+    always: bool,
+    /// Conditions under which it is skipped (normal form, wrappers taken off).
+    when: Vec<String>,
+    /// Conditions it runs under only (an `if` it is defined in).
+    runs_if: Vec<String>,
+}
+
+impl Off {
+    fn merge(&mut self, other: &Off) {
+        self.always |= other.always;
+        self.when.extend(other.when.iter().cloned());
+        self.runs_if.extend(other.runs_if.iter().cloned());
+    }
+
+    /// How `self`, now, compares with `was`: where it ran before.
+    fn against(&self, was: &Off) -> Verdict {
+        if was.always {
+            return Verdict::Same;
+        }
+        if self.always {
+            return Verdict::Fewer;
+        }
+        if self.when.len() + self.runs_if.len() > MANY || was.when.len() + was.runs_if.len() > MANY
+        {
+            return Verdict::Unsure;
+        }
+        let skip_covered = |c: &String| {
+            was.when
+                .iter()
+                .any(|o| o == c || skip_sense::respelled(o, c))
+                || was.runs_if.iter().any(|g| skip_sense::inverted(g, c))
+        };
+        let run_covered = |g: &String| {
+            was.runs_if
+                .iter()
+                .any(|o| o == g || skip_sense::respelled(o, g))
+                || was.when.iter().any(|c| skip_sense::inverted(c, g))
+        };
+        if self.when.iter().all(skip_covered) && self.runs_if.iter().all(run_covered) {
+            Verdict::Same
+        } else {
+            Verdict::Unsure
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    /// Runs where it ran (or never ran).
+    Same,
+    /// Ran somewhere, runs nowhere now.
+    Fewer,
+    /// Under a condition the model cannot compare: the conditions' own rules
+    /// judge it.
+    Unsure,
+}
+
+/// One test, or one row of a parametrized test.
+#[derive(Debug)]
+struct Entry {
+    name: String,
+    scope: String,
+    /// The row's key ([`syntax::layout::Layout::rows`]); empty: the whole test.
+    case: String,
+    /// Its assertions in normal form: a test renamed keeps them.
+    checks: Vec<String>,
+    off: Off,
+}
+
+/// What the skips of one file version switch off.
+#[derive(Debug, Default)]
+pub(super) struct Offs {
+    /// Every skip was placed on tests: no focus, exit or generator, nor a
+    /// marker whose tests were not found.
+    complete: bool,
+    entries: Vec<Entry>,
+}
+
+/// The condition `c` without the wrappers its syntax puts round it
+/// (`if (…)`, a call's `(arguments …)`).
+fn core(c: &str) -> String {
+    let c = c.trim();
+    let c = (c.strip_prefix("if (").and_then(|x| x.strip_suffix(')')))
+        .unwrap_or(c)
+        .trim();
+    let c = (c
+        .strip_prefix("(arguments ")
+        .and_then(|x| x.strip_suffix(')')))
+    .unwrap_or(c)
+    .trim();
+    c.to_string()
+}
+
+/// The marker at `span` in `text` with its arguments (the brackets after it),
+/// squeezed of whitespace.
+fn marker_text(text: &str, span: &std::ops::Range<usize>) -> String {
+    let head = text.get(span.clone()).unwrap_or("");
+    let rest = text.get(span.end..).unwrap_or("");
+    let mut depth = 0usize;
+    let mut end = 0;
+    if rest.starts_with('(') {
+        // Bounded: a bracket left open reads no further than a marker could.
+        for (k, ch) in rest.char_indices().take(2000) {
+            match ch {
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            if depth == 0 {
+                end = k + ch.len_utf8();
+                break;
+            }
+        }
+    }
+    let whole = format!("{head}{}", &rest[..end]);
+    whole.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The line of `text` that holds byte `at`, squeezed of whitespace.
+fn line_at(text: &str, at: usize) -> String {
+    let from = text
+        .get(..at)
+        .and_then(|b| b.rfind('\n'))
+        .map_or(0, |n| n + 1);
+    let line = text
+        .get(from..)
+        .and_then(|l| l.split('\n').next())
+        .unwrap_or("");
+    line.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Puts `skip`, a marker in `text` (a `lang` file), on `off`.
+fn apply(lang: Lang, text: &str, skip: &syntax::Skip, off: &mut Off) {
+    let marker = || format!("marker {}", marker_text(text, &skip.span));
+    // A marker whose condition the view does not read (a `pytestmark`'s
+    // `skipif`) is its words: the same words are the same condition. So is a
+    // module's marker that is not plain (`pytestmark = [...]`, one behind an
+    // `if`): it may cover no test anywhere.
+    let unread = (skip.condition.is_none()).then(|| {
+        let module = lang == Lang::Python && skip.test.is_none() && !skip.guard;
+        let plain = || format!("pytestmark = {}", marker_text(text, &skip.span));
+        let head = text.get(skip.span.clone()).unwrap_or("");
+        match module && line_at(text, skip.span.start) != plain() {
+            true => Some(format!("line {}", line_at(text, skip.span.start))),
+            false => head.to_ascii_lowercase().ends_with("if").then(marker),
+        }
+    });
+    let condition = skip.condition.clone().or(unread.flatten());
+    let condition = condition.as_deref();
+    // One past [`MANY`] says there are many: more are not kept.
+    let full = off.when.len() + off.runs_if.len() > MANY;
+    let push = |list: &mut Vec<String>, c: String| {
+        if !full {
+            list.push(c);
+        }
+    };
+    if skip.guard {
+        let c = condition.unwrap_or("");
+        match c.trim_start().starts_with("if (") {
+            true => push(&mut off.runs_if, core(c)),
+            false => push(&mut off.when, core(c)),
+        }
+    } else if skip.runs {
+        // `xfail`'s strictness and `run=` are its words too.
+        push(&mut off.when, marker());
+    } else {
+        match condition {
+            None => off.always = true,
+            Some(c) => push(&mut off.when, core(c)),
+        }
+    }
+}
+
+/// The Rust attribute that starts at `at` in `text`, squeezed of whitespace and
+/// without `#[` and `]`, when it is a `cfg`.
+fn cfg_at(text: &str, at: usize) -> Option<String> {
+    let rest = text.get(at..)?.strip_prefix("#[")?;
+    let mut depth = 0usize;
+    let end = rest.char_indices().find_map(|(k, ch)| {
+        match ch {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ']' if depth == 0 => return Some(k),
+            _ => {}
+        }
+        None
+    })?;
+    let attr: String = rest[..end].chars().filter(|c| !c.is_whitespace()).collect();
+    attr.starts_with("cfg(").then_some(attr)
+}
+
+/// Where a file's tests are, to place what switches them off: each test's
+/// own [`Off`], and those of the scopes and the whole file, merged into each
+/// test once at the end (a marker on a class of a thousand tests is put once).
+struct Placing<'v> {
+    tests: &'v [syntax::Test],
+    by_name: HashMap<&'v str, Vec<usize>>,
+    /// Tests by where they start, for the spans that hold them.
+    starts: Vec<(usize, usize)>,
+    own: Vec<Off>,
+    scopes: HashMap<&'v str, Off>,
+    file: Off,
+    complete: bool,
+}
+
+impl<'v> Placing<'v> {
+    fn new(view: &'v syntax::View) -> Placing<'v> {
+        let tests = &view.tests[..];
+        let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut scopes: HashMap<&str, Off> = HashMap::new();
+        for (k, t) in tests.iter().enumerate() {
+            by_name.entry(&t.name).or_default().push(k);
+            for part in t.scope.split("::").filter(|p| !p.is_empty()) {
+                scopes.entry(part).or_default();
+            }
+        }
+        let mut starts: Vec<(usize, usize)> = (tests.iter().enumerate())
+            .map(|(k, t)| (t.span.start, k))
+            .collect();
+        starts.sort_unstable();
+        Placing {
+            tests,
+            by_name,
+            starts,
+            own: vec![Off::default(); tests.len()],
+            scopes,
+            file: Off::default(),
+            // A version read with errors may have lost a marker to them.
+            complete: view.clean
+                && view.exits == 0
+                && view.marks.switches == 0
+                && !tests.iter().any(|t| t.yields)
+                && !view.skips.iter().any(|s| s.focus)
+                // Python keeps the last of two definitions of a name.
+                && view.redefinitions.is_empty(),
+        }
+    }
+
+    /// The tests whose definitions lie inside `span`.
+    fn within(&self, span: &Range<usize>) -> Vec<usize> {
+        let from = self.starts.partition_point(|(s, _)| *s < span.start);
+        let to = (self.starts.partition_point(|(s, _)| *s < span.end)).max(from);
+        (self.starts[from..to].iter())
+            .filter(|(_, k)| self.tests[*k].span.end <= span.end)
+            .map(|(_, k)| *k)
+            .collect()
+    }
+
+    /// What switches each test off, its scopes' and the file's merged in.
+    fn finish(mut self) -> (Vec<Off>, bool) {
+        // Conditions are compared pairwise: past a few on one test (a file of
+        // a thousand `pytestmark` lines) the counts judge, and the pass stays
+        // linear.
+        let many = |o: &Off| o.when.len() + o.runs_if.len() > MANY;
+        if many(&self.file) || self.scopes.values().any(many) {
+            self.complete = false;
+            return (self.own, false);
+        }
+        for (t, off) in self.tests.iter().zip(&mut self.own) {
+            off.merge(&self.file);
+            for part in t.scope.split("::").filter(|p| !p.is_empty()) {
+                if let Some(scope) = self.scopes.get(part) {
+                    off.merge(scope);
+                }
+            }
+        }
+        (self.own, self.complete)
+    }
+}
+
+/// The tests `text` (a `lang` file read as `view`) holds and what switches each
+/// off. `ran`: the file's tests ran at all (one Cargo built, pytest collects).
+pub(super) fn read(lang: Lang, text: &str, view: &syntax::View, ran: bool) -> Offs {
+    let mut at = Placing::new(view);
+    let layout = match lang {
+        Lang::Python if python_layout_needed(text, view) => syntax::layout::python(text),
+        _ => syntax::layout::Layout::default(),
+    };
+    // The rows of tables, each with its test and its own marks, in order.
+    let mut rows: Vec<(Range<usize>, usize, String, Off)> = Vec::new();
+    for (span, key) in &layout.rows {
+        if let Some(&k) = within_test(&at.starts, at.tests, span) {
+            rows.push((span.clone(), k, key.clone(), Off::default()));
+        }
+    }
+    rows.sort_by_key(|r| r.0.start);
+    for (span, condition) in &layout.guards {
+        for k in at.within(span) {
+            at.own[k].runs_if.push(condition.clone());
+        }
+    }
+    for s in view.skips.iter().filter(|s| !s.nested && !s.focus) {
+        let r = rows.partition_point(|r| r.0.start <= s.span.start);
+        if let Some(row) = r.checked_sub(1).map(|r| &mut rows[r])
+            && s.span.end <= row.0.end
+        {
+            apply(lang, text, s, &mut row.3);
+            continue;
+        }
+        match &s.test {
+            // On a test, or else on a class, module or suite of that name.
+            Some(n) => match (
+                at.by_name.get(n.as_str()).cloned(),
+                at.scopes.get_mut(n.as_str()),
+            ) {
+                (Some(ks), _) => ks
+                    .into_iter()
+                    .for_each(|k| apply(lang, text, s, &mut at.own[k])),
+                (None, Some(scope)) => apply(lang, text, s, scope),
+                (None, None) => at.complete = false,
+            },
+            None => match at.within(&s.span) {
+                ks if ks.is_empty() => apply(lang, text, s, &mut at.file),
+                ks => ks
+                    .into_iter()
+                    .for_each(|k| apply(lang, text, s, &mut at.own[k])),
+            },
+        }
+    }
+    if matches!(lang, Lang::Rust | Lang::Go) {
+        unplaced_marks(text, view, &mut at);
+    }
+    let (mut offs, complete) = at.finish();
+    if !ran {
+        offs.iter_mut().for_each(|o| o.always = true);
+    }
+    let tests = &view.tests;
+    let entry = |k: usize, case: String, off: Off| {
+        let t = &tests[k];
+        Entry {
+            name: t.name.clone(),
+            scope: t.scope.clone(),
+            case,
+            checks: t.assertions.iter().map(|a| a.normal.clone()).collect(),
+            off,
+        }
+    };
+    let mut has_rows = vec![false; tests.len()];
+    let mut entries = Vec::with_capacity(tests.len() + rows.len());
+    for (_, k, key, own) in rows {
+        has_rows[k] = true;
+        let mut off = offs[k].clone();
+        off.merge(&own);
+        entries.push(entry(k, key, off));
+    }
+    for (k, off) in offs.into_iter().enumerate() {
+        if !has_rows[k] {
+            entries.push(entry(k, String::new(), off));
+        }
+    }
+    Offs { complete, entries }
+}
+
+/// Rust and Go: the marks the view's skips do not place, Rust's `cfg` on the
+/// `mod` a test is in and Go's build constraints, put on their tests.
+fn unplaced_marks(text: &str, view: &syntax::View, at: &mut Placing<'_>) {
+    let placed: std::collections::HashSet<&str> = (view.skips.iter())
+        .map(|s| s.test.as_deref().unwrap_or(""))
+        .collect();
+    for m in view
+        .marks
+        .skips
+        .iter()
+        .filter(|m| !placed.contains(m.owner.as_str()))
+    {
+        let Some(ks) = at.by_name.get(m.owner.as_str()) else {
+            at.complete = false;
+            continue;
+        };
+        match (m.outright, cfg_at(text, m.at)) {
+            (true, _) => ks.iter().for_each(|&k| at.own[k].always = true),
+            (false, Some(cfg)) => ks.iter().for_each(|&k| at.own[k].when.push(cfg.clone())),
+            (false, None) => at.complete = false,
+        }
+    }
+    for line in &view.marks.builds {
+        let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
+        at.file.when.push(format!("build {line}"));
+    }
+}
+
+/// Whether a Python file may hold what only its tree tells: a table's row
+/// with its own marks, or a test defined under an `if` (indented at the top).
+fn python_layout_needed(text: &str, view: &syntax::View) -> bool {
+    let indented = |t: &syntax::Test| {
+        let line = text
+            .get(..t.span.start)
+            .map_or(0, |b| b.rfind('\n').map_or(0, |n| n + 1));
+        t.scope.is_empty() && t.span.start > line
+    };
+    text.contains("parametrize") || view.tests.iter().any(indented)
+}
+
+/// The test whose span holds `span` (the innermost: the last to start).
+fn within_test<'a>(
+    starts: &'a [(usize, usize)],
+    tests: &[syntax::Test],
+    span: &Range<usize>,
+) -> Option<&'a usize> {
+    let k = starts.partition_point(|(s, _)| *s <= span.start);
+    starts[..k]
+        .iter()
+        .rev()
+        .take(64)
+        .find(|(_, t)| tests[*t].span.end >= span.end)
+        .map(|(_, t)| t)
+}
+
+/// For each row of the change (its language, and its sides' [`Offs`]), how
+/// many tests or rows that ran somewhere before run nowhere now, and whether
+/// every test it holds runs where it ran (`clear`: no skip switched anything
+/// off, however the markers moved).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Found {
+    pub anew: usize,
+    pub clear: bool,
+}
+
+type Sides<'a> = (Lang, Option<&'a Offs>, Option<&'a Offs>);
+
+/// What each row's tests lost ([`Found`]): each test of its new side keyed to
+/// the test it was, in the same file by name, else gone from another by name
+/// (moved), else gone by its assertions (renamed); one with none is new.
+pub(super) fn judge(rows: &[Sides<'_>]) -> Vec<Found> {
+    // The tests gone from their file: by name (moved) and by assertions
+    // (renamed), per language.
+    let mut gone_names: [HashMap<String, Vec<&Entry>>; 4] = Default::default();
+    let mut gone_checks: [HashMap<&[String], Vec<&Entry>>; 4] = Default::default();
+    for (lang, old, new) in rows {
+        let Some(old) = old else {
+            continue;
+        };
+        let kept: std::collections::HashSet<&str> = new
+            .iter()
+            .flat_map(|n| n.entries.iter().map(|e| e.name.as_str()))
+            .collect();
+        for e in old
+            .entries
+            .iter()
+            .filter(|e| !kept.contains(e.name.as_str()))
+        {
+            let k = index(*lang);
+            gone_names[k].entry(name_key(&e.name)).or_default().push(e);
+            if !e.checks.is_empty() {
+                gone_checks[k].entry(&e.checks).or_default().push(e);
+            }
+        }
+    }
+    rows.iter()
+        .map(|(lang, old, new)| {
+            let Some(new) = new else {
+                return Found::default();
+            };
+            let k = index(*lang);
+            let mut mine: HashMap<&str, Vec<&Entry>> = HashMap::new();
+            for e in old.iter().flat_map(|o| o.entries.iter()) {
+                mine.entry(&e.name).or_default().push(e);
+            }
+            let mut found = Found {
+                anew: 0,
+                clear: new.complete && old.is_none_or(|o| o.complete),
+            };
+            let cases: std::collections::HashSet<(&str, &str)> = (new.entries.iter())
+                .map(|e| (e.name.as_str(), e.case.as_str()))
+                .collect();
+            for e in &new.entries {
+                let candidates = mine
+                    .get(e.name.as_str())
+                    .or_else(|| gone_names[k].get(&name_key(&e.name)))
+                    .or_else(|| gone_checks[k].get(e.checks.as_slice()));
+                let Some(candidates) = candidates else {
+                    continue;
+                };
+                // Many tests of one name (a JavaScript `it("works")` in each
+                // suite) are not told apart here: the counts judge them, and the
+                // pass stays linear.
+                if candidates.len() > 64 {
+                    found.clear = false;
+                    continue;
+                }
+                let same_case: Vec<&&Entry> =
+                    candidates.iter().filter(|c| c.case == e.case).collect();
+                // A row no version had is compared with the rows of the test
+                // gone since (a case rewritten with its marker); with none, it
+                // is a new case.
+                let gone_case = |c: &&&Entry| {
+                    !c.case.is_empty() && !cases.contains(&(c.name.as_str(), c.case.as_str()))
+                };
+                let pool: Vec<&&Entry> = match (same_case.is_empty(), e.case.is_empty()) {
+                    (false, _) => same_case,
+                    (true, true) => candidates.iter().collect(),
+                    (true, false) => candidates.iter().filter(|c| gone_case(c)).collect(),
+                };
+                if pool.is_empty() {
+                    continue;
+                }
+                let scoped: Vec<&&Entry> = pool
+                    .iter()
+                    .copied()
+                    .filter(|c| c.scope == e.scope)
+                    .collect();
+                let pool = if scoped.is_empty() { pool } else { scoped };
+                let verdicts: Vec<Verdict> = pool.iter().map(|c| e.off.against(&c.off)).collect();
+                if verdicts.contains(&Verdict::Same) {
+                    continue;
+                }
+                found.clear = false;
+                if !verdicts.contains(&Verdict::Unsure) {
+                    found.anew += 1;
+                }
+            }
+            found
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn offs(path: &str, text: &str) -> Offs {
+        let lang = Lang::of(path).unwrap_or(Lang::Python);
+        super::super::view_of(path, text).map_or_else(Offs::default, |v| read(lang, text, &v, true))
+    }
+
+    proptest! {
+        /// Whatever the text, reading its skips never panics, and a version
+        /// compared with itself switches nothing off anew.
+        #[test]
+        fn a_file_left_as_it_was_switches_nothing_off(parts in proptest::collection::vec(prop_oneof![
+            Just("def test_a():\n"), Just("    assert x\n"), Just("@pytest.mark.skip\n"),
+            Just("@pytest.mark.skipif(x, reason='r')\n"), Just("pytestmark = pytest.mark.skip"),
+            Just("@pytest.mark.parametrize('a', [pytest.param(1, marks=pytest.mark.skip), (2,)"),
+            Just("if x:\n"), Just("    "), Just("class TestA:\n"), Just("("), Just(")"), Just("]"),
+            Just("it.skip('a', () => {"), Just("describe.skip('s', () => {"), Just("});\n"),
+            Just("#[cfg(unix)]\nmod m {\n"), Just("#[test]\n#[ignore]\nfn a() {}\n"), Just("}\n"),
+            Just("é"), Just("\\"), Just("xfail"),
+        ], 0..30)) {
+            let text = parts.concat();
+            for path in ["tests/test_a.py", "a.test.ts", "tests/a.rs", "a_test.go"] {
+                let side = offs(path, &text);
+                let lang = Lang::of(path).unwrap_or(Lang::Python);
+                let found = judge(&[(lang, Some(&side), Some(&side))]);
+                prop_assert_eq!(found.iter().map(|f| f.anew).sum::<usize>(), 0);
+            }
+        }
+    }
+}
