@@ -78,6 +78,22 @@ pub(super) fn change(old: &str, new: &str) -> Change {
     }
 }
 
+/// Whether skip conditions `a` and `b` skip in the same environments: one
+/// condition written two ways.
+pub(super) fn same(a: &str, b: &str) -> bool {
+    change(a, b) == Change::Same
+}
+
+/// Whether `a` holds exactly where `b` does not, read in one grid (a test
+/// guarded by `if a` made one skipped when `b`: it runs where it ran).
+pub(super) fn opposite(a: &str, b: &str) -> bool {
+    let mut grid = Grid::default();
+    match (grid.skips(a), grid.skips(b)) {
+        (Some(x), Some(y)) => y == x.not(),
+        _ => false,
+    }
+}
+
 /// A condition longer than this is not read.
 const MAX_TEXT: usize = 4096;
 /// Nodes a condition may parse into.

@@ -51,16 +51,12 @@ impl Off {
             return Verdict::Unsure;
         }
         let skip_covered = |c: &String| {
-            was.when
-                .iter()
-                .any(|o| o == c || skip_sense::respelled(o, c))
-                || was.runs_if.iter().any(|g| skip_sense::inverted(g, c))
+            was.when.iter().any(|o| o == c || skip_sense::same(o, c))
+                || was.runs_if.iter().any(|g| skip_sense::opposite(g, c))
         };
         let run_covered = |g: &String| {
-            was.runs_if
-                .iter()
-                .any(|o| o == g || skip_sense::respelled(o, g))
-                || was.when.iter().any(|c| skip_sense::inverted(c, g))
+            was.runs_if.iter().any(|o| o == g || skip_sense::same(o, g))
+                || was.when.iter().any(|c| skip_sense::opposite(c, g))
         };
         if self.when.iter().all(skip_covered) && self.runs_if.iter().all(run_covered) {
             Verdict::Same
