@@ -889,7 +889,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
             if let Some(line) = verify_of(goal, prepared)
                 && ids.iter().any(|id| *id == *goal.id)
             {
-                prepared.laid = crate::red_first::laid_over(root, rel.as_deref(), line);
+                prepared.laid = crate::red_first::laid_over(root, rel.as_deref(), line)?;
                 prepared.at_start = crate::red_first::start_commits(
                     root,
                     rel.as_deref(),

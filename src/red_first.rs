@@ -360,9 +360,10 @@ pub fn green_in_run(
     let root = &ctx.repo()?.root;
     let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
     let recorded = recorded_files(root, plan, &goal.id);
-    let laid = result.verify.as_deref().map_or_else(Vec::new, |line| {
-        laid_over(root, ctx.plan_in_repo().as_deref(), line)
-    });
+    let laid = match result.verify.as_deref() {
+        Some(line) => laid_over(root, ctx.plan_in_repo().as_deref(), line)?,
+        None => Vec::new(),
+    };
     for run in result.at_start.iter().filter(|r| r.passed) {
         let green = unchanged_since(
             root,
@@ -433,24 +434,30 @@ pub fn start_commits(
 
 /// The files the gate lays over a start commit's checkout, as the commit it judges
 /// has them, before it runs the verify `line` there: the scripts the line runs
-/// (`judge::files::verify_scripts`) and the plan file (`plan_rel`). Red first asks
-/// whether this check would have passed before the work: a script the work added
-/// is missing at the start, and a verify that reads its own `started` line finds
-/// none there, so either would read as red however little it checks. What they
-/// run in turn, and the files they check, stay as the start had them: they may be
-/// the work. Read from the working tree at `root` (the commit judged, checked
-/// out), so the verify job and the judge job name the same files.
-pub fn laid_over(root: &Path, plan_rel: Option<&Path>, line: &str) -> Vec<String> {
+/// (`judge::files::verify_scripts`), the plan file (`plan_rel`) and every other
+/// plan file HEAD has, as the gate finds them ([`crate::gate::is_plan`]). Red first
+/// asks whether this check would have passed before the work: a script the work
+/// added is missing at the start, and a verify that reads a `started` line (its
+/// own, or that of a goal started after it, in any plan file) finds none there, so
+/// either would read as red however little it checks. What they run in turn, and
+/// the files they check, stay as the start had them: they may be the work. Read
+/// from the working tree and HEAD at `root` (the commit judged, checked out), so
+/// the verify job and the judge job name the same files.
+pub fn laid_over(root: &Path, plan_rel: Option<&Path>, line: &str) -> Result<Vec<String>> {
     let mut out = match verify::parse(line) {
         Ok(parsed) => crate::judge::files::verify_scripts(root, &parsed),
         Err(_) => Vec::new(),
     };
-    if let Some(rel) = plan_rel.and_then(Path::to_str)
-        && !out.iter().any(|f| f == rel)
-    {
-        out.push(rel.to_string());
+    let plans = git::files_where(root, "HEAD", crate::gate::PLAN_NAMES, crate::gate::is_plan)?;
+    let plans = plans.into_iter().map(|(p, _)| p);
+    for rel in plan_rel.map(Path::to_path_buf).into_iter().chain(plans) {
+        if let Some(rel) = rel.to_str()
+            && !out.iter().any(|f| f == rel)
+        {
+            out.push(rel.to_string());
+        }
     }
-    out
+    Ok(out)
 }
 
 /// Where the verify `line` reads the plan file (`plan_rel`): the line itself, or

@@ -1209,7 +1209,6 @@ fn an_edit_to_the_readme_does_not_dodge_green_at_start_of_a_verify_that_names_no
 // line checked (`test -f README.md` alone) the gate fails on
 // verify-green-at-start.
 #[test]
-#[ignore = "known hole, helper 102: the start checkout gets the configured plan file laid over it, not a second plan file"]
 fn a_verify_that_reads_its_own_start_line_in_a_second_plan_does_not_dodge_green_at_start() {
     let t = Test::new();
     let claude = fixture_path("judges/claude-accept");
@@ -1234,5 +1233,42 @@ fn a_verify_that_reads_its_own_start_line_in_a_second_plan_does_not_dodge_green_
     t.ok(&[b[0], b[1], "complete", "w", "--evidence", "the tests pass"]);
     t.commit_all("sign off");
     user_judge(&t, "accept");
+    gate_fails(&t, &base);
+}
+
+// Attack (helper 105): the goal is in the configured plan file, and its verify
+// reads the `started` line of a do-nothing goal of a second plan file
+// (`docs/plan-b.md`), started after it: red at every commit the gate re-runs it at
+// before the work, green after. Only the goal's own plan file was laid over the
+// start's checkout; every plan file the repository has is, now.
+#[test]
+fn a_verify_that_reads_a_start_line_in_another_plan_file_does_not_dodge_green_at_start() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin().plan(&PR_PLAN.replace("VERIFY", "sh check.sh"));
+    let other =
+        "# Plan: B\n\n## Goal: Marker\n<!-- id: x -->\nstatus: open\ndone_when: never\n\n## Log\n";
+    t.write("docs/plan-b.md", other);
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("README.md", "# Hello\n");
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write(
+        "check.sh",
+        "grep -rq ' x started' docs && test -f README.md\n",
+    );
+    t.commit_all("the check");
+    t.ok(&["start", "w"]);
+    t.commit_all("start");
+    t.ok(&["--file", "docs/plan-b.md", "start", "x"]);
+    t.write("other.txt", "unrelated\n");
+    t.commit_all("work");
+    t.ok(&["complete", "w", "--evidence", "the tests pass"]);
+    t.commit_all("sign off");
+    user_judge(&t, "accept");
+    let out = crate::gate::gate_run(&t, &base);
+    assert!(out.contains("verify-green-at-start"), "{out}");
     gate_fails(&t, &base);
 }
