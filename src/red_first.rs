@@ -326,7 +326,8 @@ pub fn unchanged_since(
 /// Whether a file that differs since the start means what it did: a comment
 /// added or layout changed (`# graded`, a blank line) claims no work, and must
 /// not turn `verify-green-at-start` off; the weakened check ignores such edits
-/// too. Read through its grammar ([`syntax::same_meaning`]): a file of none, one
+/// too. Read through its grammar ([`syntax::same_meaning`], a shell script's
+/// too): a file of none, one
 /// that does not parse, one moved, added or gone, differs. Bytes that are no
 /// UTF-8 are read as U+FFFD, so a comment holding one is a comment: two versions
 /// alike only so differ in a string at most, and the finding errs towards firing.
@@ -338,7 +339,9 @@ fn means_the_same(file: &git::Changed) -> bool {
             // Past the cap the text read is cut short and no grammar reads it: a
             // comment padding code past it would otherwise end the finding.
             let cut = |text: &str| text.len() > syntax::MAX_BYTES;
-            if syntax::Grammar::of(&file.path).is_some() && (cut(before) || cut(after)) {
+            let read = |text: &str| syntax::shell::is_shell(&file.path, text);
+            let grammar = syntax::Grammar::of(&file.path).is_some() || read(before) || read(after);
+            if grammar && (cut(before) || cut(after)) {
                 return true;
             }
             syntax::same_meaning(&file.path, before, after)

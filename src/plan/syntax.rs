@@ -11,6 +11,7 @@ mod handed;
 mod marks;
 mod normal;
 mod resolved;
+pub mod shell;
 mod spelled;
 mod uses;
 mod view;
@@ -163,11 +164,12 @@ impl View {
 }
 
 /// Whether `before` and `after`, two versions of the file at `path`, mean the same
-/// to whatever runs them ([`View::means_same`]). `false` for a path of no grammar,
-/// a side past [`MAX_BYTES`] or one that does not parse: then the bytes decide.
+/// to whatever runs them ([`View::means_same`]; for a shell script,
+/// [`shell::same_meaning`]). `false` for a path of no grammar, a side past
+/// [`MAX_BYTES`] or one that does not parse: then the bytes decide.
 pub fn same_meaning(path: &str, before: &str, after: &str) -> bool {
     let Some(grammar) = Grammar::of(path) else {
-        return false;
+        return shell::same_meaning(path, before, after);
     };
     match (view(grammar, before), view(grammar, after)) {
         (Some(old), Some(new)) => old.means_same(&new),
