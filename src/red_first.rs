@@ -14,6 +14,7 @@ use crate::ctx::Ctx;
 use crate::exit::Exit;
 use crate::git;
 use crate::plan::event::{AtStart, Event};
+use crate::plan::gate as rules;
 use crate::plan::model::{Goal, Plan};
 use crate::plan::own;
 use crate::plan::syntax;
@@ -256,9 +257,7 @@ pub fn imported_done(held: &Plan<'_>, goal: &Goal<'_>) -> bool {
             Event::Reopened { .. } | Event::Added { .. } => false,
             _ => imported,
         });
-    imported
-        && held.unapproved(was).is_none()
-        && crate::plan::gate::changed_words(was, goal).is_empty()
+    imported && held.unapproved(was).is_none() && rules::changed_words(was, goal).is_empty()
 }
 
 /// `verify-green-at-start` for `goal`: its verify passed at the start that counts,
@@ -438,7 +437,7 @@ pub fn start_commits(
 /// The files the gate lays over a start commit's checkout, as the commit it judges
 /// has them, before it runs the verify `line` there: the scripts the line runs
 /// (`judge::files::verify_scripts`), the plan file (`plan_rel`) and every other
-/// plan file HEAD has, as the gate finds them ([`crate::gate::is_plan`]). Red first
+/// plan file HEAD has, as the gate finds them ([`crate::plan::gate::is_plan`]). Red first
 /// asks whether this check would have passed before the work: a script the work
 /// added is missing at the start, and a verify that reads a `started` line (its
 /// own, or that of a goal started after it, in any plan file) finds none there, so
@@ -451,7 +450,7 @@ pub fn laid_over(root: &Path, plan_rel: Option<&Path>, line: &str) -> Result<Vec
         Ok(parsed) => crate::judge::files::verify_scripts(root, &parsed),
         Err(_) => Vec::new(),
     };
-    let plans = git::files_where(root, "HEAD", crate::gate::PLAN_NAMES, crate::gate::is_plan)?;
+    let plans = git::files_where(root, "HEAD", rules::PLAN_NAMES, rules::is_plan)?;
     let plans = plans.into_iter().map(|(p, _)| p);
     for rel in plan_rel.map(Path::to_path_buf).into_iter().chain(plans) {
         if let Some(rel) = rel.to_str()
