@@ -315,7 +315,11 @@ pub fn unchanged_since(
         }
     };
     let changed = git::changed_since(root, Some(commit), &wanted)?;
-    let changed = crate::weakened::on_own_stack(|| !changed.iter().all(means_the_same));
+    // Where the verify names no file it rests on every file a program could read;
+    // of those, Markdown prose is none a test runner runs ([`prose_only`]).
+    let anything = files.is_empty();
+    let same = |file: &git::Changed| means_the_same(file) || (anything && prose_only(file));
+    let changed = crate::weakened::on_own_stack(|| !changed.iter().all(same));
     Ok((!changed).then(|| GreenAtStart {
         commit: commit.to_string(),
         files,
@@ -325,9 +329,9 @@ pub fn unchanged_since(
 /// Whether a file that differs since the start means what it did: a comment
 /// added or layout changed (`# graded`, a blank line) claims no work, and must
 /// not turn `verify-green-at-start` off; the weakened check ignores such edits
-/// too. Read through its grammar ([`syntax::same_meaning`], a shell script's
-/// too): a file of none, one
-/// that does not parse, one moved, added or gone, differs. Bytes that are no
+/// too. Read through its grammar ([`syntax::same_meaning`]; a shell script through
+/// [`syntax::shell::same_meaning`]): a file of none, one that does not parse, one moved, added or gone,
+/// differs. Bytes that are no
 /// UTF-8 are read as U+FFFD, so a comment holding one is a comment: two versions
 /// alike only so differ in a string at most, and the finding errs towards firing.
 fn means_the_same(file: &git::Changed) -> bool {
@@ -344,6 +348,24 @@ fn means_the_same(file: &git::Changed) -> bool {
                 return true;
             }
             syntax::same_meaning(&file.path, before, after)
+                || syntax::shell::same_meaning(&file.path, before, after)
+        }
+        _ => false,
+    }
+}
+
+/// Whether a file that differs since the start is Markdown for people (README.md,
+/// not a test's data: [`crate::plan::prose::is_prose`]) that changed only in its
+/// prose and layout ([`crate::plan::prose::same_code`]): its code blocks, which
+/// rustdoc or a doctest runner could run, and its doctest prompts are as they were.
+/// Asked only of a verify that names no file (`node --test`, `cargo test`), which
+/// rests on every file: a sentence added to the README gives its runner nothing
+/// new to run, and must not turn `verify-green-at-start` off. A file added, gone
+/// or moved differs.
+fn prose_only(file: &git::Changed) -> bool {
+    match (&file.was, &file.before, &file.after) {
+        (None, Some(before), Some(after)) => {
+            crate::plan::prose::is_prose(&file.path) && crate::plan::prose::same_code(before, after)
         }
         _ => false,
     }

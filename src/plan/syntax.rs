@@ -164,12 +164,12 @@ impl View {
 }
 
 /// Whether `before` and `after`, two versions of the file at `path`, mean the same
-/// to whatever runs them ([`View::means_same`]; for a shell script,
-/// [`shell::same_meaning`]). `false` for a path of no grammar, a side past
+/// to whatever runs them ([`View::means_same`]). `false` for a path of no grammar
+/// (a shell script: [`shell::same_meaning`] reads those), a side past
 /// [`MAX_BYTES`] or one that does not parse: then the bytes decide.
 pub fn same_meaning(path: &str, before: &str, after: &str) -> bool {
     let Some(grammar) = Grammar::of(path) else {
-        return shell::same_meaning(path, before, after);
+        return false;
     };
     match (view(grammar, before), view(grammar, after)) {
         (Some(old), Some(new)) => old.means_same(&new),

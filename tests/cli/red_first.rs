@@ -1163,7 +1163,6 @@ fn a_comment_in_a_verify_script_does_not_dodge_green_at_start_at_sign_off() {
 // verify-green-at-start stays off and the gate passes; README.md is no file the
 // weakened check weighs.
 #[test]
-#[ignore = "known hole, helper 102: a file of no grammar (README.md) still counts as changed by its bytes where the verify rests on every file"]
 fn an_edit_to_the_readme_does_not_dodge_green_at_start_of_a_verify_that_names_no_file() {
     type Edit = fn(&Test);
     let edits: [(&str, Edit); 2] = [
@@ -1198,6 +1197,54 @@ fn an_edit_to_the_readme_does_not_dodge_green_at_start_of_a_verify_that_names_no
         dodged.is_empty(),
         "verify-green-at-start dodged: {dodged:?}"
     );
+}
+
+// Honest twin (helper 105): where the verify names no file, only Markdown prose
+// is no change. A README's code block (which rustdoc or a doctest runner could
+// run), a doctest prompt, and a Markdown case among the tests' files are what a
+// runner may run: an edit there ends the finding, as before.
+#[test]
+fn an_edit_a_runner_could_run_in_markdown_ends_green_at_start() {
+    const README: &str = "# Calc\n\n```js\nadd(2, 3) // 5\n```\n";
+    type Edit = fn(&Test);
+    let edits: [(&str, Edit); 4] = [
+        // The control: prose alone keeps the finding.
+        ("a sentence", |t| {
+            t.write("README.md", format!("{README}\nAdds two numbers.\n"))
+        }),
+        ("a code block", |t| {
+            t.write(
+                "README.md",
+                "# Calc\n\n```js\nadd(2, 3) // 5\nadd(1, 1) // 2\n```\n",
+            )
+        }),
+        ("a doctest prompt", |t| {
+            t.write("README.md", format!("{README}\n>>> add(2, 3)\n5\n"))
+        }),
+        ("a case among the tests", |t| {
+            t.write("tests/cases/add.md", "# Add\n\nTwo and three make five.\n")
+        }),
+    ];
+    let mut flagged = Vec::new();
+    for (what, edit) in edits {
+        let (t, _) = signed_pull_request(
+            "node --test",
+            &[
+                ("calc.js", CALC_JS),
+                ("calc.test.js", TEST_JS),
+                ("README.md", README),
+                ("tests/cases/add.md", "# Add\n"),
+            ],
+            &[],
+            edit,
+        );
+        let json = t.ok(&["show", "w", "--json"]).json();
+        if let Some(green) = json.get("verify_green_at_start") {
+            flagged.push(format!("{what}: {green}"));
+        }
+    }
+    assert_eq!(flagged.len(), 1, "{flagged:?}");
+    assert!(flagged[0].starts_with("a sentence: "), "{flagged:?}");
 }
 
 // Attack (helper 102): `a_verify_that_reads_its_own_start_line_does_not_dodge_green_at_start`
