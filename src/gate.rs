@@ -134,27 +134,7 @@ pub struct Base {
     pub ci_lines: Vec<String>,
 }
 
-/// The names a plan file of the gate's may end with, in any case: the text kinds
-/// a person keeps notes in. A plan under another name (`side.yaml`, one embedded
-/// in a test's source) is no plan file of the gate's; `--file` still reads it.
-pub const PLAN_NAMES: &[&str] = &[".md", ".markdown", ".mdx", ".txt"];
-
-/// Whether a file's text is a plan the gate holds besides the configured one: a
-/// `# Plan:` title and a `## Log` (what `--file` and `plan rewind` call a plan), or
-/// any goal done (`plan --file` signs off in any file, title or not).
-pub fn is_plan(text: &str) -> bool {
-    // Most files of a repository are no plan: the parse only for those that could be.
-    let lower = text.to_ascii_lowercase();
-    if !lower.contains("status") && !lower.contains("# plan") {
-        return false;
-    }
-    let plan = parse(text);
-    (plan.objective.is_some() && plan.log_heading.is_some())
-        || plan
-            .goals
-            .iter()
-            .any(|g| g.status() == crate::plan::model::Status::Done)
-}
+pub use crate::plan::gate::{PLAN_NAMES, is_plan};
 
 /// Measures `head` (the plan file as it is now) against `rev`. Every plan file of
 /// the base counts: the configured one (a base without it is an empty plan), and
@@ -889,7 +869,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
             if let Some(line) = verify_of(goal, prepared)
                 && ids.iter().any(|id| *id == *goal.id)
             {
-                prepared.laid = crate::red_first::laid_over(root, rel.as_deref(), line);
+                prepared.laid = crate::red_first::laid_over(root, rel.as_deref(), line)?;
                 prepared.at_start = crate::red_first::start_commits(
                     root,
                     rel.as_deref(),

@@ -14,6 +14,7 @@ use crate::ctx::Ctx;
 use crate::exit::Exit;
 use crate::git;
 use crate::plan::event::{AtStart, Event};
+use crate::plan::gate as rules;
 use crate::plan::model::{Goal, Plan};
 use crate::plan::own;
 use crate::plan::syntax;
@@ -256,9 +257,7 @@ pub fn imported_done(held: &Plan<'_>, goal: &Goal<'_>) -> bool {
             Event::Reopened { .. } | Event::Added { .. } => false,
             _ => imported,
         });
-    imported
-        && held.unapproved(was).is_none()
-        && crate::plan::gate::changed_words(was, goal).is_empty()
+    imported && held.unapproved(was).is_none() && rules::changed_words(was, goal).is_empty()
 }
 
 /// `verify-green-at-start` for `goal`: its verify passed at the start that counts,
@@ -316,7 +315,11 @@ pub fn unchanged_since(
         }
     };
     let changed = git::changed_since(root, Some(commit), &wanted)?;
-    let changed = crate::weakened::on_own_stack(|| !changed.iter().all(means_the_same));
+    // Where the verify names no file it rests on every file a program could read;
+    // of those, Markdown prose is none a test runner runs ([`prose_only`]).
+    let anything = files.is_empty();
+    let same = |file: &git::Changed| means_the_same(file) || (anything && prose_only(file));
+    let changed = crate::weakened::on_own_stack(|| !changed.iter().all(same));
     Ok((!changed).then(|| GreenAtStart {
         commit: commit.to_string(),
         files,
@@ -326,8 +329,9 @@ pub fn unchanged_since(
 /// Whether a file that differs since the start means what it did: a comment
 /// added or layout changed (`# graded`, a blank line) claims no work, and must
 /// not turn `verify-green-at-start` off; the weakened check ignores such edits
-/// too. Read through its grammar ([`syntax::same_meaning`]): a file of none, one
-/// that does not parse, one moved, added or gone, differs. Bytes that are no
+/// too. Read through its grammar ([`syntax::same_meaning`]; a shell script through
+/// [`syntax::shell::same_meaning`]): a file of none, one that does not parse, one moved, added or gone,
+/// differs. Bytes that are no
 /// UTF-8 are read as U+FFFD, so a comment holding one is a comment: two versions
 /// alike only so differ in a string at most, and the finding errs towards firing.
 fn means_the_same(file: &git::Changed) -> bool {
@@ -338,10 +342,30 @@ fn means_the_same(file: &git::Changed) -> bool {
             // Past the cap the text read is cut short and no grammar reads it: a
             // comment padding code past it would otherwise end the finding.
             let cut = |text: &str| text.len() > syntax::MAX_BYTES;
-            if syntax::Grammar::of(&file.path).is_some() && (cut(before) || cut(after)) {
+            let read = |text: &str| syntax::shell::is_shell(&file.path, text);
+            let grammar = syntax::Grammar::of(&file.path).is_some() || read(before) || read(after);
+            if grammar && (cut(before) || cut(after)) {
                 return true;
             }
             syntax::same_meaning(&file.path, before, after)
+                || syntax::shell::same_meaning(&file.path, before, after)
+        }
+        _ => false,
+    }
+}
+
+/// Whether a file that differs since the start is Markdown for people (README.md,
+/// not a test's data: [`crate::plan::prose::is_prose`]) that changed only in its
+/// prose and layout ([`crate::plan::prose::same_code`]): its code blocks, which
+/// rustdoc or a doctest runner could run, and its doctest prompts are as they were.
+/// Asked only of a verify that names no file (`node --test`, `cargo test`), which
+/// rests on every file: a sentence added to the README gives its runner nothing
+/// new to run, and must not turn `verify-green-at-start` off. A file added, gone
+/// or moved differs.
+fn prose_only(file: &git::Changed) -> bool {
+    match (&file.was, &file.before, &file.after) {
+        (None, Some(before), Some(after)) => {
+            crate::plan::prose::is_prose(&file.path) && crate::plan::prose::same_code(before, after)
         }
         _ => false,
     }
@@ -360,9 +384,10 @@ pub fn green_in_run(
     let root = &ctx.repo()?.root;
     let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
     let recorded = recorded_files(root, plan, &goal.id);
-    let laid = result.verify.as_deref().map_or_else(Vec::new, |line| {
-        laid_over(root, ctx.plan_in_repo().as_deref(), line)
-    });
+    let laid = match result.verify.as_deref() {
+        Some(line) => laid_over(root, ctx.plan_in_repo().as_deref(), line)?,
+        None => Vec::new(),
+    };
     for run in result.at_start.iter().filter(|r| r.passed) {
         let green = unchanged_since(
             root,
@@ -433,24 +458,30 @@ pub fn start_commits(
 
 /// The files the gate lays over a start commit's checkout, as the commit it judges
 /// has them, before it runs the verify `line` there: the scripts the line runs
-/// (`judge::files::verify_scripts`) and the plan file (`plan_rel`). Red first asks
-/// whether this check would have passed before the work: a script the work added
-/// is missing at the start, and a verify that reads its own `started` line finds
-/// none there, so either would read as red however little it checks. What they
-/// run in turn, and the files they check, stay as the start had them: they may be
-/// the work. Read from the working tree at `root` (the commit judged, checked
-/// out), so the verify job and the judge job name the same files.
-pub fn laid_over(root: &Path, plan_rel: Option<&Path>, line: &str) -> Vec<String> {
+/// (`judge::files::verify_scripts`), the plan file (`plan_rel`) and every other
+/// plan file HEAD has, as the gate finds them ([`crate::plan::gate::is_plan`]). Red first
+/// asks whether this check would have passed before the work: a script the work
+/// added is missing at the start, and a verify that reads a `started` line (its
+/// own, or that of a goal started after it, in any plan file) finds none there, so
+/// either would read as red however little it checks. What they run in turn, and
+/// the files they check, stay as the start had them: they may be the work. Read
+/// from the working tree and HEAD at `root` (the commit judged, checked out), so
+/// the verify job and the judge job name the same files.
+pub fn laid_over(root: &Path, plan_rel: Option<&Path>, line: &str) -> Result<Vec<String>> {
     let mut out = match verify::parse(line) {
         Ok(parsed) => crate::judge::files::verify_scripts(root, &parsed),
         Err(_) => Vec::new(),
     };
-    if let Some(rel) = plan_rel.and_then(Path::to_str)
-        && !out.iter().any(|f| f == rel)
-    {
-        out.push(rel.to_string());
+    let plans = git::files_where(root, "HEAD", rules::PLAN_NAMES, rules::is_plan)?;
+    let plans = plans.into_iter().map(|(p, _)| p);
+    for rel in plan_rel.map(Path::to_path_buf).into_iter().chain(plans) {
+        if let Some(rel) = rel.to_str()
+            && !out.iter().any(|f| f == rel)
+        {
+            out.push(rel.to_string());
+        }
     }
-    out
+    Ok(out)
 }
 
 /// Where the verify `line` reads the plan file (`plan_rel`): the line itself, or

@@ -442,17 +442,31 @@ pub fn export_commit(root: &Path, id: &str, dest: &Path) -> Result<()> {
 /// Writes the files `paths` (repository-relative) as the commit `id` has them over
 /// `dest`, a checkout of another commit, modes kept; a path the commit lacks is
 /// left as `dest` has it. The gate's red-first run at a start commit with the
-/// scripts of the commit it judges.
+/// scripts and plan files of the commit it judges.
 pub fn export_paths(root: &Path, id: &str, dest: &Path, paths: &[String]) -> Result<()> {
-    if paths.is_empty() {
-        // An empty path list would check out everything.
-        return Ok(());
-    }
     let repo = open(root)?;
     let tip = git2::Oid::from_str(id).with_context(|| format!("reading the commit id {id}"))?;
     let commit = repo
         .find_commit(tip)
         .with_context(|| format!("reading the commit {tip}"))?;
+    let tree = commit
+        .tree()
+        .with_context(|| format!("reading the tree of {tip}"))?;
+    // libgit2 compares the commit with HEAD, not with what `dest` holds: where the
+    // commit is HEAD (the one the gate judges, always) it writes only the paths
+    // missing from `dest`, and the start's own copy stayed. So each path the
+    // commit has is cleared first, and then missing.
+    let mut laid = Vec::new();
+    for path in paths {
+        if tree.get_path(Path::new(path)).is_ok() {
+            clear_way(dest, Path::new(path))?;
+            laid.push(path);
+        }
+    }
+    if laid.is_empty() {
+        // An empty path list would check out everything.
+        return Ok(());
+    }
     let mut checkout = git2::build::CheckoutBuilder::new();
     checkout
         .target_dir(dest)
@@ -460,11 +474,38 @@ pub fn export_paths(root: &Path, id: &str, dest: &Path, paths: &[String]) -> Res
         .recreate_missing(true)
         .update_index(false)
         .disable_pathspec_match(true);
-    for path in paths {
+    for path in laid {
         checkout.path(path);
     }
     repo.checkout_tree(commit.as_object(), Some(&mut checkout))
         .with_context(|| format!("checking files of {tip} out into {}", dest.display()))
+}
+
+/// Makes room in `dest` for the file `rel`: what is there removed (a link itself,
+/// never what it leads to), and each folder on the way a real folder: a link or a
+/// file the other commit has there is removed, so the file written lands inside
+/// `dest`.
+fn clear_way(dest: &Path, rel: &Path) -> Result<()> {
+    let parts: Vec<_> = rel.components().collect();
+    let mut at = dest.to_path_buf();
+    for (n, part) in parts.iter().enumerate() {
+        at.push(part);
+        let meta = match std::fs::symlink_metadata(&at) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(e).with_context(|| format!("reading {}", at.display())),
+        };
+        let last = n + 1 == parts.len();
+        if meta.is_dir() && !last {
+            continue;
+        }
+        let removed = match meta.is_dir() {
+            true => crate::atomic::remove_tree(&at),
+            false => crate::atomic::remove(&at),
+        };
+        return removed.with_context(|| format!("removing {}", at.display()));
+    }
+    Ok(())
 }
 
 fn export(repo: &git2::Repository, tip: git2::Oid, dest: &Path) -> Result<()> {
@@ -479,4 +520,92 @@ fn export(repo: &git2::Repository, tip: git2::Oid, dest: &Path) -> Result<()> {
         .update_index(false);
     repo.checkout_tree(commit.as_object(), Some(&mut checkout))
         .with_context(|| format!("checking out {tip} into {}", dest.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+    use std::os::unix::fs::PermissionsExt;
+    use std::process::{Command, Stdio};
+
+    use super::*;
+
+    fn git(root: &Path, args: &[&str]) -> String {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .env_clear()
+            .env("PATH", crate::env::text("PATH").unwrap_or_default())
+            .env("HOME", root)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "Test")
+            .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
+            .env("GIT_COMMITTER_NAME", "Test")
+            .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    // The gate lays the judged commit's files over a start's checkout; the judged
+    // commit is HEAD, and libgit2 then wrote only the files the start lacked: a
+    // plan file the start had kept the start's text (no `started` line), so a
+    // verify reading it was red at every start.
+    #[test]
+    fn files_laid_over_another_commits_checkout_replace_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("repo");
+        let outside = dir.path().join("outside");
+        fs::create_dir_all(root.join("docs")).unwrap();
+        fs::create_dir_all(&outside).unwrap();
+        git(&root, &["init", "-q", "-b", "main"]);
+        fs::write(root.join("check.sh"), "old\n").unwrap();
+        fs::write(root.join("docs/plan.md"), "start\n").unwrap();
+        fs::write(root.join("kept.txt"), "start\n").unwrap();
+        git(&root, &["add", "-A"]);
+        git(&root, &["commit", "-q", "-m", "start"]);
+        let start = git(&root, &["rev-parse", "HEAD"]).trim().to_string();
+        fs::write(root.join("check.sh"), "new\n").unwrap();
+        fs::set_permissions(root.join("check.sh"), fs::Permissions::from_mode(0o755)).unwrap();
+        fs::write(root.join("docs/plan.md"), "start\nstarted\n").unwrap();
+        fs::write(root.join("new.sh"), "added\n").unwrap();
+        fs::write(root.join("kept.txt"), "head\n").unwrap();
+        git(&root, &["add", "-A"]);
+        git(&root, &["commit", "-q", "-m", "head"]);
+        let head = git(&root, &["rev-parse", "HEAD"]).trim().to_string();
+
+        let dest = dir.path().join("tree");
+        fs::create_dir_all(&dest).unwrap();
+        export_commit(&root, &start, &dest).unwrap();
+        // The start's folder a link out of the copy: what is laid stays inside.
+        fs::remove_dir_all(dest.join("docs")).unwrap();
+        std::os::unix::fs::symlink(&outside, dest.join("docs")).unwrap();
+        let laid = ["check.sh", "docs/plan.md", "new.sh", "gone.sh"].map(String::from);
+        export_paths(&root, &head, &dest, &laid).unwrap();
+
+        let read = |rel: &str| fs::read_to_string(dest.join(rel)).unwrap();
+        assert_eq!(read("check.sh"), "new\n");
+        assert_eq!(read("docs/plan.md"), "start\nstarted\n");
+        assert_eq!(read("new.sh"), "added\n");
+        assert_eq!(
+            read("kept.txt"),
+            "start\n",
+            "a file not laid is the start's"
+        );
+        assert!(!dest.join("gone.sh").exists());
+        let mode = fs::metadata(dest.join("check.sh"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o111, 0o111, "{mode:o}");
+        assert!(
+            !fs::symlink_metadata(dest.join("docs"))
+                .unwrap()
+                .is_symlink()
+        );
+        assert_eq!(fs::read_dir(&outside).unwrap().count(), 0);
+    }
 }

@@ -12,6 +12,25 @@ use super::event::{Approval, Event};
 use super::model::{Goal, LogEntry, Plan, Status, parse};
 use super::proof;
 
+/// The names a plan file of the gate's may end with, in any case: the text kinds
+/// a person keeps notes in. A plan under another name (`side.yaml`, one embedded
+/// in a test's source) is no plan file of the gate's; `--file` still reads it.
+pub const PLAN_NAMES: &[&str] = &[".md", ".markdown", ".mdx", ".txt"];
+
+/// Whether a file's text is a plan the gate holds besides the configured one: a
+/// `# Plan:` title and a `## Log` (what `--file` and `plan rewind` call a plan), or
+/// any goal done (`plan --file` signs off in any file, title or not).
+pub fn is_plan(text: &str) -> bool {
+    // Most files of a repository are no plan: the parse only for those that could be.
+    let lower = text.to_ascii_lowercase();
+    if !lower.contains("status") && !lower.contains("# plan") {
+        return false;
+    }
+    let plan = parse(text);
+    (plan.objective.is_some() && plan.log_heading.is_some())
+        || plan.goals.iter().any(|g| g.status() == Status::Done)
+}
+
 /// A log line as the gate compares it: its stamp and its text. Line numbers and
 /// spacing around it may change; these may not.
 pub type Key = (Option<String>, String);

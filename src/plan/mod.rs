@@ -31,6 +31,7 @@ pub mod own;
 pub mod patch;
 pub(crate) mod precondition;
 pub(crate) mod proof;
+pub mod prose;
 pub(crate) mod record_body;
 pub(crate) mod renamed;
 pub mod render;

@@ -12,6 +12,7 @@ pub mod layout;
 mod marks;
 mod normal;
 mod resolved;
+pub mod shell;
 mod spelled;
 mod uses;
 mod view;
@@ -164,8 +165,9 @@ impl View {
 }
 
 /// Whether `before` and `after`, two versions of the file at `path`, mean the same
-/// to whatever runs them ([`View::means_same`]). `false` for a path of no grammar,
-/// a side past [`MAX_BYTES`] or one that does not parse: then the bytes decide.
+/// to whatever runs them ([`View::means_same`]). `false` for a path of no grammar
+/// (a shell script: [`shell::same_meaning`] reads those), a side past
+/// [`MAX_BYTES`] or one that does not parse: then the bytes decide.
 pub fn same_meaning(path: &str, before: &str, after: &str) -> bool {
     let Some(grammar) = Grammar::of(path) else {
         return false;

@@ -1119,7 +1119,6 @@ fn a_check_that_exits_while_a_file_is_missing_is_green_at_start() {
 // sign-off shows no verify-green-at-start. (The gate fails on it, but through the
 // weakened check's verify-file-changed, not red first.)
 #[test]
-#[ignore = "known hole, helper 102: shell scripts have no grammar, so a comment counts as a change at sign-off"]
 fn a_comment_in_a_verify_script_does_not_dodge_green_at_start_at_sign_off() {
     type Edit = fn(&Test);
     let edits: [(&str, Edit); 2] = [
@@ -1164,7 +1163,6 @@ fn a_comment_in_a_verify_script_does_not_dodge_green_at_start_at_sign_off() {
 // verify-green-at-start stays off and the gate passes; README.md is no file the
 // weakened check weighs.
 #[test]
-#[ignore = "known hole, helper 102: a file of no grammar (README.md) still counts as changed by its bytes where the verify rests on every file"]
 fn an_edit_to_the_readme_does_not_dodge_green_at_start_of_a_verify_that_names_no_file() {
     type Edit = fn(&Test);
     let edits: [(&str, Edit); 2] = [
@@ -1201,6 +1199,54 @@ fn an_edit_to_the_readme_does_not_dodge_green_at_start_of_a_verify_that_names_no
     );
 }
 
+// Honest twin (helper 105): where the verify names no file, only Markdown prose
+// is no change. A README's code block (which rustdoc or a doctest runner could
+// run), a doctest prompt, and a Markdown case among the tests' files are what a
+// runner may run: an edit there ends the finding, as before.
+#[test]
+fn an_edit_a_runner_could_run_in_markdown_ends_green_at_start() {
+    const README: &str = "# Calc\n\n```js\nadd(2, 3) // 5\n```\n";
+    type Edit = fn(&Test);
+    let edits: [(&str, Edit); 4] = [
+        // The control: prose alone keeps the finding.
+        ("a sentence", |t| {
+            t.write("README.md", format!("{README}\nAdds two numbers.\n"))
+        }),
+        ("a code block", |t| {
+            t.write(
+                "README.md",
+                "# Calc\n\n```js\nadd(2, 3) // 5\nadd(1, 1) // 2\n```\n",
+            )
+        }),
+        ("a doctest prompt", |t| {
+            t.write("README.md", format!("{README}\n>>> add(2, 3)\n5\n"))
+        }),
+        ("a case among the tests", |t| {
+            t.write("tests/cases/add.md", "# Add\n\nTwo and three make five.\n")
+        }),
+    ];
+    let mut flagged = Vec::new();
+    for (what, edit) in edits {
+        let (t, _) = signed_pull_request(
+            "node --test",
+            &[
+                ("calc.js", CALC_JS),
+                ("calc.test.js", TEST_JS),
+                ("README.md", README),
+                ("tests/cases/add.md", "# Add\n"),
+            ],
+            &[],
+            edit,
+        );
+        let json = t.ok(&["show", "w", "--json"]).json();
+        if let Some(green) = json.get("verify_green_at_start") {
+            flagged.push(format!("{what}: {green}"));
+        }
+    }
+    assert_eq!(flagged.len(), 1, "{flagged:?}");
+    assert!(flagged[0].starts_with("a sentence: "), "{flagged:?}");
+}
+
 // Attack (helper 102): `a_verify_that_reads_its_own_start_line_does_not_dodge_green_at_start`
 // with the goal in a second plan file (`docs/plan-b.md`), read through its folder
 // (`grep -rq ' w started' docs`, so no verify-reads-plan): the gate lays only the
@@ -1209,7 +1255,6 @@ fn an_edit_to_the_readme_does_not_dodge_green_at_start_of_a_verify_that_names_no
 // line checked (`test -f README.md` alone) the gate fails on
 // verify-green-at-start.
 #[test]
-#[ignore = "known hole, helper 102: the start checkout gets the configured plan file laid over it, not a second plan file"]
 fn a_verify_that_reads_its_own_start_line_in_a_second_plan_does_not_dodge_green_at_start() {
     let t = Test::new();
     let claude = fixture_path("judges/claude-accept");
@@ -1234,5 +1279,42 @@ fn a_verify_that_reads_its_own_start_line_in_a_second_plan_does_not_dodge_green_
     t.ok(&[b[0], b[1], "complete", "w", "--evidence", "the tests pass"]);
     t.commit_all("sign off");
     user_judge(&t, "accept");
+    gate_fails(&t, &base);
+}
+
+// Attack (helper 105): the goal is in the configured plan file, and its verify
+// reads the `started` line of a do-nothing goal of a second plan file
+// (`docs/plan-b.md`), started after it: red at every commit the gate re-runs it at
+// before the work, green after. Only the goal's own plan file was laid over the
+// start's checkout; every plan file the repository has is, now.
+#[test]
+fn a_verify_that_reads_a_start_line_in_another_plan_file_does_not_dodge_green_at_start() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin().plan(&PR_PLAN.replace("VERIFY", "sh check.sh"));
+    let other =
+        "# Plan: B\n\n## Goal: Marker\n<!-- id: x -->\nstatus: open\ndone_when: never\n\n## Log\n";
+    t.write("docs/plan-b.md", other);
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("README.md", "# Hello\n");
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write(
+        "check.sh",
+        "grep -rq ' x started' docs && test -f README.md\n",
+    );
+    t.commit_all("the check");
+    t.ok(&["start", "w"]);
+    t.commit_all("start");
+    t.ok(&["--file", "docs/plan-b.md", "start", "x"]);
+    t.write("other.txt", "unrelated\n");
+    t.commit_all("work");
+    t.ok(&["complete", "w", "--evidence", "the tests pass"]);
+    t.commit_all("sign off");
+    user_judge(&t, "accept");
+    let out = crate::gate::gate_run(&t, &base);
+    assert!(out.contains("verify-green-at-start"), "{out}");
     gate_fails(&t, &base);
 }
