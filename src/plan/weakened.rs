@@ -3460,6 +3460,9 @@ mod node_only_tests;
 #[cfg(test)]
 mod planted_tests;
 #[cfg(test)]
+#[path = "weakened/pytester_checks_tests.rs"]
+mod pytester_checks_tests;
+#[cfg(test)]
 #[path = "weakened/removed_with_code_tests.rs"]
 mod removed_with_code_tests;
 #[cfg(test)]
@@ -3472,11 +3475,11 @@ mod row_field_tests;
 #[path = "weakened/runner_moved_tests.rs"]
 mod runner_moved_tests;
 #[cfg(test)]
-#[path = "weakened/rust_swallowed_tests.rs"]
-mod rust_swallowed_tests;
-#[cfg(test)]
 #[path = "weakened/runner_shadow_tests.rs"]
 mod runner_shadow_tests;
+#[cfg(test)]
+#[path = "weakened/rust_swallowed_tests.rs"]
+mod rust_swallowed_tests;
 #[cfg(test)]
 #[path = "weakened/skip_traded_tests.rs"]
 mod skip_traded_tests;
