@@ -273,23 +273,7 @@ pub fn find_given(
         .iter()
         .map(|c| Row::of(c, &declared, given))
         .collect();
-    let sides: Vec<_> = (rows.iter())
-        .filter_map(|r| {
-            let lang = r.new.as_ref().or(r.old.as_ref())?.lang;
-            Some((
-                lang,
-                r.old.as_ref().map(|s| &s.offs),
-                r.new.as_ref().map(|s| &s.offs),
-            ))
-        })
-        .collect();
-    let mut judged = switched::judge(&sides).into_iter();
-    for row in rows
-        .iter_mut()
-        .filter(|r| r.new.is_some() || r.old.is_some())
-    {
-        row.switched = judged.next().unwrap_or_default();
-    }
+    judge_switched(&mut rows);
     let pairs: Vec<Option<syntactic::Pair>> = rows.iter_mut().map(Row::pair).collect();
     for (row, pair) in rows.iter_mut().zip(&pairs) {
         if let Some(pair) = pair {
@@ -520,6 +504,28 @@ pub fn find_given(
     #[cfg(test)]
     tests::legacy_agrees(&out);
     out
+}
+
+/// Each row's tests switched off anew, judged test by test across every file
+/// of the change at once ([`switched::judge`]): a test moves between files.
+fn judge_switched(rows: &mut [Row<'_>]) {
+    let sides: Vec<_> = (rows.iter())
+        .filter_map(|r| {
+            let lang = r.new.as_ref().or(r.old.as_ref())?.lang;
+            Some((
+                lang,
+                r.old.as_ref().map(|s| &s.offs),
+                r.new.as_ref().map(|s| &s.offs),
+            ))
+        })
+        .collect();
+    let mut judged = switched::judge(&sides).into_iter();
+    for row in rows
+        .iter_mut()
+        .filter(|r| r.new.is_some() || r.old.is_some())
+    {
+        row.switched = judged.next().unwrap_or_default();
+    }
 }
 
 /// Whether `change` is a runner's file new in a directory that held no test at
