@@ -3475,6 +3475,9 @@ mod removed_with_code_tests;
 #[path = "weakened/repeated_assertion_tests.rs"]
 mod repeated_assertion_tests;
 #[cfg(test)]
+#[path = "weakened/review106_tests.rs"]
+mod review106_tests;
+#[cfg(test)]
 #[path = "weakened/row_field_tests.rs"]
 mod row_field_tests;
 #[cfg(test)]
