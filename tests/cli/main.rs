@@ -94,6 +94,7 @@ mod renamed_goals;
 mod reopen_archived;
 mod report;
 mod reverify;
+mod review107;
 mod rewind;
 mod rewind_reach;
 mod rules;
