@@ -24,7 +24,6 @@ const CALC: &str = "import pytest\nfrom calc import add, sub\n\n\ndef test_add()
 /// (`pytest.param(2, 3, marks=pytest.mark.skip)`) or a `skipif` of any
 /// condition.
 #[test]
-#[ignore = "review 106: REGRESSION, a test made parametrized under a skip is silent (rows with no old case read as new)"]
 fn a_test_made_parametrized_under_a_skip_is_found() {
     let skipped = CALC.replace(
         "def test_add():\n    assert add(2, 3) == 5",
@@ -42,7 +41,6 @@ const SEAL: &str = "import pytest\nfrom calc import seal, iron\n\n\nclass TestSe
 /// reads as "it never ran": one skipped test anywhere in the file lends its
 /// name's cover to all.
 #[test]
-#[ignore = "review 106: REGRESSION, a test moved out of its class under a skip is covered by a skipped namesake in another class"]
 fn a_test_taken_out_of_its_class_under_a_skip_is_found_beside_a_skipped_namesake() {
     let skipped = SEAL.replace(
         "class TestIron:\n    def test_roundtrip(self):\n        assert iron(1) == 1\n",
@@ -59,7 +57,6 @@ const UI: &str = "import { describe, it, expect } from \"vitest\";\ndescribe(\"b
 /// The new scope matches no old one, and the skipped `button > renders` covers
 /// it.
 #[test]
-#[ignore = "review 106: REGRESSION, a JS suite renamed with its test skipped is covered by a skipped namesake in another suite"]
 fn a_js_suite_renamed_with_its_test_skipped_is_found_beside_a_skipped_namesake() {
     let skipped = UI
         .replace("describe(\"link\"", "describe(\"anchor\"")

@@ -268,6 +268,29 @@ impl<'v> Placing<'v> {
             .collect()
     }
 
+    /// Of `ks`, tests of one name, the one a marker at `span` is on: the one
+    /// alone, else the one that holds it, else the first after it (a
+    /// decorator, an attribute). None: which is not known.
+    fn namesake(&self, ks: &[usize], span: &Range<usize>) -> Option<usize> {
+        if let [k] = ks {
+            return Some(*k);
+        }
+        let holds = |k: &&usize| {
+            let t = &self.tests[**k].span;
+            t.start <= span.start && span.end <= t.end
+        };
+        let inner = ks
+            .iter()
+            .filter(holds)
+            .max_by_key(|k| self.tests[**k].span.start);
+        let next = || {
+            (ks.iter())
+                .filter(|k| self.tests[**k].span.start >= span.end)
+                .min_by_key(|k| self.tests[**k].span.start)
+        };
+        inner.or_else(next).copied()
+    }
+
     /// What switches each test off, its scopes' and the file's merged in.
     fn finish(mut self) -> (Vec<Off>, bool) {
         // Conditions are compared pairwise: past a few on one test (a file of
@@ -325,9 +348,14 @@ pub(super) fn read(lang: Lang, text: &str, view: &syntax::View, ran: bool) -> Of
                 at.by_name.get(n.as_str()).cloned(),
                 at.scopes.get_mut(n.as_str()),
             ) {
-                (Some(ks), _) => ks
-                    .into_iter()
-                    .for_each(|k| apply(lang, text, s, &mut at.own[k])),
+                (Some(ks), _) => match at.namesake(&ks, &s.span) {
+                    Some(k) => apply(lang, text, s, &mut at.own[k]),
+                    None => {
+                        ks.into_iter()
+                            .for_each(|k| apply(lang, text, s, &mut at.own[k]));
+                        at.complete = false;
+                    }
+                },
                 (None, Some(scope)) => apply(lang, text, s, scope),
                 (None, None) => at.complete = false,
             },
@@ -482,9 +510,13 @@ pub(super) fn judge(rows: &[Sides<'_>]) -> Vec<Found> {
                 anew: 0,
                 clear: new.complete && old.is_none_or(|o| o.complete),
             };
-            let cases: std::collections::HashSet<(&str, &str)> = (new.entries.iter())
-                .map(|e| (e.name.as_str(), e.case.as_str()))
-                .collect();
+            let mut keys: HashMap<Key<'_>, (usize, usize)> = HashMap::new();
+            for e in old.iter().flat_map(|o| o.entries.iter()) {
+                keys.entry(key(e)).or_default().0 += 1;
+            }
+            for e in &new.entries {
+                keys.entry(key(e)).or_default().1 += 1;
+            }
             for e in &new.entries {
                 let candidates = mine
                     .get(e.name.as_str())
@@ -500,40 +532,101 @@ pub(super) fn judge(rows: &[Sides<'_>]) -> Vec<Found> {
                     found.clear = false;
                     continue;
                 }
-                let same_case: Vec<&&Entry> =
-                    candidates.iter().filter(|c| c.case == e.case).collect();
-                // A row no version had is compared with the rows of the test
-                // gone since (a case rewritten with its marker); with none, it
-                // is a new case.
-                let gone_case = |c: &&&Entry| {
-                    !c.case.is_empty() && !cases.contains(&(c.name.as_str(), c.case.as_str()))
-                };
-                let pool: Vec<&&Entry> = match (same_case.is_empty(), e.case.is_empty()) {
-                    (false, _) => same_case,
-                    (true, true) => candidates.iter().collect(),
-                    (true, false) => candidates.iter().filter(|c| gone_case(c)).collect(),
-                };
-                if pool.is_empty() {
-                    continue;
-                }
-                let scoped: Vec<&&Entry> = pool
-                    .iter()
-                    .copied()
-                    .filter(|c| c.scope == e.scope)
-                    .collect();
-                let pool = if scoped.is_empty() { pool } else { scoped };
-                let verdicts: Vec<Verdict> = pool.iter().map(|c| e.off.against(&c.off)).collect();
-                if verdicts.contains(&Verdict::Same) {
-                    continue;
-                }
-                found.clear = false;
-                if !verdicts.contains(&Verdict::Unsure) {
-                    found.anew += 1;
+                match verdict(e, candidates, &keys) {
+                    None | Some(Verdict::Same) => {}
+                    Some(v) => {
+                        found.clear = false;
+                        found.anew += usize::from(v == Verdict::Fewer);
+                    }
                 }
             }
             found
         })
         .collect()
+}
+
+/// Where a test (or row) is in its file version: scope, name and case.
+type Key<'a> = (&'a str, &'a str, &'a str);
+
+fn key(e: &Entry) -> Key<'_> {
+    (e.scope.as_str(), e.name.as_str(), e.case.as_str())
+}
+
+/// How `e`, a new test or row, compares with the old one it was among
+/// `candidates` (its namesakes, or a test gone by its assertions); `keys`
+/// counts each key's entries on the old side and the new. None: it was none
+/// of them (a new test or case). Where it is not clear which it was, Unsure:
+/// the counts judge rather than a guess clear the file.
+fn verdict(
+    e: &Entry,
+    candidates: &[&Entry],
+    keys: &HashMap<Key<'_>, (usize, usize)>,
+) -> Option<Verdict> {
+    // An old entry whose key the new side still holds as often is itself now,
+    // not the one `e` was.
+    let stays = |c: &Entry| keys.get(&key(c)).is_some_and(|(o, n)| n >= o);
+    let same_case: Vec<&Entry> = candidates
+        .iter()
+        .copied()
+        .filter(|c| c.case == e.case)
+        .collect();
+    let pool: Vec<&Entry> = match (same_case.is_empty(), e.case.is_empty()) {
+        (false, _) => same_case,
+        (true, true) => candidates.to_vec(),
+        // A row no version had is compared with the rows of the test gone
+        // since (a case rewritten with its marker), else with the whole test
+        // it was (one that ran is made parametrized); beside rows that all
+        // stay, it is a case added, which the counts judge.
+        (true, false) => {
+            let gone: Vec<&Entry> = (candidates.iter().copied())
+                .filter(|c| !c.case.is_empty() && !stays(c))
+                .collect();
+            let whole: Vec<&Entry> = (candidates.iter().copied())
+                .filter(|c| c.case.is_empty())
+                .collect();
+            match (gone.is_empty(), whole.is_empty()) {
+                (false, _) => gone,
+                (true, false) => whole,
+                (true, true) => {
+                    let all = candidates
+                        .iter()
+                        .all(|c| e.off.against(&c.off) == Verdict::Same);
+                    return (!all).then_some(Verdict::Unsure);
+                }
+            }
+        }
+    };
+    let scoped: Vec<&Entry> = pool
+        .iter()
+        .copied()
+        .filter(|c| c.scope == e.scope)
+        .collect();
+    let pool = match scoped.is_empty() {
+        false => scoped,
+        // Moved to another scope: a namesake that stays where it was is not
+        // the one it was; of those gone, one with its assertions first.
+        true => {
+            let gone: Vec<&Entry> = pool.into_iter().filter(|c| !stays(c)).collect();
+            let alike: Vec<&Entry> = (gone.iter().copied())
+                .filter(|c| !c.checks.is_empty() && c.checks == e.checks)
+                .collect();
+            match alike.is_empty() {
+                false => alike,
+                true => gone,
+            }
+        }
+    };
+    let verdicts: Vec<Verdict> = pool.iter().map(|c| e.off.against(&c.off)).collect();
+    let same = verdicts.iter().filter(|v| **v == Verdict::Same).count();
+    Some(match same {
+        _ if verdicts.is_empty() => return None,
+        n if n == verdicts.len() => Verdict::Same,
+        // Ran where one of the tests it may have been ran, not where another
+        // did: which it was is not known.
+        n if n > 0 => Verdict::Unsure,
+        _ if verdicts.contains(&Verdict::Unsure) => Verdict::Unsure,
+        _ => Verdict::Fewer,
+    })
 }
 
 #[cfg(test)]
