@@ -639,6 +639,64 @@ mod tests {
         super::super::view_of(path, text).map_or_else(Offs::default, |v| read(lang, text, &v, true))
     }
 
+    fn judged(path: &str, before: &str, after: &str) -> Found {
+        let lang = Lang::of(path).unwrap_or(Lang::Python);
+        let (old, new) = (offs(path, before), offs(path, after));
+        judge(&[(lang, Some(&old), Some(&new))])[0]
+    }
+
+    const TWO: &str = "import pytest\n\n\nclass TestA:\n    @pytest.mark.skip\n    def test_x(self):\n        assert a(1)\n\n\nclass TestB:\n    def test_x(self):\n        assert b(1)\n";
+
+    #[test]
+    fn a_marker_on_one_of_two_namesakes_switches_off_that_one_only() {
+        let side = offs("tests/test_a.py", TWO);
+        let off: Vec<(&str, bool)> = (side.entries.iter())
+            .map(|e| (e.scope.as_str(), e.off.always))
+            .collect();
+        assert_eq!(off, [("TestA", true), ("TestB", false)]);
+    }
+
+    #[test]
+    fn a_test_taken_out_of_its_class_still_running_is_clear() {
+        let after = TWO.replace(
+            "class TestB:\n    def test_x(self):\n        assert b(1)\n",
+            "def test_x():\n    assert b(1)\n",
+        );
+        assert_eq!(
+            judged("tests/test_a.py", TWO, &after),
+            Found {
+                anew: 0,
+                clear: true
+            }
+        );
+    }
+
+    const ROWS: &str = "import pytest\n\n\n@pytest.mark.parametrize(\"a\", [1, 2])\ndef test_x(a):\n    assert f(a)\n";
+
+    #[test]
+    fn a_test_made_parametrized_still_running_is_clear() {
+        let before = "import pytest\n\n\ndef test_x():\n    assert f(1)\n";
+        assert_eq!(
+            judged("tests/test_a.py", before, ROWS),
+            Found {
+                anew: 0,
+                clear: true
+            }
+        );
+    }
+
+    #[test]
+    fn a_row_added_under_a_skip_beside_rows_that_stay_is_left_to_the_counts() {
+        let after = ROWS.replace("[1, 2]", "[1, 2, pytest.param(3, marks=pytest.mark.skip)]");
+        assert_eq!(
+            judged("tests/test_a.py", ROWS, &after),
+            Found {
+                anew: 0,
+                clear: false
+            }
+        );
+    }
+
     proptest! {
         /// Whatever the text, reading its skips never panics, and a version
         /// compared with itself switches nothing off anew.
