@@ -74,7 +74,6 @@ fn a_js_suite_renamed_with_its_test_skipped_is_found_beside_a_skipped_namesake()
 /// `pytest.ini`, now deselects a test; `pytest_options_left` reads it as
 /// moved, wherever it moved from.
 #[test]
-#[ignore = "review 106: REGRESSION, an option moved from an unread setup.cfg into pytest.ini is read as moved, not as new"]
 fn a_pytest_option_moved_from_an_unread_setup_cfg_into_pytest_ini_is_found() {
     let ini = "[pytest]\ntestpaths = tests\n";
     let deselects = "addopts = --deselect tests/test_calc.py::test_add\n";
@@ -92,7 +91,6 @@ fn a_pytest_option_moved_from_an_unread_setup_cfg_into_pytest_ini_is_found() {
 /// `else` is counted wherever it is, not only where it replaced an
 /// `.expect`/`.unwrap`/`?`.
 #[test]
-#[ignore = "review 106: REGRESSION (false alarm), a new Rust test with if let Ok(env::var(..)) is high as a swallowing try"]
 fn a_new_rust_test_reading_an_env_var_through_if_let_ok_is_no_finding() {
     let before = "#[test]\nfn parses() {\n    assert_eq!(parse(\"1\").unwrap(), 1);\n}\n";
     let after = format!(

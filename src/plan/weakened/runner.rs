@@ -198,6 +198,38 @@ pub(super) fn pytest_options_left(changes: &[super::Change]) -> HashSet<String> 
     left
 }
 
+/// Whether `text`, at `path`, configured pytest: pytest reads the first of
+/// its files that does (pytest.ini even empty, then pyproject.toml's
+/// `[tool.pytest…]`, tox.ini's `[pytest]`, setup.cfg's `[tool:pytest]`). An
+/// option another file lost is moved into one only where that one did not:
+/// into a file pytest read already it comes from a file pytest passed over,
+/// and is new to the run.
+fn configures_pytest(path: &str, text: Option<&str>) -> bool {
+    let Some(text) = text else {
+        return false;
+    };
+    let name = file_name(path);
+    let headers = || {
+        text.lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with('[') && l.ends_with(']'))
+            .map(|l| l.trim_matches(['[', ']', ' ']).to_string())
+    };
+    match name {
+        "pytest.ini" | ".pytest.ini" | "pytest.toml" | ".pytest.toml" => true,
+        "pyproject.toml" => match text.parse::<toml_edit::DocumentMut>() {
+            Ok(doc) => doc
+                .get("tool")
+                .and_then(|t| t.as_table_like())
+                .is_some_and(|t| t.contains_key("pytest")),
+            Err(_) => headers().any(|h| h.starts_with("tool.pytest")),
+        },
+        "tox.ini" => headers().any(|h| h == "pytest"),
+        "setup.cfg" => headers().any(|h| h == "tool:pytest"),
+        _ => true,
+    }
+}
+
 /// One of [`pytest_lines`]' lines (`[tool:pytest] norecursedirs = .git docs`)
 /// as pytest reads it, whichever file holds it: its key and its value's words,
 /// quotes and a TOML list's brackets and commas off.
@@ -278,7 +310,7 @@ fn finding_words(
             let now: Vec<String> = pytest_lines(path, after)
                 .into_iter()
                 .filter(|l| !then.iter().any(|t| more_envs(t, l)))
-                .filter(|l| !left.contains(&option_meaning(l)))
+                .filter(|l| configures_pytest(path, before) || !left.contains(&option_meaning(l)))
                 .collect();
             new_lines(&then, &now).map(|l| format!("pytest's options changed ({l})"))
         }
