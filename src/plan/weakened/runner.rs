@@ -168,8 +168,8 @@ pub(super) fn finding(
 /// pytest's options, as [`option_meaning`] reads them, that the change's pytest
 /// config files held and hold no more: the usual migration moves setup.cfg's
 /// `[tool:pytest]` into pyproject.toml's `[tool.pytest.ini_options]` whole.
-/// Which of its files pytest reads first is not weighed: an option moved from
-/// a file it skipped to one it reads is read as moved too.
+/// Where they land decides whether they moved ([`configures_pytest`]): into a
+/// file that configured pytest already, they come from one pytest passed over.
 pub(super) fn pytest_options_left(changes: &[super::Change]) -> HashSet<String> {
     let mut left = HashSet::new();
     for change in changes {
