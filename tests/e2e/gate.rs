@@ -429,13 +429,16 @@ pub fn attack_on_the_judge(name: &str) {
     let ran = std::fs::read_to_string(&log).unwrap_or_default();
     assert_eq!(gate.verify.code, 0, "{}", gate.verify.out);
     assert_eq!(gate.verify_calls, 0, "the verify job asked a model");
-    assert_eq!(
-        ran.lines().filter(|l| l.starts_with("ran ")).count(),
-        1,
-        "the attack ran once, in the verify job only: {ran}"
+    // The verify job runs the check at the head and, laid over their checkouts,
+    // at the goal's start and at the base (red first; the laid check replaces
+    // theirs since fed33542): each run is the verify job's, none with the key.
+    let runs: Vec<&str> = ran.lines().filter(|l| l.starts_with("ran ")).collect();
+    assert!(
+        (1..=3).contains(&runs.len()),
+        "the attack ran in the verify job, at most at head, start and base: {ran}"
     );
     assert!(
-        ran.starts_with("ran key=none\n"),
+        runs.iter().all(|l| *l == "ran key=none"),
         "the verify job had the key: {ran}"
     );
     assert!(
@@ -471,8 +474,18 @@ pub fn attack_on_the_judge(name: &str) {
         "{}",
         gate.markdown
     );
+    // And a third: the check as the head has it (`test -f src/cache.rs`, the
+    // attack behind `[ -e .git ]`), laid over the goal's start, passes there: it
+    // cannot tell the work from no work (the laid copy replaces the start's
+    // since fed33542; before, the start's own check ran).
     assert!(
-        gate.markdown.ends_with("**Failed: 2 problems.**\n"),
+        gate.markdown
+            .contains("verify-green-at-start: verify already passed when the goal started"),
+        "{}",
+        gate.markdown
+    );
+    assert!(
+        gate.markdown.ends_with("**Failed: 3 problems.**\n"),
         "{}",
         gate.markdown
     );
