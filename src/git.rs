@@ -1194,10 +1194,38 @@ pub fn commit_time(root: &Path, rev: &str) -> Result<Option<i64>> {
     Ok(object.peel_to_commit().ok().map(|c| c.time().seconds()))
 }
 
+/// git run as the tests run it: in `dir`, with `home` as HOME, no config of
+/// the machine's and a fixed author; panics with git's stderr on failure.
+#[cfg(test)]
+pub(crate) fn git_for_tests(dir: &Path, home: &Path, args: &[&str]) -> String {
+    use std::process::{Command, Stdio};
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", crate::env::text("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use std::os::unix::fs::symlink;
-    use std::process::{Command, Stdio};
+    use std::process::Command;
 
     use super::*;
 
@@ -1229,27 +1257,7 @@ mod tests {
         }
 
         fn git_in(&self, dir: &Path, args: &[&str]) -> String {
-            let out = Command::new("git")
-                .args(args)
-                .current_dir(dir)
-                .env_clear()
-                .env("PATH", crate::env::text("PATH").unwrap_or_default())
-                .env("HOME", self.dir.path())
-                .env("GIT_CONFIG_GLOBAL", "/dev/null")
-                .env("GIT_CONFIG_NOSYSTEM", "1")
-                .env("GIT_AUTHOR_NAME", "Test")
-                .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
-                .env("GIT_COMMITTER_NAME", "Test")
-                .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
-                .stdin(Stdio::null())
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "git {args:?}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            String::from_utf8(out.stdout).unwrap()
+            super::git_for_tests(dir, self.dir.path(), args)
         }
 
         fn git(&self, args: &[&str]) -> String {

@@ -526,28 +526,11 @@ fn export(repo: &git2::Repository, tip: git2::Oid, dest: &Path) -> Result<()> {
 mod tests {
     use std::fs;
     use std::os::unix::fs::PermissionsExt;
-    use std::process::{Command, Stdio};
 
     use super::*;
 
     fn git(root: &Path, args: &[&str]) -> String {
-        let out = Command::new("git")
-            .args(args)
-            .current_dir(root)
-            .env_clear()
-            .env("PATH", crate::env::text("PATH").unwrap_or_default())
-            .env("HOME", root)
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_AUTHOR_NAME", "Test")
-            .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
-            .env("GIT_COMMITTER_NAME", "Test")
-            .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "git {args:?}");
-        String::from_utf8(out.stdout).unwrap()
+        crate::git::git_for_tests(root, root, args)
     }
 
     // The gate lays the judged commit's files over a start's checkout; the judged

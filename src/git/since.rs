@@ -341,28 +341,11 @@ fn bounded_blob(repo: &git2::Repository, id: git2::Oid) -> Result<String> {
 
 #[cfg(test)]
 mod tests {
-    use std::process::{Command, Stdio};
 
     use super::*;
 
     fn git(root: &Path, args: &[&str]) -> String {
-        let out = Command::new("git")
-            .args(args)
-            .current_dir(root)
-            .env_clear()
-            .env("PATH", crate::env::text("PATH").unwrap_or_default())
-            .env("HOME", root)
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_AUTHOR_NAME", "Test")
-            .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
-            .env("GIT_COMMITTER_NAME", "Test")
-            .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "git {args:?}");
-        String::from_utf8(out.stdout).unwrap()
+        crate::git::git_for_tests(root, root, args)
     }
 
     #[test]
