@@ -802,10 +802,17 @@ fn named_in(
             whole.chain(cut)
         });
     let mut listed = Listed::default();
+    // The code a runner's file names in its code folders (an entry, a lint
+    // target, a module it requires) is the work under test, as an entered
+    // folder's is; what it runs by name there is the check's.
+    let ran = run_by_name(&text);
+    let work = |found: &str, word: &str| {
+        runs && in_code_folder(found) && !ran.contains(word.trim_start_matches("./"))
+    };
     for word in words.filter(|w| w.len() > 1 && (w.contains('/') || w.contains('.'))) {
         if is_glob(word) {
             for found in listed.globbed(root, dir, word, gone) {
-                if found != rel && seen.insert(found.clone()) {
+                if found != rel && !work(&found, word) && seen.insert(found.clone()) {
                     out.push(found);
                 }
             }
@@ -817,10 +824,46 @@ fn named_in(
             if let Some(found) = in_repo_or_gone(root, &candidate, gone)
                 && (is_script(&root.join(&found)) || gone.contains(&found))
                 && found != rel
+                && !work(&found, word)
                 && seen.insert(found.clone())
             {
                 out.push(found);
                 break;
+            }
+        }
+    }
+    out
+}
+
+/// Whether `rel` is the product's code: a file in a language's grammar under a
+/// folder a package keeps its code in ([`CODE_DIRS`]), not a test's.
+fn in_code_folder(rel: &str) -> bool {
+    let folders = rel.rsplit_once('/').map_or("", |(d, _)| d);
+    folders.split('/').any(|d| CODE_DIRS.contains(&d))
+        && crate::plan::weakened::Lang::of(rel).is_some()
+        && !crate::plan::weakened::is_test_path(rel)
+}
+
+/// The words of `text` a line runs as a program: its first word, and the first
+/// operand of an interpreter (`node lib/selfcheck.js`, `python3 -u check.py`),
+/// `./` taken off.
+fn run_by_name(text: &str) -> std::collections::HashSet<&str> {
+    const INTERPRETERS: [&str; 10] = [
+        "node", "python", "python3", "sh", "bash", "deno", "bun", "tsx", "ts-node", "ruby",
+    ];
+    let mut out = std::collections::HashSet::new();
+    for line in text.lines() {
+        let words: Vec<&str> = line
+            .split_whitespace()
+            .map(|w| w.trim_matches(|c| "\"'`;&|()".contains(c)))
+            .collect();
+        if let Some(first) = words.first() {
+            out.insert(first.trim_start_matches("./"));
+        }
+        for (i, w) in words.iter().enumerate() {
+            if INTERPRETERS.contains(&base_name(w)) {
+                let operand = words[i + 1..].iter().find(|o| !o.starts_with('-'));
+                out.extend(operand.map(|o| o.trim_start_matches("./")));
             }
         }
     }
@@ -1787,6 +1830,51 @@ cargo test --all
         let scripts = r#"{"scripts": {"test": "cd tests && mocha"}}"#;
         fs::write(root.join("package.json"), scripts).unwrap();
         assert_eq!(verify_runs(root, &verify("npm test")), ["tests/util/eq.js"]);
+    }
+
+    // False alarm (axios 6b9b05b9, fresh TS tuning half): `npm test` runs grunt,
+    // whose Gruntfile names webpack's config, whose entry `./index.js` requires
+    // `./lib/axios.js`, which requires the rest of `lib/`: every change to the
+    // library was a change of "the check". The code a runner's files name in its
+    // code folders is the work under test, as an entered folder's is; a script
+    // a runner's file runs by name from there (`node lib/selfcheck.js`) is still
+    // what the check runs, and so is one the verify line names.
+    #[test]
+    fn the_code_a_runners_files_name_is_the_work_not_the_check() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("lib/core")).unwrap();
+        let scripts = r#"{"scripts": {"test": "grunt test"}}"#;
+        fs::write(root.join("package.json"), scripts).unwrap();
+        fs::write(
+            root.join("Gruntfile.js"),
+            "var config = require('./webpack.config.js');\nmodule.exports = function (grunt) {};\n",
+        )
+        .unwrap();
+        fs::write(
+            root.join("webpack.config.js"),
+            "module.exports = { entry: './lib/axios.js' };\n",
+        )
+        .unwrap();
+        fs::write(
+            root.join("lib/axios.js"),
+            "var utils = require('./utils.js');\nvar Axios = require('./core/Axios.js');\n",
+        )
+        .unwrap();
+        fs::write(root.join("lib/utils.js"), "module.exports = {};\n").unwrap();
+        fs::write(root.join("lib/core/Axios.js"), "module.exports = {};\n").unwrap();
+        let runs = sorted(verify_runs(root, &verify("npm test")));
+        for code in ["lib/axios.js", "lib/utils.js", "lib/core/Axios.js"] {
+            assert!(!runs.contains(&code.to_string()), "{code} in {runs:?}");
+        }
+        assert!(runs.contains(&"webpack.config.js".to_string()), "{runs:?}");
+        // What the runner's file runs by name, and what the verify line names, stay.
+        fs::write(root.join("lib/selfcheck.js"), "process.exit(0);\n").unwrap();
+        fs::write(root.join("Makefile"), "check:\n\tnode lib/selfcheck.js\n").unwrap();
+        let runs = verify_runs(root, &verify("make check"));
+        assert!(runs.contains(&"lib/selfcheck.js".to_string()), "{runs:?}");
+        let runs = verify_runs(root, &verify("node lib/utils.js"));
+        assert!(runs.contains(&"lib/utils.js".to_string()), "{runs:?}");
     }
 
     // Attack (stop 80's own review): the walk of an entered folder stopped at the
