@@ -605,6 +605,42 @@ impl<'s, 'r> Reader<'s, 'r> {
         }
     }
 
+    /// Rust's `let Ok(n) = call() else { return };` in `test`'s body: the
+    /// test stops, passing, wherever the pattern fails, the guard `if
+    /// !matches!(call(), Ok(_)) { return }` written shorter: a guard under
+    /// that condition, which a new test may start with (an optional setting,
+    /// `let Ok(dir) = env::var(…)`) and a test that ran may not gain (the
+    /// error its `.expect(…)` failed on now passes). An `else` that fails
+    /// (`panic!`, `unreachable!()`) or does more than leave is none. Deeper
+    /// than the test's own statements, a part of it stops (`continue` in a
+    /// loop): nested, as such an `if` is.
+    fn let_else_returns(&mut self, body: Node<'_>, test: &str) {
+        let src = self.src;
+        let lets = preorder(body).filter(|n| n.kind() == "let_declaration");
+        let quiet: Vec<Node<'_>> = lets
+            .filter(|n| {
+                n.child_by_field_name("alternative")
+                    .is_some_and(|e| quiet_exit(src, e))
+            })
+            .collect();
+        // Asking a node for its parent walks from the root: the top's are known.
+        let top: HashSet<usize> = kids(body).iter().map(Node::id).collect();
+        for node in quiet {
+            let (Some(pattern), Some(value)) = (
+                node.child_by_field_name("pattern"),
+                node.child_by_field_name("value"),
+            ) else {
+                continue;
+            };
+            let condition = format!("(let_else {} {})", self.normal(pattern), self.normal(value));
+            let nested = !top.contains(&node.id());
+            self.guard(node, Some(test), condition);
+            if let Some(last) = self.view.skips.last_mut() {
+                last.nested = nested;
+            }
+        }
+    }
+
     /// `if condition: return` in `test`'s body: a guard under its condition, but
     /// Python's `if True: return` stops the test on every run, a marker.
     fn guard_return(&mut self, node: Node<'_>, test: &str, condition: Node<'_>) {
@@ -1610,6 +1646,7 @@ impl<'s, 'r> Reader<'s, 'r> {
             self.view.exits += rust_test_exits(self.src, &self.rust_exits, body);
             (test.gated, test.ungated) = self.rust_statements(body, None);
             self.guard_returns(body, name);
+            self.let_else_returns(body, name);
             test.returns_early = returns_early(body, &test.assertions);
         }
         self.view.tests.push(test);
@@ -2521,6 +2558,42 @@ fn bare_return(then: Node<'_>) -> bool {
         }
     }
     false
+}
+
+/// Whether a Rust `else` block only leaves, passing: a bare `return`,
+/// `return Ok(())`, `continue` or `break`, after nothing but prints (`eprintln!`
+/// says why it skipped; the run still passes).
+fn quiet_exit(src: &str, block: Node<'_>) -> bool {
+    let statements = kids(block);
+    let Some((last, before)) = statements.split_last() else {
+        return false;
+    };
+    let prints = before.iter().all(|s| {
+        let m = match s.kind() {
+            "expression_statement" => s.named_child(0),
+            _ => Some(*s),
+        };
+        m.filter(|m| m.kind() == "macro_invocation")
+            .and_then(|m| m.child_by_field_name("macro"))
+            .is_some_and(|name| {
+                matches!(
+                    &src[name.byte_range()],
+                    "println" | "eprintln" | "print" | "eprint"
+                )
+            })
+    });
+    let exit = match last.kind() {
+        "expression_statement" => last.named_child(0),
+        _ => Some(*last),
+    };
+    prints
+        && exit.is_some_and(|e| match e.kind() {
+            "return_expression" => e
+                .named_child(0)
+                .is_none_or(|v| squeezed(&src[v.byte_range()]) == "Ok(())"),
+            "continue_expression" | "break_expression" => e.named_child_count() == 0,
+            _ => false,
+        })
 }
 
 fn squeezed(text: &str) -> String {

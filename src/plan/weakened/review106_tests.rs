@@ -153,7 +153,6 @@ const READ: &str = "#[test]\nfn pipeline() {\n    let mut buf = [0; 64];\n    le
 /// the shortest swallowing try: the error returns from the test, which
 /// passes, and the assertion after it runs only when the read works.
 #[test]
-#[ignore = "review 106: hole (8918be02 too), let Ok(n) = … else { return } swallows the error and is silent"]
 fn a_let_else_that_returns_swallows_the_assertions() {
     let after = READ.replace(
         "    let n = req.read(&mut buf).expect(\"read\");\n",
