@@ -198,7 +198,8 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
 
 /// How many Rust assertions run only when a call works, its error let pass:
 /// in the other arms of a `match` with an arm for any error (`Err(_)`,
-/// `Err(..)`, or `_` beside an `Ok(…)` arm) that does nothing (`()`, `{}`).
+/// `Err(..)`, `_` beside an `Ok(…)` arm, `None` or `_` in a match of
+/// `….ok()`) that does nothing (`()`, `{}`).
 /// The `try` that swallows, in Rust's words; each assertion counted once.
 /// Not `if let Ok(…)` with no `else`: an honest new test reads an optional
 /// setting so (`if let Ok(dir) = env::var(…)`), and the count cannot tell it
@@ -214,10 +215,14 @@ fn rust_swallowed(src: &str, root: Node<'_>, check: impl Fn(Node<'_>) -> bool) -
             .is_some_and(|v| matches!(squeezed(&src[v.byte_range()]).as_str(), "()" | "{}"))
     };
     // `_` ignores the error only in a match of a `Result`; elsewhere it is the
-    // variants a test does not ask about.
-    let ignores = |arm: Node<'_>, of_result: bool| {
+    // variants a test does not ask about. A `Result` made an `Option`
+    // (`match r.ok()`) has its error in `None`.
+    let ignores = |arm: Node<'_>, of_result: bool, of_ok: bool| {
         let p = pattern(arm);
-        empty(arm) && (matches!(p.as_str(), "Err(_)" | "Err(..)") || (p == "_" && of_result))
+        empty(arm)
+            && (matches!(p.as_str(), "Err(_)" | "Err(..)")
+                || (p == "_" && (of_result || of_ok))
+                || (p == "None" && of_ok))
     };
     let mut guarded: Vec<std::ops::Range<usize>> = Vec::new();
     for node in preorder(root).filter(|n| n.kind() == "match_expression") {
@@ -229,8 +234,11 @@ fn rust_swallowed(src: &str, root: Node<'_>, check: impl Fn(Node<'_>) -> bool) -
             .filter(|k| k.kind() == "match_arm")
             .collect();
         let of_result = arms.iter().any(|a| pattern(*a).starts_with("Ok("));
-        if arms.iter().any(|a| ignores(*a, of_result)) {
-            let kept = arms.iter().filter(|a| !ignores(**a, of_result));
+        let of_ok = node
+            .child_by_field_name("value")
+            .is_some_and(|v| squeezed(&src[v.byte_range()]).ends_with(".ok()"));
+        if arms.iter().any(|a| ignores(*a, of_result, of_ok)) {
+            let kept = arms.iter().filter(|a| !ignores(**a, of_result, of_ok));
             guarded.extend(kept.map(|a| a.byte_range()));
         }
     }

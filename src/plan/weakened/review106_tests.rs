@@ -166,7 +166,6 @@ fn a_let_else_that_returns_swallows_the_assertions() {
 /// empty arm is read as the variants a test does not ask about, not as the
 /// error let pass.
 #[test]
-#[ignore = "review 106: hole (8918be02 too), match x.ok() { Some(n) => assert, None => () } swallows the error and is silent"]
 fn a_result_matched_through_ok_with_an_empty_none_arm_swallows_the_assertions() {
     let after = READ.replace(
         "    let n = req.read(&mut buf).expect(\"read\");\n    assert_ne!(n, 0);\n",

@@ -30,6 +30,9 @@ fn an_error_arm_that_does_nothing_swallows_the_assertions() {
         "    match req.read(&mut buf) {\n        Ok(n) => {\n            assert_ne!(n, 0);\n        }\n        Err(_) => (),\n    }\n",
         "    match req.read(&mut buf) {\n        Ok(n) => assert_ne!(n, 0),\n        Err(..) => {}\n    }\n",
         "    match req.read(&mut buf) {\n        Ok(n) => assert_ne!(n, 0),\n        _ => {}\n    }\n",
+        // The `Result` made an `Option`: its error is `None`.
+        "    match req.read(&mut buf).ok() {\n        Some(n) => assert_ne!(n, 0),\n        None => (),\n    }\n",
+        "    match req.read(&mut buf).ok() {\n        Some(n) => assert_ne!(n, 0),\n        _ => {}\n    }\n",
     ] {
         let found = said("tests/server.rs", &test(EXPECTED), &test(after));
         assert!(
@@ -49,6 +52,9 @@ fn an_error_arm_that_fails_or_checks_swallows_nothing() {
         // A poll's "not yet": an arm for one error, not for any.
         "    let n = req.read(&mut buf).expect(\"read 2\");\n    assert_ne!(n, 0);\n    match rx.try_recv() {\n        Ok(m) => assert_eq!(m, n),\n        Err(TryRecvError::Empty) => {}\n        Err(e) => panic!(\"{e}\"),\n    }\n",
         // The variants a test does not ask about, in a match of no `Result`.
+        // An `Option` that is no `Result`'s: `None` is an answer, not an error.
+        "    let n = req.read(&mut buf).expect(\"read 2\");\n    match cache.get(&n) {\n        Some(m) => assert_eq!(*m, n),\n        None => {}\n    }\n",
+        "    match req.read(&mut buf).ok() {\n        Some(n) => assert_ne!(n, 0),\n        None => panic!(\"read 2\"),\n    }\n",
         "    let n = req.read(&mut buf).expect(\"read 2\");\n    match n {\n        0 => panic!(\"closed\"),\n        m => assert!(m < 64),\n    }\n    match kind(n) {\n        Kind::Data => assert_ne!(n, 0),\n        _ => {}\n    }\n",
     ] {
         let found = said("tests/server.rs", &test(EXPECTED), &test(after));
