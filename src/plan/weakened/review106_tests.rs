@@ -135,7 +135,6 @@ fn a_row_of_a_table_in_a_constant_marked_skipped_is_found() {
 /// it: `skip_sense::change` says `Other`, no finding. Yet on CI's Python
 /// 3.12.4 the test ran and is skipped now.
 #[test]
-#[ignore = "review 106: hole (8918be02 too), skipif(version < (3,12,1)) made < (3,13) is Other, not Wider (no patch versions)"]
 fn a_version_bound_widened_past_a_patch_release_is_found() {
     let was = CALC
         .replace("import pytest", "import sys\nimport pytest")
