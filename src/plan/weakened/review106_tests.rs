@@ -104,13 +104,38 @@ fn a_new_rust_test_reading_an_env_var_through_if_let_ok_is_no_finding() {
 /// key it to the test it was, so switched.rs reads a new test that starts
 /// skipped, and no rule asks where `test_add` went.
 #[test]
-#[ignore = "review 106: hole (8918be02 too), a test renamed, its assertion touched and skipped is read as a new skipped test"]
 fn a_test_renamed_touched_and_skipped_is_found() {
     let skipped = CALC.replace(
         "def test_add():\n    assert add(2, 3) == 5",
         "@pytest.mark.skip(reason=\"flaky\")\ndef test_add_small():\n    assert add(3, 2) == 5",
     );
     assert!(high(&[edit("tests/test_calc.py", CALC, &skipped)]));
+}
+
+/// The twins of the last: a test renamed and touched that still runs, or that
+/// was skipped before; and a new skipped test beside a test renamed and
+/// touched, whose assertions are less like the one gone than the renamed
+/// test's are. None is high.
+#[test]
+fn a_test_renamed_and_touched_that_still_runs_is_no_finding() {
+    let renamed = CALC.replace(
+        "def test_add():\n    assert add(2, 3) == 5",
+        "def test_add_small():\n    assert add(3, 2) == 5",
+    );
+    assert!(!high(&[edit("tests/test_calc.py", CALC, &renamed)]));
+    let skipped = CALC.replace(
+        "def test_add():",
+        "@pytest.mark.skip(reason=\"flaky\")\ndef test_add():",
+    );
+    let still = renamed.replace(
+        "def test_add_small():",
+        "@pytest.mark.skip(reason=\"flaky\")\ndef test_add_small():",
+    );
+    assert!(!high(&[edit("tests/test_calc.py", &skipped, &still)]));
+    let beside = format!(
+        "{renamed}\n\n@pytest.mark.skip(reason=\"bignum\")\ndef test_overflow():\n    assert add(2**64, 1) == 2**64 + 1\n"
+    );
+    assert!(!high(&[edit("tests/test_calc.py", CALC, &beside)]));
 }
 
 const TABLE: &str = "import pytest\nfrom calc import add\n\nCASES = [(1, 2, 3), (2, 2, 4)]\n\n\n@pytest.mark.parametrize(\"a,b,c\", CASES)\ndef test_add(a, b, c):\n    assert add(a, b) == c\n\n\ndef test_zero():\n    assert add(0, 0) == 0\n";
