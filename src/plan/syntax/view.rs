@@ -96,6 +96,10 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
         rust_called: HashSet::new(),
         rust_exits: Vec::new(),
         names: Names::of(src, root),
+        py_tables: match g {
+            Grammar::Python => super::layout::named_tables(src, root),
+            _ => HashMap::new(),
+        },
         py_main: false,
         py_helper_exits: Vec::new(),
         py_called: HashSet::new(),
@@ -485,6 +489,9 @@ struct Reader<'s, 'r> {
     rust_exits: Vec<String>,
     /// Python: what the file binds its names to.
     names: Names<'s, 'r>,
+    /// Python: the `parametrize` tables the module keeps in a name
+    /// ([`super::layout::named_tables`]).
+    py_tables: HashMap<&'s str, Node<'r>>,
     /// Python: inside `if __name__ == "__main__":`, which no test run reaches.
     py_main: bool,
     /// Python: the exits of each function that is not a test, by name, and the
@@ -783,9 +790,13 @@ impl<'s, 'r> Reader<'s, 'r> {
                 Some(d) => d
                     .named_children(&mut cursor)
                     .filter(|d| d.kind() == "decorator")
-                    .flat_map(|d| match self.python_markers(d) {
-                        m if m.is_empty() => self.python_bound_marks(d),
-                        m => m,
+                    .flat_map(|d| {
+                        let mut marks = match self.python_markers(d) {
+                            m if m.is_empty() => self.python_bound_marks(d),
+                            m => m,
+                        };
+                        marks.extend(self.python_table_marks(d));
+                        marks
                     })
                     .collect(),
                 None => Vec::new(),
@@ -993,6 +1004,34 @@ impl<'s, 'r> Reader<'s, 'r> {
                 .filter(|(m, _)| self.python_mark(*m))
                 .collect(),
         }
+    }
+
+    /// The marks of the rows of a `parametrize` table the file keeps in a
+    /// name (`CASES = [pytest.param(…, marks=pytest.mark.skip)]`,
+    /// `@pytest.mark.parametrize("a", CASES)`): on the test it decorates, as
+    /// those of a table written in the decorator are, and as
+    /// [`super::layout::python`] reads its rows. Where the name is bound they
+    /// mark nothing ([`Self::python_mark_binding`]).
+    fn python_table_marks(&self, decorator: Node<'r>) -> Vec<(Node<'r>, Option<String>)> {
+        let call = decorator.named_child(0).filter(|c| c.kind() == "call");
+        let parametrize = call
+            .and_then(|c| c.child_by_field_name("function"))
+            .is_some_and(|f| {
+                let callee = f.child_by_field_name("attribute").unwrap_or(f);
+                self.text(callee) == "parametrize"
+            });
+        let table = call
+            .filter(|_| parametrize)
+            .and_then(|c| c.child_by_field_name("arguments"))
+            .and_then(|a| kids(a).get(1).copied())
+            .filter(|t| t.kind() == "identifier")
+            .and_then(|t| self.py_tables.get(self.text(t)));
+        table
+            .map(|t| self.python_markers(*t))
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|(m, _)| self.python_mark(*m))
+            .collect()
     }
 
     fn skip(&mut self, node: Node<'_>, test: Option<&str>, condition: Option<String>) {
