@@ -251,3 +251,19 @@ fn a_result_matched_through_ok_with_an_empty_none_arm_swallows_the_assertions() 
     );
     assert!(high(&[edit("tests/server.rs", READ, &after)]));
 }
+
+/// A table named by more `parametrize`s than the reading expands (each reads
+/// its rows again) is read as before tables in names were: its rows and marks
+/// not at all, on either side, so a file left as it was gains nothing.
+#[test]
+fn a_table_named_by_many_tests_is_not_expanded() {
+    let tests: String = (0..17)
+        .map(|k| format!("\n\n@pytest.mark.parametrize(\"a,b,c\", CASES)\ndef test_add_{k}(a, b, c):\n    assert add(a, b) == c\n"))
+        .collect();
+    let before = format!("{TABLE}{tests}").replace(
+        "(2, 2, 4)]",
+        "pytest.param(2, 2, 4, marks=pytest.mark.skip)]",
+    );
+    let after = format!("{before}\n\ndef test_one():\n    assert add(1, 0) == 1\n");
+    assert!(find(&[edit("tests/test_calc.py", &before, &after)], &[]).is_empty());
+}
