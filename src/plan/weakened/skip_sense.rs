@@ -1,8 +1,9 @@
 //! What a skip condition means: the set of environments it skips in, read from
 //! its normal form ([`crate::plan::syntax::Skip::condition`]) over a small fixed
 //! grid (every operating system a platform name can report, [`ROWS`], times
-//! Python 2.7 and 3.0 to 3.15), and how a new condition's set stands to an old
-//! one's ([`change`]).
+//! Python 2.7 and 3.0 to 3.15, each cut after the patch releases the two
+//! conditions name, `(3, 12, 1)`, at most [`MAX_PATCHES`]), and how a new
+//! condition's set stands to an old one's ([`change`]).
 //!
 //! Every spelling of the platform is read off the same row (`sys.platform`,
 //! `os.name`, `platform.system()`, `process.platform`, `os.platform()`,
@@ -53,10 +54,10 @@ pub(super) enum Change {
 
 /// How `new` stands to `old`, both skip conditions in normal form.
 pub(super) fn change(old: &str, new: &str) -> Change {
-    let mut grid = Grid::default();
+    let mut grid = Grid::of(&[old, new]);
     let (Some(was), Some(now)) = (grid.skips(old), grid.skips(new)) else {
         // The old one unread: only a new one that holds everywhere says anything.
-        let mut alone = Grid::default();
+        let mut alone = Grid::of(&[new]);
         return match alone.skips(new) {
             Some(now) if now.is_full() => Change::Wider,
             _ => Change::Other,
@@ -65,11 +66,11 @@ pub(super) fn change(old: &str, new: &str) -> Change {
     if now == was {
         return Change::Same;
     }
-    let gains = Grid::surely_gains_common(&was, &now);
+    let gains = grid.surely_gains_common(&was, &now);
     let turned = now == was.not() && !now.is_empty();
     // Turned round on the machines that matter, a rare one's spelling unknown
     // (`platform.system()` on IronPython): as much a skip turned round.
-    let turned_on_common = gains && Grid::complement_on_common(&was, &now);
+    let turned_on_common = gains && grid.complement_on_common(&was, &now);
     let gained = now.holds(&was) && gains;
     if now.is_full() || turned || turned_on_common || gained {
         Change::Wider
@@ -87,7 +88,7 @@ pub(super) fn same(a: &str, b: &str) -> bool {
 /// Whether `a` holds exactly where `b` does not, read in one grid (a test
 /// guarded by `if a` made one skipped when `b`: it runs where it ran).
 pub(super) fn opposite(a: &str, b: &str) -> bool {
-    let mut grid = Grid::default();
+    let mut grid = Grid::of(&[a, b]);
     match (grid.skips(a), grid.skips(b)) {
         (Some(x), Some(y)) => y == x.not(),
         _ => false,
@@ -205,36 +206,111 @@ const ROWS: [Os; 34] = [
     os(["", "", "", "openharmony", "plan9", "", ""]),
 ];
 
-/// Pythons: 2.7, then 3.0 to 3.15 (index `minor + 1`).
-const VERSIONS: usize = 17;
-const ENVS: usize = ROWS.len() * VERSIONS;
-const BITS: usize = ENVS * ASSIGNMENTS;
-const WORDS: usize = BITS.div_ceil(64);
+/// Pythons: 2.7, then 3.0 to 3.15.
+const PYTHONS: [[i64; 2]; 17] = {
+    let mut out = [[3, 0]; 17];
+    out[0] = [2, 7];
+    let mut minor = 1;
+    while minor < 17 {
+        out[minor] = [3, minor as i64 - 1];
+        minor += 1;
+    }
+    out
+};
+/// Patch releases the conditions may name that cut a Python of the grid in
+/// two: past these, a bound on a micro version is not read (a free variable).
+const MAX_PATCHES: usize = 8;
 
-fn version(v: usize) -> [i64; 2] {
-    match v {
-        0 => [2, 7],
-        _ => [3, v as i64 - 1],
+/// A point of the grid's Pythons: every release from `at` (major, minor,
+/// micro) up to the micro version `next` (`i64::MAX`: the minor's last).
+#[derive(Clone, Copy)]
+struct Python {
+    at: [i64; 3],
+    next: i64,
+}
+
+/// The grid's Pythons: [`PYTHONS`], each cut after each patch release
+/// `conditions` name in a tuple of three or more (`(3, 12, 1)`), at most
+/// [`MAX_PATCHES`] of them.
+fn pythons(conditions: &[&str]) -> Vec<Python> {
+    let mut cuts: Vec<[i64; 3]> = Vec::new();
+    for c in conditions.iter().filter(|c| c.len() <= MAX_TEXT) {
+        let c = c
+            .strip_prefix("if (")
+            .and_then(|c| c.strip_suffix(')'))
+            .unwrap_or(c);
+        let Some(nodes) = parse(c) else {
+            continue;
+        };
+        match pytest_string(&nodes).as_deref().and_then(parse) {
+            Some(code) => patches(&code, &mut cuts, 0),
+            None => patches(&nodes, &mut cuts, 0),
+        }
+    }
+    cuts.sort_unstable();
+    cuts.dedup();
+    cuts.truncate(MAX_PATCHES);
+    let mut at: Vec<[i64; 3]> = PYTHONS.iter().map(|[a, b]| [*a, *b, 0]).collect();
+    at.extend(cuts.iter().filter(|c| PYTHONS.contains(&[c[0], c[1]])));
+    let mut sorted = at.clone();
+    sorted.sort_unstable();
+    at.iter()
+        .map(|v| {
+            let after = sorted.partition_point(|w| w <= v);
+            let next = sorted
+                .get(after)
+                .filter(|w| w[..2] == v[..2])
+                .map_or(i64::MAX, |w| w[2]);
+            Python { at: *v, next }
+        })
+        .collect()
+}
+
+/// The patch releases (`(3, 12, 1)`: a micro version past 0) the tuples of
+/// `nodes` name.
+fn patches(nodes: &[Sx<'_>], out: &mut Vec<[i64; 3]>, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    for x in nodes {
+        match literal(x) {
+            Some(Literal::Tuple(t)) => {
+                if let [major, minor, micro, ..] = t[..]
+                    && micro > 0
+                {
+                    out.push([major, minor, micro]);
+                }
+            }
+            _ => patches(x.kids(), out, depth + 1),
+        }
     }
 }
 
 /// Points of the grid (environment, assignment of the free variables) where a
-/// condition holds.
+/// condition holds; `.1` how many there are.
 #[derive(Clone, PartialEq, Eq)]
-struct Set(Vec<u64>);
+struct Set(Vec<u64>, usize);
 
 impl Set {
-    fn empty() -> Set {
-        Set(vec![0; WORDS])
+    fn empty(bits: usize) -> Set {
+        Set(vec![0; bits.div_ceil(64)], bits)
     }
 
-    fn full() -> Set {
-        Set::empty().not()
+    fn full(bits: usize) -> Set {
+        Set::empty(bits).not()
+    }
+
+    fn constant(held: bool, bits: usize) -> Set {
+        if held {
+            Set::full(bits)
+        } else {
+            Set::empty(bits)
+        }
     }
 
     fn not(&self) -> Set {
-        let mut out = Set(self.0.iter().map(|w| !w).collect());
-        let spare = WORDS * 64 - BITS;
+        let mut out = Set(self.0.iter().map(|w| !w).collect(), self.1);
+        let spare = self.0.len() * 64 - self.1;
         if let Some(last) = out.0.last_mut() {
             *last &= u64::MAX >> spare;
         }
@@ -242,11 +318,13 @@ impl Set {
     }
 
     fn and(&self, other: &Set) -> Set {
-        Set(self.0.iter().zip(&other.0).map(|(a, b)| a & b).collect())
+        let words = self.0.iter().zip(&other.0).map(|(a, b)| a & b);
+        Set(words.collect(), self.1)
     }
 
     fn or(&self, other: &Set) -> Set {
-        Set(self.0.iter().zip(&other.0).map(|(a, b)| a | b).collect())
+        let words = self.0.iter().zip(&other.0).map(|(a, b)| a | b);
+        Set(words.collect(), self.1)
     }
 
     fn set(&mut self, bit: usize) {
@@ -258,7 +336,7 @@ impl Set {
     }
 
     fn is_full(&self) -> bool {
-        *self == Set::full()
+        *self == Set::full(self.1)
     }
 
     fn is_empty(&self) -> bool {
@@ -272,14 +350,41 @@ impl Set {
 }
 
 /// The free variables two conditions share, by the text of what each stands
-/// for: read jointly, the same unread part is the same variable in both.
-#[derive(Default)]
+/// for: read jointly, the same unread part is the same variable in both; and
+/// the Pythons both are read over.
 struct Grid {
     vars: HashMap<String, usize>,
     too_many: bool,
+    pythons: Vec<Python>,
 }
 
 impl Grid {
+    /// The grid to read `conditions` in, jointly.
+    fn of(conditions: &[&str]) -> Grid {
+        Grid {
+            vars: HashMap::new(),
+            too_many: false,
+            pythons: pythons(conditions),
+        }
+    }
+
+    /// How many points a set has: environments times assignments.
+    fn bits(&self) -> usize {
+        ROWS.len() * self.pythons.len() * ASSIGNMENTS
+    }
+
+    fn full(&self) -> Set {
+        Set::full(self.bits())
+    }
+
+    fn empty(&self) -> Set {
+        Set::empty(self.bits())
+    }
+
+    fn constant(&self, held: bool) -> Set {
+        Set::constant(held, self.bits())
+    }
+
     /// The points where the skip whose condition is `c` stops its test: a
     /// Rust `cfg(…)` and a JavaScript test's `if (…)` say where it runs,
     /// `cfg_attr(…, ignore)` and the rest where it is skipped.
@@ -308,9 +413,10 @@ impl Grid {
 
     /// Whether some common CI machine on a Python 3 is skipped by `now` under
     /// every assignment of the free variables and by `was` under none.
-    fn surely_gains_common(was: &Set, now: &Set) -> bool {
-        (0..COMMON * VERSIONS)
-            .filter(|e| !e.is_multiple_of(VERSIONS))
+    fn surely_gains_common(&self, was: &Set, now: &Set) -> bool {
+        let versions = self.pythons.len();
+        (0..COMMON * versions)
+            .filter(|e| self.pythons[e % versions].at[0] == 3)
             .any(|e| {
                 let points = || (0..ASSIGNMENTS).map(|a| e * ASSIGNMENTS + a);
                 points().all(|b| now.get(b)) && !points().any(|b| was.get(b))
@@ -319,19 +425,21 @@ impl Grid {
 
     /// Whether on every common CI machine on a Python 3, under every
     /// assignment, `now` holds exactly where `was` does not.
-    fn complement_on_common(was: &Set, now: &Set) -> bool {
-        (0..COMMON * VERSIONS * ASSIGNMENTS)
-            .filter(|b| !(b / ASSIGNMENTS).is_multiple_of(VERSIONS))
+    fn complement_on_common(&self, was: &Set, now: &Set) -> bool {
+        let versions = self.pythons.len();
+        (0..COMMON * versions * ASSIGNMENTS)
+            .filter(|b| self.pythons[(b / ASSIGNMENTS) % versions].at[0] == 3)
             .all(|b| now.get(b) != was.get(b))
     }
 
     /// The points where `per_env` (of a row and a version) holds; where it
     /// cannot say, those of the free variable named `key`.
-    fn atom(&mut self, key: &str, per_env: impl Fn(usize, usize) -> Option<bool>) -> Set {
-        let mut out = Set::empty();
+    fn atom(&mut self, key: &str, per_env: impl Fn(usize, Python) -> Option<bool>) -> Set {
+        let mut out = self.empty();
         let mut var = None;
-        for e in 0..ENVS {
-            let value = per_env(e / VERSIONS, e % VERSIONS);
+        let versions = self.pythons.len();
+        for e in 0..ROWS.len() * versions {
+            let value = per_env(e / versions, self.pythons[e % versions]);
             for a in 0..ASSIGNMENTS {
                 let held = match value {
                     Some(held) => held,
@@ -362,7 +470,7 @@ impl Grid {
     /// `not (…)` round those it is in the `else` of; elsewhere a sequence is
     /// one node.
     fn sequence(&mut self, nodes: &[Sx<'_>], depth: usize) -> Option<Set> {
-        let mut out = Set::full();
+        let mut out = self.full();
         for part in nodes.split(|n| n.is_token("&&")) {
             let held = match part {
                 [one] => self.truth(one, depth)?,
@@ -391,12 +499,12 @@ impl Grid {
             }));
         }
         let kids = match &x.kind {
-            Kind::Leaf("true", _) => return Some(Set::full()),
-            Kind::Leaf("false" | "none" | "null" | "undefined", _) => return Some(Set::empty()),
+            Kind::Leaf("true", _) => return Some(self.full()),
+            Kind::Leaf("false" | "none" | "null" | "undefined", _) => return Some(self.empty()),
             Kind::List(_, kids) => kids,
             _ => {
                 return Some(match literal(x) {
-                    Some(Literal::Number(n)) => constant(n != 0.0),
+                    Some(Literal::Number(n)) => self.constant(n != 0.0),
                     _ => self.free(x.text),
                 });
             }
@@ -462,7 +570,7 @@ impl Grid {
                 self.atom(x.text, |row, v| holds(value(n, row, v), op, &lit))
             }
             (_, Some(a), _, Some(b)) if op != "in" => {
-                constant(literals(op, &a, &b).unwrap_or(false))
+                self.constant(literals(op, &a, &b).unwrap_or(false))
             }
             _ => {
                 let (a, b) = (l.text.trim(), r.text.trim());
@@ -534,8 +642,8 @@ impl Grid {
                 }
                 tokens.pop();
                 match (word, &kids[..]) {
-                    ("all", _) => Some(kids.iter().fold(Set::full(), |a, b| a.and(b))),
-                    ("any", _) => Some(kids.iter().fold(Set::empty(), |a, b| a.or(b))),
+                    ("all", _) => Some(kids.iter().fold(self.full(), |a, b| a.and(b))),
+                    ("any", _) => Some(kids.iter().fold(self.empty(), |a, b| a.or(b))),
                     ("not", [one]) => Some(one.not()),
                     _ => None,
                 }
@@ -553,7 +661,7 @@ impl Grid {
                 })
             }
             _ => Some(match word {
-                "test" => Set::full(),
+                "test" => self.full(),
                 "unix" | "windows" => self.atom("", |row, _| {
                     Some(ROWS[row].family.split(' ').any(|f| f == word))
                 }),
@@ -612,10 +720,6 @@ fn cfg_tokens(p: &str) -> Option<Vec<&str>> {
     Some(out)
 }
 
-fn constant(held: bool) -> Set {
-    if held { Set::full() } else { Set::empty() }
-}
-
 /// Kleene's `or` of what each part says: true if one is, false if all are.
 fn any(parts: impl Iterator<Item = Option<bool>>) -> Option<bool> {
     let mut out = Some(false);
@@ -651,7 +755,8 @@ fn literals(op: &str, a: &Literal, b: &Literal) -> Option<bool> {
 }
 
 /// `value op lit` on one row, or none where the row cannot say (a platform
-/// known only by how it starts, a micro version, an order across kinds).
+/// known only by how it starts, a micro version the grid is not cut at, an
+/// order across kinds).
 fn holds(value: Value, op: &str, lit: &Literal) -> Option<bool> {
     let never = (op == "==").then_some(false);
     match (value, lit) {
@@ -662,9 +767,11 @@ fn holds(value: Value, op: &str, lit: &Literal) -> Option<bool> {
             None => Some(apply(op, p.cmp(s.as_str()))),
         },
         (Value::Version(v), Literal::Tuple(t)) => {
-            let k = t.len().min(2);
-            match v[..k].cmp(&t[..k]) {
-                Ordering::Equal if t.len() > 2 => None,
+            let k = t.len().min(3);
+            match v.at[..k].cmp(&t[..k]) {
+                // From a micro version below the bound's to one past it.
+                Ordering::Less if k == 3 && v.at[..2] == t[..2] && v.next > t[2] => None,
+                Ordering::Equal if t.len() > 3 => None,
                 // `version_info` has five fields: above any prefix of itself.
                 Ordering::Equal => Some(apply(op, Ordering::Greater)),
                 order => Some(apply(op, order)),
@@ -681,8 +788,9 @@ fn holds(value: Value, op: &str, lit: &Literal) -> Option<bool> {
 enum Value {
     /// A platform's name; `""` none, ending `*` any that starts so.
     Text(&'static str),
-    /// `sys.version_info`, whose micro version and after are not on the grid.
-    Version([i64; 2]),
+    /// `sys.version_info`: its micro version is on the grid only where a
+    /// condition names one.
+    Version(Python),
     /// `sys.version_info[:n]`, n of 1 or 2.
     Prefix([i64; 2], usize),
     Int(i64),
@@ -711,9 +819,9 @@ enum Name {
     Minor,
 }
 
-fn value(n: Name, row: usize, v: usize) -> Value {
+fn value(n: Name, row: usize, v: Python) -> Value {
     let os = &ROWS[row];
-    let py = version(v);
+    let py = [v.at[0], v.at[1]];
     match n {
         // Linux's was `linux2` before Python 3.3.
         Name::Sys if row == 0 && py < [3, 3] => Value::Text("linux2"),
@@ -722,7 +830,7 @@ fn value(n: Name, row: usize, v: usize) -> Value {
         Name::System => Value::Text(os.system),
         Name::Node => Value::Text(os.node),
         Name::Goos => Value::Text(os.goos),
-        Name::Version => Value::Version(py),
+        Name::Version => Value::Version(v),
         Name::Prefix(k) => Value::Prefix(py, k),
         Name::Major => Value::Int(py[0]),
         Name::Minor => Value::Int(py[1]),

@@ -85,3 +85,23 @@ fn a_condition_past_the_bounds_or_malformed_is_not_read() {
         assert_ne!(change(bad, bad), Change::Wider, "{bad:?}");
     }
 }
+
+/// The grid is cut after at most [`super::MAX_PATCHES`] patch releases the
+/// two conditions name, the lowest first: a bound on one past them is read as
+/// a free variable, as before patches were read.
+#[test]
+fn patch_releases_past_the_bound_are_not_read() {
+    let py = |c: &str| crate::plan::syntax::python_expression(c).unwrap_or_default();
+    let with = |n: usize| {
+        let others: Vec<String> = (1..=n)
+            .map(|p| format!(" or sys.version_info < (3, 0, {p})"))
+            .collect();
+        py(&format!(
+            "sys.version_info < (3, 11, 12){}",
+            others.concat()
+        ))
+    };
+    let now = py("sys.version_info < (3, 12)");
+    assert_eq!(change(&with(super::MAX_PATCHES - 1), &now), Change::Wider);
+    assert_eq!(change(&with(super::MAX_PATCHES), &now), Change::Other);
+}

@@ -1209,3 +1209,33 @@ fn attack_a_skip_turned_round_in_another_spelling_is_high() {
     let nt = PY.replace("sys.platform == \"win32\"", "os.name != \"nt\"");
     skipped("tests/test_cli.py", PY, &nt);
 }
+
+/// Review 106: a version bound on a patch release is read on the grid cut
+/// there, so moving it past the patch (`< (3, 12, 1)` made `< (3, 13)` or `<
+/// (3, 12, 5)`) skips where the test ran (3.12.1 to 3.12.4), while the same
+/// bound respelled, or narrowed, is none.
+#[test]
+fn a_version_bound_on_a_patch_release_is_read_to_the_patch() {
+    let bound = |b: &str| PY.replace("sys.platform == \"win32\"", b);
+    let was = bound("sys.version_info < (3, 12, 1)");
+    for wider in [
+        "sys.version_info < (3, 13)",
+        "sys.version_info < (3, 12, 5)",
+        "sys.version_info < (3, 12, 2)",
+    ] {
+        high("tests/test_cli.py", &was, &bound(wider));
+    }
+    for honest in [
+        "not sys.version_info >= (3, 12, 1)",
+        "(3, 12, 1) > sys.version_info",
+        // `version_info` has five fields: above `(3, 12, 1)` on 3.12.1.
+        "sys.version_info <= (3, 12, 1)",
+        "sys.version_info < (3, 12)",
+        "sys.version_info[:2] < (3, 12)",
+    ] {
+        none("tests/test_cli.py", &was, &bound(honest));
+    }
+    // A bound moved back to the release before the patch: narrower.
+    let later = bound("sys.version_info < (3, 12, 5)");
+    none("tests/test_cli.py", &later, &was);
+}

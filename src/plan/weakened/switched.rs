@@ -6,7 +6,9 @@
 //! ran somewhere before runs nowhere now, wherever the markers went: a suite's
 //! skip spread onto its tests switches nothing off, a skip traded between two
 //! rows of one table does. Tests keep their key across files by name (moved)
-//! and, renamed, by their assertions. Where a test's conditions are not ones
+//! and, renamed, by their assertions; renamed and touched, by assertions that
+//! share most of their names and numbers with one gone from the file
+//! ([`touched`]). Where a test's conditions are not ones
 //! this reading can compare (a condition new in other words, an `xfail` made
 //! strict), or a version holds what it cannot place (a focus, an exit, a
 //! redefinition, a parse error), the counts of markers and the conditions'
@@ -328,7 +330,22 @@ pub(super) fn read(lang: Lang, text: &str, view: &syntax::View, ran: bool) -> Of
             rows.push((span.clone(), k, key.clone(), Off::default()));
         }
     }
+    // A table kept in a name: its rows are the test's that names it.
+    for (span, call, key) in &layout.named {
+        if let Some(&k) = within_test(&at.starts, at.tests, call) {
+            rows.push((span.clone(), k, key.clone(), Off::default()));
+        }
+    }
     rows.sort_by_key(|r| r.0.start);
+    // A named table's row is each test's that names it, the view's mark on
+    // each of them by name: the rows by where they start and their test.
+    let mut of_test: HashMap<(usize, &str), Vec<usize>> = HashMap::new();
+    if !layout.named.is_empty() {
+        for (i, row) in rows.iter().enumerate() {
+            let name = at.tests[row.1].name.as_str();
+            of_test.entry((row.0.start, name)).or_default().push(i);
+        }
+    }
     for (span, condition) in &layout.guards {
         for k in at.within(span) {
             at.own[k].runs_if.push(condition.clone());
@@ -336,10 +353,17 @@ pub(super) fn read(lang: Lang, text: &str, view: &syntax::View, ran: bool) -> Of
     }
     for s in view.skips.iter().filter(|s| !s.nested && !s.focus) {
         let r = rows.partition_point(|r| r.0.start <= s.span.start);
-        if let Some(row) = r.checked_sub(1).map(|r| &mut rows[r])
-            && s.span.end <= row.0.end
+        if let Some(last) = r.checked_sub(1)
+            && s.span.end <= rows[last].0.end
         {
-            apply(lang, text, s, &mut row.3);
+            let start = rows[last].0.start;
+            let named = s.test.as_deref().and_then(|t| of_test.get(&(start, t)));
+            match named {
+                Some(rows_of_test) => rows_of_test
+                    .iter()
+                    .for_each(|i| apply(lang, text, s, &mut rows[*i].3)),
+                None => apply(lang, text, s, &mut rows[last].3),
+            }
             continue;
         }
         match &s.test {
@@ -476,6 +500,13 @@ pub(super) fn judge(rows: &[Sides<'_>]) -> Vec<Found> {
     // (renamed), per language.
     let mut gone_names: [HashMap<String, Vec<&Entry>>; 4] = Default::default();
     let mut gone_checks: [HashMap<&[String], Vec<&Entry>>; 4] = Default::default();
+    // The names of the new side's tests, in every file: one gone from its file
+    // under a name found elsewhere moved there.
+    let mut names: [std::collections::HashSet<String>; 4] = Default::default();
+    for (lang, _, new) in rows {
+        let all = new.iter().flat_map(|n| n.entries.iter());
+        names[index(*lang)].extend(all.map(|e| name_key(&e.name)));
+    }
     for (lang, old, new) in rows {
         let Some(old) = old else {
             continue;
@@ -517,12 +548,14 @@ pub(super) fn judge(rows: &[Sides<'_>]) -> Vec<Found> {
             for e in &new.entries {
                 keys.entry(key(e)).or_default().1 += 1;
             }
+            let mut unkeyed: Vec<&Entry> = Vec::new();
             for e in &new.entries {
                 let candidates = mine
                     .get(e.name.as_str())
                     .or_else(|| gone_names[k].get(&name_key(&e.name)))
                     .or_else(|| gone_checks[k].get(e.checks.as_slice()));
                 let Some(candidates) = candidates else {
+                    unkeyed.push(e);
                     continue;
                 };
                 // Many tests of one name (a JavaScript `it("works")` in each
@@ -540,9 +573,116 @@ pub(super) fn judge(rows: &[Sides<'_>]) -> Vec<Found> {
                     }
                 }
             }
+            if let Some(old) = old {
+                let (pairs, unsure) = touched(old, new, &names[k], &unkeyed);
+                found.clear &= !unsure;
+                for (e, was) in pairs {
+                    match verdict(e, &was, &keys) {
+                        None | Some(Verdict::Same) => {}
+                        Some(v) => {
+                            found.clear = false;
+                            found.anew += usize::from(v == Verdict::Fewer);
+                        }
+                    }
+                }
+            }
             found
         })
         .collect()
+}
+
+/// Of `unkeyed`, the new side's tests keyed to none that was (new, or renamed
+/// with their assertions touched), those switched off somewhere, each with the
+/// tests gone from the file (their name found on no new test of the change
+/// in `names`, their assertions on none of the file's) whose assertions are most like its own of all `unkeyed`: most of
+/// their names and numbers shared ([`alike`]). A test renamed and touched
+/// stays itself to its skips; a new one is paired with none, or with a gone
+/// one more like another new test. `.1`: which it was is not known (a gone
+/// test as like a new one switched off as another, or past [`PAIRED`] of
+/// either): the counts judge.
+fn touched<'a>(
+    old: &'a Offs,
+    new: &Offs,
+    names: &std::collections::HashSet<String>,
+    unkeyed: &[&'a Entry],
+) -> (Vec<(&'a Entry, Vec<&'a Entry>)>, bool) {
+    let off = |e: &Entry| e.off != Off::default();
+    if !unkeyed.iter().any(|e| off(e)) {
+        return (Vec::new(), false);
+    }
+    let checks: std::collections::HashSet<&[String]> =
+        new.entries.iter().map(|e| e.checks.as_slice()).collect();
+    let gone: Vec<&Entry> = (old.entries.iter())
+        .filter(|g| !names.contains(&name_key(&g.name)))
+        .filter(|g| g.checks.is_empty() || !checks.contains(g.checks.as_slice()))
+        .collect();
+    if gone.is_empty() {
+        return (Vec::new(), false);
+    }
+    if gone.len() > PAIRED || unkeyed.len() > PAIRED {
+        return (Vec::new(), true);
+    }
+    let theirs: Vec<Vec<&str>> = unkeyed.iter().map(|e| words(&e.checks)).collect();
+    let mut paired: Vec<Vec<&Entry>> = vec![Vec::new(); unkeyed.len()];
+    let mut unsure = false;
+    for g in gone {
+        let had = words(&g.checks);
+        let scores: Vec<(usize, usize)> = (0..unkeyed.len())
+            .filter(|i| unkeyed[*i].case == g.case)
+            .map(|i| (alike(&had, &theirs[i]), i))
+            .filter(|(score, _)| *score > 0)
+            .collect();
+        let Some(best) = scores.iter().map(|(score, _)| *score).max() else {
+            continue;
+        };
+        match scores
+            .iter()
+            .filter(|(score, _)| *score == best)
+            .collect::<Vec<_>>()[..]
+        {
+            [(_, i)] => paired[*i].push(g),
+            ref tied => unsure |= tied.iter().any(|(_, i)| off(unkeyed[*i])),
+        }
+    }
+    let pairs = (unkeyed.iter().zip(paired))
+        .filter(|(e, was)| off(e) && !was.is_empty())
+        .map(|(e, was)| (*e, was))
+        .collect();
+    (pairs, unsure)
+}
+
+/// How many tests gone and tests new a file may have for [`touched`] to pair
+/// them: each gone one is compared with each new one.
+const PAIRED: usize = 64;
+
+/// The names and numbers of `checks` (the leaves of their normal forms),
+/// sorted, each once; the first 256, to keep [`touched`]'s pairs cheap.
+fn words(checks: &[String]) -> Vec<&str> {
+    let mut out: Vec<&str> = (checks.iter())
+        .flat_map(|c| c.split([' ', '(', ')', '\u{1}']))
+        .filter_map(|leaf| {
+            let (kind, value) = leaf.split_once('=')?;
+            let kind_like =
+                !kind.is_empty() && kind.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
+            (kind_like && !value.is_empty()).then_some(value)
+        })
+        .take(256)
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// How alike two tests' assertions are by their [`words`]: 0 unless they
+/// share at least half of all they hold between them; then the more they
+/// share, the higher.
+fn alike(a: &[&str], b: &[&str]) -> usize {
+    let shared = a.iter().filter(|w| b.binary_search(w).is_ok()).count();
+    let all = a.len() + b.len() - shared;
+    match shared * 2 >= all && shared > 0 {
+        true => shared * 1000 / all.max(1),
+        false => 0,
+    }
 }
 
 /// Where a test (or row) is in its file version: scope, name and case.
