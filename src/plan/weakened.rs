@@ -3499,6 +3499,9 @@ mod skip_traded_tests;
 #[path = "weakened/skip_widened_tests.rs"]
 mod skip_widened_tests;
 #[cfg(test)]
+#[path = "weakened/snapbox_tests.rs"]
+mod snapbox_tests;
+#[cfg(test)]
 #[path = "weakened/t_shadowed_tests.rs"]
 mod t_shadowed_tests;
 #[cfg(test)]

@@ -1,0 +1,81 @@
+//! snapbox's `assert_data_eq!` read as the exact check it is: its expected text
+//! made to match more with a `[..]` wildcard (clap `f89b9b8d`, corpus tuning
+//! half: a version in a help snapshot become `[..]`, `.raw()` dropped) is an
+//! assertion rewritten, whatever the code did; its expected text changed with
+//! the code, or `.raw()` dropped alone, is not.
+
+use super::*;
+
+const PATH: &str = "tests/help.rs";
+
+fn help(expected: &str, raw: bool) -> String {
+    format!(
+        "use snapbox::{{assert_data_eq, str}};\n\n#[test]\nfn long_help() {{\n    let output = get_long_help();\n    assert_data_eq!(output, str![[r#\"\n{expected}\nA parser\n\n\"#]]{});\n}}\n",
+        if raw { ".raw()" } else { "" }
+    )
+}
+
+fn parts(changes: &[Change]) -> Vec<String> {
+    find(changes, &[])
+        .iter()
+        .flat_map(kinds::of)
+        .map(|p| format!("{}, {}", p.kind, p.confidence))
+        .collect()
+}
+
+fn test_change(before: &str, after: &str) -> Change {
+    Change {
+        path: PATH.to_string(),
+        was: None,
+        before: Some(before.to_string()),
+        after: Some(after.to_string()),
+    }
+}
+
+#[test]
+fn a_version_in_expected_help_become_a_wildcard_is_a_rewrite() {
+    let found = parts(&[test_change(
+        &help("clap 4.5.43", true),
+        &help("clap [..]", false),
+    )]);
+    assert_eq!(found, ["assertion-rewritten, high"]);
+}
+
+#[test]
+fn a_wildcard_gained_beside_a_code_change_is_still_a_rewrite() {
+    let code = Change {
+        path: "src/lib.rs".to_string(),
+        was: None,
+        before: Some("pub fn version() -> &'static str {\n    \"4.5.43\"\n}\n".to_string()),
+        after: Some("pub fn version() -> &'static str {\n    \"4.5.44\"\n}\n".to_string()),
+    };
+    let found = parts(&[
+        code,
+        test_change(&help("clap 4.5.43", true), &help("clap [..]", true)),
+    ]);
+    assert_eq!(found, ["assertion-rewritten, high"]);
+}
+
+#[test]
+fn raw_dropped_alone_is_no_finding() {
+    let found = parts(&[test_change(
+        &help("clap 4.5.43", true),
+        &help("clap 4.5.43", false),
+    )]);
+    assert!(found.is_empty(), "{found:?}");
+}
+
+#[test]
+fn an_expected_text_changed_with_the_code_is_a_lead() {
+    let code = Change {
+        path: "src/lib.rs".to_string(),
+        was: None,
+        before: Some("pub fn version() -> &'static str {\n    \"4.5.43\"\n}\n".to_string()),
+        after: Some("pub fn version() -> &'static str {\n    \"4.5.44\"\n}\n".to_string()),
+    };
+    let found = parts(&[
+        code,
+        test_change(&help("clap 4.5.43", true), &help("clap 4.5.44", true)),
+    ]);
+    assert!(found.iter().all(|p| p.ends_with(", low")), "{found:?}");
+}
