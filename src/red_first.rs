@@ -318,7 +318,10 @@ pub fn unchanged_since(
     // Where the verify names no file it rests on every file a program could read;
     // of those, Markdown prose is none a test runner runs ([`prose_only`]).
     let anything = files.is_empty();
-    let same = |file: &git::Changed| means_the_same(file) || (anything && prose_only(file));
+    let shell = shell_scripts(root, &parsed);
+    let same = |file: &git::Changed| {
+        means_the_same(file, shell.contains(&file.path)) || (anything && prose_only(file))
+    };
     let changed = crate::weakened::on_own_stack(|| !changed.iter().all(same));
     Ok((!changed).then(|| GreenAtStart {
         commit: commit.to_string(),
@@ -330,11 +333,13 @@ pub fn unchanged_since(
 /// added or layout changed (`# graded`, a blank line) claims no work, and must
 /// not turn `verify-green-at-start` off; the weakened check ignores such edits
 /// too. Read through its grammar ([`syntax::same_meaning`]; a shell script through
-/// [`syntax::shell::same_meaning`]): a file of none, one that does not parse, one moved, added or gone,
-/// differs. Bytes that are no
-/// UTF-8 are read as U+FFFD, so a comment holding one is a comment: two versions
-/// alike only so differ in a string at most, and the finding errs towards firing.
-fn means_the_same(file: &git::Changed) -> bool {
+/// [`syntax::shell::same_meaning`], or, with `shell` (the verify runs it through a
+/// shell by name: [`shell_scripts`]), [`syntax::shell::same_script`]; a makefile
+/// through [`syntax::make::same_meaning`]): a file of none, one that does not
+/// parse, one moved, added or gone, differs. Bytes that are no UTF-8 are read as
+/// U+FFFD, so a comment holding one is a comment: two versions alike only so
+/// differ in a string at most, and the finding errs towards firing.
+fn means_the_same(file: &git::Changed, shell: bool) -> bool {
     // A text git::changed_since cut short is past the cap the grammar reads to.
     const _: () = assert!(crate::plan::weakened::MAX_TEXT >= syntax::MAX_BYTES);
     match (&file.was, &file.before, &file.after) {
@@ -342,16 +347,78 @@ fn means_the_same(file: &git::Changed) -> bool {
             // Past the cap the text read is cut short and no grammar reads it: a
             // comment padding code past it would otherwise end the finding.
             let cut = |text: &str| text.len() > syntax::MAX_BYTES;
-            let read = |text: &str| syntax::shell::is_shell(&file.path, text);
-            let grammar = syntax::Grammar::of(&file.path).is_some() || read(before) || read(after);
+            let read = |text: &str| shell || syntax::shell::is_shell(&file.path, text);
+            let make = syntax::make::is_makefile(&file.path);
+            let grammar =
+                syntax::Grammar::of(&file.path).is_some() || make || read(before) || read(after);
             if grammar && (cut(before) || cut(after)) {
                 return true;
+            }
+            if shell {
+                return syntax::shell::same_script(before, after);
+            }
+            if make {
+                return syntax::make::same_meaning(before, after);
             }
             syntax::same_meaning(&file.path, before, after)
                 || syntax::shell::same_meaning(&file.path, before, after)
         }
         _ => false,
     }
+}
+
+/// The files the verify line runs through a shell by name (`bash check`, `sh -e
+/// ci/check`): shell scripts, whatever their names or `#!` lines say, since the
+/// shell reads them as such. Not a file another word of the line names too
+/// (`bash check && grep -q graded check`): there its comments may be what is
+/// checked.
+fn shell_scripts(root: &Path, verify: &Verify) -> Vec<String> {
+    let mut run = Vec::new();
+    let mut other = Vec::new();
+    for command in verify.chain.iter().flat_map(|p| &p.commands) {
+        let script = shell_operand(command);
+        for (i, word) in command.iter().enumerate() {
+            if let Some(rel) = crate::judge::files::in_repo(root, word) {
+                match Some(i) == script {
+                    true => run.push(rel),
+                    false => other.push(rel),
+                }
+            }
+        }
+    }
+    run.retain(|rel| !other.contains(rel));
+    run
+}
+
+/// Where in `command` the script file is that it runs through a shell
+/// ([`syntax::shell::SHELLS`]): the shell's first operand past its options, when
+/// no option makes it read a command string (`-c`) or its stdin (`-s`, `-`).
+fn shell_operand(command: &[String]) -> Option<usize> {
+    let program = command.first()?;
+    let name = program.rsplit('/').next().unwrap_or(program);
+    if !syntax::shell::SHELLS.contains(&name) {
+        return None;
+    }
+    let mut valued = false;
+    for (i, word) in command.iter().enumerate().skip(1) {
+        if std::mem::take(&mut valued) {
+            continue;
+        }
+        match word.as_str() {
+            "--" => return (i + 1 < command.len()).then_some(i + 1),
+            "-" | "+" => return None,
+            "--rcfile" | "--init-file" => valued = true,
+            long if long.starts_with("--") => {}
+            short if short.starts_with('-') || short.starts_with('+') => {
+                if short.contains(['c', 's']) {
+                    return None;
+                }
+                valued = short.ends_with(['o', 'O']);
+            }
+            _ => return Some(i),
+        }
+    }
+    None
 }
 
 /// Whether a file that differs since the start is Markdown for people (README.md,
@@ -601,4 +668,31 @@ pub fn strict_findings(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>) -> Vec<Strin
         Err(e) => out.push(format!("verify-green-at-start could not be checked: {e:#}")),
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_script_a_shell_runs_is_its_first_operand() {
+        let words = |line: &str| line.split(' ').map(str::to_string).collect::<Vec<_>>();
+        for (line, at) in [
+            ("bash check", Some(1)),
+            ("/bin/sh -e ci/check", Some(2)),
+            ("bash -o pipefail check", Some(3)),
+            ("bash -euo pipefail check", Some(3)),
+            ("bash --norc --rcfile x check", Some(4)),
+            ("dash -- check", Some(2)),
+            ("bash -c check", None),
+            ("sh -s check", None),
+            ("bash -ec check", None),
+            ("bash -", None),
+            ("bash", None),
+            ("zsh check", None),
+            ("python3 check", None),
+        ] {
+            assert_eq!(shell_operand(&words(line)), at, "{line}");
+        }
+    }
 }

@@ -9,6 +9,7 @@ mod bars;
 mod bound;
 mod handed;
 pub mod layout;
+pub mod make;
 mod marks;
 mod normal;
 mod resolved;

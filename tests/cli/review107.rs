@@ -53,7 +53,6 @@ fn started_on(check: &str, base: &[(&str, &str)], then: impl Fn(&Test)) -> (Test
 // their bytes: a `# graded` comment added is a change, and verify-green-at-start
 // is gone at the sign-off and at the gate.
 #[test]
-#[ignore = "review 107: a comment in a shell script with no .sh name or #! line (`bash check`), or in the Makefile of `make check`, still ends verify-green-at-start"]
 fn a_comment_in_a_script_run_by_bash_or_make_by_name_does_not_dodge_green_at_start() {
     type Form = (&'static str, &'static str, &'static str, fn(&Test));
     let forms: [Form; 2] = [

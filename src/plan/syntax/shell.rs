@@ -7,7 +7,7 @@ use super::{MAX_BYTES, pruned};
 
 /// The programs a `#!` line may name for its script to be read as shell here:
 /// the POSIX shells and bash, whose grammar this is.
-const SHELLS: &[&str] = &["sh", "bash", "dash", "ash", "ksh", "mksh"];
+pub const SHELLS: &[&str] = &["sh", "bash", "dash", "ash", "ksh", "mksh"];
 
 /// Nodes read byte for byte, their insides never normalised: in a quoted string
 /// or a here-document a `#` or a blank line is what the script says.
@@ -47,7 +47,15 @@ pub fn is_shell(path: &str, text: &str) -> bool {
 /// left out and layout reduced ([`normal`]). `false` when either is past
 /// [`MAX_BYTES`] or does not parse clean: then the bytes decide.
 pub fn same_meaning(path: &str, before: &str, after: &str) -> bool {
-    if !is_shell(path, before) || !is_shell(path, after) || shebang(before) != shebang(after) {
+    is_shell(path, before) && is_shell(path, after) && same_script(before, after)
+}
+
+/// Whether `before` and `after`, two versions of a script a shell runs whatever
+/// its name and `#!` line say (`bash check`), mean the same to it: the same `#!`
+/// line (kept: a program may pick by it) and alike as [`same_meaning`] reads
+/// them.
+pub fn same_script(before: &str, after: &str) -> bool {
+    if shebang(before) != shebang(after) {
         return false;
     }
     match (normal(before), normal(after)) {
