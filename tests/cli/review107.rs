@@ -93,7 +93,6 @@ fn a_comment_in_a_script_run_by_bash_or_make_by_name_does_not_dodge_green_at_sta
 // marker of the release it writes), and the sign-off reads the check as
 // unchanged: verify-green-at-start on a check that changed.
 #[test]
-#[ignore = "review 107: a `#` after a line continuation (`\\` then a line's end) is a comment to tree-sitter-bash but part of the word to bash: a changed check reads as unchanged"]
 fn a_word_continued_onto_a_line_starting_with_a_hash_is_no_comment() {
     let (t, _) = started_on(
         "v=release\\\n#1\ngrep -rqF \"$v\" notes\n",
