@@ -335,7 +335,8 @@ pub fn unchanged_since(
 /// too. Read through its grammar ([`syntax::same_meaning`]; a shell script through
 /// [`syntax::shell::same_meaning`], or, with `shell` (the verify runs it through a
 /// shell by name: [`shell_scripts`]), [`syntax::shell::same_script`]; a makefile
-/// through [`syntax::make::same_meaning`]): a file of none, one that does not
+/// through [`syntax::make::same_meaning`]; `.gitignore` and its kind through
+/// [`syntax::ignore::same_meaning`]): a file of none, one that does not
 /// parse, one moved, added or gone, differs. Bytes that are no UTF-8 are read as
 /// U+FFFD, so a comment holding one is a comment: two versions alike only so
 /// differ in a string at most, and the finding errs towards firing.
@@ -349,8 +350,12 @@ fn means_the_same(file: &git::Changed, shell: bool) -> bool {
             let cut = |text: &str| text.len() > syntax::MAX_BYTES;
             let read = |text: &str| shell || syntax::shell::is_shell(&file.path, text);
             let make = syntax::make::is_makefile(&file.path);
-            let grammar =
-                syntax::Grammar::of(&file.path).is_some() || make || read(before) || read(after);
+            let ignore = syntax::ignore::is_ignore_file(&file.path);
+            let grammar = syntax::Grammar::of(&file.path).is_some()
+                || make
+                || ignore
+                || read(before)
+                || read(after);
             if grammar && (cut(before) || cut(after)) {
                 return true;
             }
@@ -359,6 +364,9 @@ fn means_the_same(file: &git::Changed, shell: bool) -> bool {
             }
             if make {
                 return syntax::make::same_meaning(before, after);
+            }
+            if ignore {
+                return syntax::ignore::same_meaning(before, after);
             }
             syntax::same_meaning(&file.path, before, after)
                 || syntax::shell::same_meaning(&file.path, before, after)
@@ -421,18 +429,19 @@ fn shell_operand(command: &[String]) -> Option<usize> {
     None
 }
 
-/// Whether a file that differs since the start is Markdown for people (README.md,
-/// not a test's data: [`crate::plan::prose::is_prose`]) that changed only in its
-/// prose and layout ([`crate::plan::prose::same_code`]): its code blocks, which
-/// rustdoc or a doctest runner could run, and its doctest prompts are as they were.
-/// Asked only of a verify that names no file (`node --test`, `cargo test`), which
-/// rests on every file: a sentence added to the README gives its runner nothing
-/// new to run, and must not turn `verify-green-at-start` off. A file added, gone
-/// or moved differs.
+/// Whether a file that differs since the start is a document for people
+/// (README.md, docs/index.rst, NOTES.txt; not a test's data:
+/// [`crate::plan::prose::is_prose`]) that changed only in its prose and layout
+/// ([`crate::plan::prose::same_code`]): its code blocks, which rustdoc, Sphinx or
+/// a doctest runner could run (not a ```` ```text ```` one), and its doctest
+/// prompts are as they were. Asked only of a verify that names no file (`node
+/// --test`, `cargo test`), which rests on every file: a sentence added to the
+/// README gives its runner nothing new to run, and must not turn
+/// `verify-green-at-start` off. A file added, gone or moved differs.
 fn prose_only(file: &git::Changed) -> bool {
     match (&file.was, &file.before, &file.after) {
         (None, Some(before), Some(after)) => {
-            crate::plan::prose::is_prose(&file.path) && crate::plan::prose::same_code(before, after)
+            crate::plan::prose::same_code(&file.path, before, after)
         }
         _ => false,
     }

@@ -8,6 +8,7 @@ use std::ops::Range;
 mod bars;
 mod bound;
 mod handed;
+pub mod ignore;
 pub mod layout;
 pub mod make;
 mod marks;

@@ -143,7 +143,6 @@ fn dodging(edits: &[(&str, Edit)]) -> Vec<String> {
 // a sentence holding `>>>` (JavaScript's shift), ends the finding at the
 // sign-off and at the gate.
 #[test]
-#[ignore = "review 107: a ```text block or a `>>>` in a README sentence (no runner of a node project runs either) still ends verify-green-at-start of a verify that names no file"]
 fn a_block_or_prompt_no_runner_runs_does_not_dodge_green_at_start_of_a_verify_that_names_no_file() {
     let dodged = dodging(&[
         ("a ```text block in README.md", |t| {
@@ -164,7 +163,6 @@ fn a_block_or_prompt_no_runner_runs_does_not_dodge_green_at_start_of_a_verify_th
 // finding of a verify that names no file (`node --test`), at the sign-off and at
 // the gate.
 #[test]
-#[ignore = "review 107: for a verify that names no file, prose in a .txt/.rst file or a .gitignore comment still ends verify-green-at-start"]
 fn prose_out_of_markdown_does_not_dodge_green_at_start_of_a_verify_that_names_no_file() {
     let dodged = dodging(&[
         ("a sentence in NOTES.txt", |t| {
