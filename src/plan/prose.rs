@@ -16,6 +16,12 @@ pub const MAX_BYTES: usize = crate::plan::syntax::MAX_BYTES;
 /// tests run, prose and all.
 const DATA_DIRS: &[&str] = &["fixtures", "testdata", "snapshots", "__snapshots__"];
 
+/// Where tests are written in Markdown, besides the tests' folders: Gherkin in
+/// Markdown, as cucumber-js reads it (`features/add.feature.md`, each list item
+/// of a scenario a step it runs), by its folder or by its name.
+const FEATURES_DIR: &str = "features";
+const FEATURE_MD: &str = ".feature.md";
+
 /// The names (before the extension, in any case) of plain-text files written
 /// for people: a `.txt` of another name may be a test's data (`expected.txt`), a
 /// tool's list (`requirements.txt`) or code (`CMakeLists.txt`).
@@ -58,13 +64,15 @@ enum Kind {
 /// What `path` names, when it is a document written for people: Markdown,
 /// reStructuredText, or a `.txt` named as notes ([`TEXT_NAMES`]) or kept in a
 /// documentation folder ([`DOC_DIRS`]); never one in the tests' folders or their
-/// data's.
+/// data's, nor a test written in Markdown ([`FEATURE_MD`]).
 fn kind(path: &str) -> Option<Kind> {
     let mut parts = path.split('/').rev();
     let name = parts.next()?;
     let dirs: Vec<&str> = parts.collect();
-    let test = |d: &&str| crate::plan::weakened::TEST_DIRS.contains(d) || DATA_DIRS.contains(d);
-    if dirs.iter().any(test) {
+    let test = |d: &&str| {
+        crate::plan::weakened::TEST_DIRS.contains(d) || DATA_DIRS.contains(d) || *d == FEATURES_DIR
+    };
+    if dirs.iter().any(test) || name.to_ascii_lowercase().ends_with(FEATURE_MD) {
         return None;
     }
     let (stem, ext) = name.rsplit_once('.')?;
@@ -318,6 +326,9 @@ mod tests {
             "CMakeLists.txt",
             "docs/requirements-dev.txt",
             "tests/README.txt",
+            "features/add.feature.md",
+            "docs/features/add.md",
+            "Add.Feature.MD",
             "fixtures/a.rst",
             ".gitignore",
             "tests/cases/add.md",

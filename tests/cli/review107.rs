@@ -202,7 +202,6 @@ for (const f of fs.readdirSync('features')) {
 // change reads as no change: verify-green-at-start at the sign-off, and the
 // gate fails, where a `.test.js` added ends the finding.
 #[test]
-#[ignore = "review 107: a scenario added to a Markdown test (features/*.feature.md) reads as prose: verify-green-at-start on work that added a test"]
 fn a_scenario_added_to_a_markdown_feature_is_a_test_not_prose() {
     let (t, base) = signed_pull_request(
         "node --test",
