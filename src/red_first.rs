@@ -534,27 +534,34 @@ pub fn start_commits(
 
 /// The files the gate lays over a start commit's checkout, as the commit it judges
 /// has them, before it runs the verify `line` there: the scripts the line runs
-/// (`judge::files::verify_scripts`), the plan file (`plan_rel`) and every other
-/// plan file HEAD has, as the gate finds them ([`crate::plan::gate::is_plan`]). Red first
-/// asks whether this check would have passed before the work: a script the work
-/// added is missing at the start, and a verify that reads a `started` line (its
-/// own, or that of a goal started after it, in any plan file) finds none there, so
-/// either would read as red however little it checks. What they run in turn, and
-/// the files they check, stay as the start had them: they may be the work. Read
-/// from the working tree and HEAD at `root` (the commit judged, checked out), so
-/// the verify job and the judge job name the same files.
+/// (`judge::files::verify_scripts`), the plan file (`plan_rel`), every other file
+/// HEAD has that plan wrote its log to, whatever its name
+/// ([`crate::plan::gate::is_logged`]: `plan --file conf/side.yaml start x`), and
+/// the judges' transcripts (`.plan/judge/`). Red first asks whether this check
+/// would have passed before the work: a script the work added is missing at the
+/// start, and a verify that reads a `started` line (its own, or that of a goal
+/// started after it, in any plan file) or a transcript of a sign-off after it
+/// finds none there, so either would read as red however little it checks. A
+/// plan-shaped file plan never logged to (an example the work writes in the
+/// docs) is the work's, and stays as the start had it, as do what the scripts
+/// run in turn and the files they check: they may be the work. Read from the
+/// working tree and HEAD at `root` (the commit judged, checked out), so the
+/// verify job and the judge job name the same files.
 pub fn laid_over(root: &Path, plan_rel: Option<&Path>, line: &str) -> Result<Vec<String>> {
     let mut out = match verify::parse(line) {
         Ok(parsed) => crate::judge::files::verify_scripts(root, &parsed),
         Err(_) => Vec::new(),
     };
-    let plans = git::files_where(root, "HEAD", rules::PLAN_NAMES, rules::is_plan)?;
-    let plans = plans.into_iter().map(|(p, _)| p);
-    for rel in plan_rel.map(Path::to_path_buf).into_iter().chain(plans) {
-        if let Some(rel) = rel.to_str()
-            && !out.iter().any(|f| f == rel)
-        {
-            out.push(rel.to_string());
+    let plans = git::files_where(root, "HEAD", &[""], rules::is_logged)?;
+    let plans = plans
+        .into_iter()
+        .filter_map(|(p, _)| p.to_str().map(str::to_string));
+    let judged = |path: &str| path.starts_with(crate::plan::proof::JUDGE_DIR);
+    let transcripts = git::paths_at(root, None, &judged)?;
+    let plan_rel = plan_rel.and_then(Path::to_str).map(str::to_string);
+    for rel in plan_rel.into_iter().chain(plans).chain(transcripts) {
+        if !out.contains(&rel) {
+            out.push(rel);
         }
     }
     Ok(out)
