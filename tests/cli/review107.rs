@@ -354,7 +354,6 @@ fn a_verify_that_reads_the_judges_transcripts_does_not_dodge_green_at_start() {
 // cannot exist"): the gate errors on an honest check (out.txt written, red at the
 // start). A file made a folder holding a plan file, laid over the start, passes.
 #[test]
-#[ignore = "review 107: the gate's checkout of a start fails (libgit2: null OID cannot exist) where the work turned a folder into a file"]
 fn a_folder_the_work_made_a_file_is_checked_out_at_the_start() {
     let side =
         "# Plan: B\n\n## Goal: Marker\n<!-- id: x -->\nstatus: open\ndone_when: never\n\n## Log\n";
