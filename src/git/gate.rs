@@ -486,15 +486,14 @@ pub fn export_paths(root: &Path, id: &str, dest: &Path, paths: &[String]) -> Res
 /// HEAD, and a folder HEAD turned into a file (or a file into a folder) failed
 /// the checkout of a start that had it the other way ("null OID cannot exist").
 /// Against no HEAD every file of the commit is simply written. A bare
-/// repository made for the purpose in a folder of its own (kept while the
-/// repository is), reading the objects of `root`'s; its settings are git's own.
-fn headless(root: &Path) -> Result<(Repository, tempfile::TempDir)> {
+/// repository made for the purpose in a scratch folder of plan's (kept while the
+/// repository is, and removed by a signal too), reading the objects of `root`'s;
+/// its settings are git's own.
+fn headless(root: &Path) -> Result<(Repository, crate::exec::Scratch)> {
     let real = open(root)?;
     let odb = real.odb().context("reading the object database")?;
-    let dir = tempfile::Builder::new()
-        .prefix("plan-export-")
-        .tempdir()
-        .context("making a folder to check out from")?;
+    let dir =
+        crate::exec::Scratch::new("plan-export-").context("making a folder to check out from")?;
     let repo =
         Repository::init_bare(dir.path()).context("making a repository to check out from")?;
     repo.set_odb(&odb)
