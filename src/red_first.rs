@@ -384,7 +384,7 @@ fn shell_scripts(root: &Path, verify: &Verify) -> Vec<String> {
     let mut run = Vec::new();
     let mut other = Vec::new();
     for command in verify.chain.iter().flat_map(|p| &p.commands) {
-        let script = shell_operand(command);
+        let script = crate::judge::files::shell_operand(command);
         for (i, word) in command.iter().enumerate() {
             if let Some(rel) = crate::judge::files::in_repo(root, word) {
                 match Some(i) == script {
@@ -396,37 +396,6 @@ fn shell_scripts(root: &Path, verify: &Verify) -> Vec<String> {
     }
     run.retain(|rel| !other.contains(rel));
     run
-}
-
-/// Where in `command` the script file is that it runs through a shell
-/// ([`syntax::shell::SHELLS`]): the shell's first operand past its options, when
-/// no option makes it read a command string (`-c`) or its stdin (`-s`, `-`).
-fn shell_operand(command: &[String]) -> Option<usize> {
-    let program = command.first()?;
-    let name = program.rsplit('/').next().unwrap_or(program);
-    if !syntax::shell::SHELLS.contains(&name) {
-        return None;
-    }
-    let mut valued = false;
-    for (i, word) in command.iter().enumerate().skip(1) {
-        if std::mem::take(&mut valued) {
-            continue;
-        }
-        match word.as_str() {
-            "--" => return (i + 1 < command.len()).then_some(i + 1),
-            "-" | "+" => return None,
-            "--rcfile" | "--init-file" => valued = true,
-            long if long.starts_with("--") => {}
-            short if short.starts_with('-') || short.starts_with('+') => {
-                if short.contains(['c', 's']) {
-                    return None;
-                }
-                valued = short.ends_with(['o', 'O']);
-            }
-            _ => return Some(i),
-        }
-    }
-    None
 }
 
 /// Whether a file that differs since the start is a document for people
@@ -684,31 +653,4 @@ pub fn strict_findings(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>) -> Vec<Strin
         Err(e) => out.push(format!("verify-green-at-start could not be checked: {e:#}")),
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_script_a_shell_runs_is_its_first_operand() {
-        let words = |line: &str| line.split(' ').map(str::to_string).collect::<Vec<_>>();
-        for (line, at) in [
-            ("bash check", Some(1)),
-            ("/bin/sh -e ci/check", Some(2)),
-            ("bash -o pipefail check", Some(3)),
-            ("bash -euo pipefail check", Some(3)),
-            ("bash --norc --rcfile x check", Some(4)),
-            ("dash -- check", Some(2)),
-            ("bash -c check", None),
-            ("sh -s check", None),
-            ("bash -ec check", None),
-            ("bash -", None),
-            ("bash", None),
-            ("zsh check", None),
-            ("python3 check", None),
-        ] {
-            assert_eq!(shell_operand(&words(line)), at, "{line}");
-        }
-    }
 }

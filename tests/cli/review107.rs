@@ -403,7 +403,6 @@ fn a_folder_the_work_made_a_file_is_checked_out_at_the_start() {
 // start, so red there, though it checks only README.md, which the base had. The
 // gate passes.
 #[test]
-#[ignore = "review 107: a verify script with no extension and no exec bit (`bash check`, `python3 check`) added by the work is not laid over the start: red there, so verify-green-at-start is dodged at the gate"]
 fn a_script_run_by_a_name_with_no_extension_does_not_dodge_green_at_start() {
     let forms = [
         ("bash check", "test -f README.md\n"),
