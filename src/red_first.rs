@@ -318,7 +318,10 @@ pub fn unchanged_since(
     // Where the verify names no file it rests on every file a program could read;
     // of those, Markdown prose is none a test runner runs ([`prose_only`]).
     let anything = files.is_empty();
-    let same = |file: &git::Changed| means_the_same(file) || (anything && prose_only(file));
+    let shell = shell_scripts(root, &parsed);
+    let same = |file: &git::Changed| {
+        means_the_same(file, shell.contains(&file.path)) || (anything && prose_only(file))
+    };
     let changed = crate::weakened::on_own_stack(|| !changed.iter().all(same));
     Ok((!changed).then(|| GreenAtStart {
         commit: commit.to_string(),
@@ -330,11 +333,14 @@ pub fn unchanged_since(
 /// added or layout changed (`# graded`, a blank line) claims no work, and must
 /// not turn `verify-green-at-start` off; the weakened check ignores such edits
 /// too. Read through its grammar ([`syntax::same_meaning`]; a shell script through
-/// [`syntax::shell::same_meaning`]): a file of none, one that does not parse, one moved, added or gone,
-/// differs. Bytes that are no
-/// UTF-8 are read as U+FFFD, so a comment holding one is a comment: two versions
-/// alike only so differ in a string at most, and the finding errs towards firing.
-fn means_the_same(file: &git::Changed) -> bool {
+/// [`syntax::shell::same_meaning`], or, with `shell` (the verify runs it through a
+/// shell by name: [`shell_scripts`]), [`syntax::shell::same_script`]; a makefile
+/// through [`syntax::make::same_meaning`]; `.gitignore` and its kind through
+/// [`syntax::ignore::same_meaning`]): a file of none, one that does not
+/// parse, one moved, added or gone, differs. Bytes that are no UTF-8 are read as
+/// U+FFFD, so a comment holding one is a comment: two versions alike only so
+/// differ in a string at most, and the finding errs towards firing.
+fn means_the_same(file: &git::Changed, shell: bool) -> bool {
     // A text git::changed_since cut short is past the cap the grammar reads to.
     const _: () = assert!(crate::plan::weakened::MAX_TEXT >= syntax::MAX_BYTES);
     match (&file.was, &file.before, &file.after) {
@@ -342,10 +348,25 @@ fn means_the_same(file: &git::Changed) -> bool {
             // Past the cap the text read is cut short and no grammar reads it: a
             // comment padding code past it would otherwise end the finding.
             let cut = |text: &str| text.len() > syntax::MAX_BYTES;
-            let read = |text: &str| syntax::shell::is_shell(&file.path, text);
-            let grammar = syntax::Grammar::of(&file.path).is_some() || read(before) || read(after);
+            let read = |text: &str| shell || syntax::shell::is_shell(&file.path, text);
+            let make = syntax::make::is_makefile(&file.path);
+            let ignore = syntax::ignore::is_ignore_file(&file.path);
+            let grammar = syntax::Grammar::of(&file.path).is_some()
+                || make
+                || ignore
+                || read(before)
+                || read(after);
             if grammar && (cut(before) || cut(after)) {
                 return true;
+            }
+            if shell {
+                return syntax::shell::same_script(before, after);
+            }
+            if make {
+                return syntax::make::same_meaning(before, after);
+            }
+            if ignore {
+                return syntax::ignore::same_meaning(before, after);
             }
             syntax::same_meaning(&file.path, before, after)
                 || syntax::shell::same_meaning(&file.path, before, after)
@@ -354,18 +375,42 @@ fn means_the_same(file: &git::Changed) -> bool {
     }
 }
 
-/// Whether a file that differs since the start is Markdown for people (README.md,
-/// not a test's data: [`crate::plan::prose::is_prose`]) that changed only in its
-/// prose and layout ([`crate::plan::prose::same_code`]): its code blocks, which
-/// rustdoc or a doctest runner could run, and its doctest prompts are as they were.
-/// Asked only of a verify that names no file (`node --test`, `cargo test`), which
-/// rests on every file: a sentence added to the README gives its runner nothing
-/// new to run, and must not turn `verify-green-at-start` off. A file added, gone
-/// or moved differs.
+/// The files the verify line runs through a shell by name (`bash check`, `sh -e
+/// ci/check`): shell scripts, whatever their names or `#!` lines say, since the
+/// shell reads them as such. Not a file another word of the line names too
+/// (`bash check && grep -q graded check`): there its comments may be what is
+/// checked.
+fn shell_scripts(root: &Path, verify: &Verify) -> Vec<String> {
+    let mut run = Vec::new();
+    let mut other = Vec::new();
+    for command in verify.chain.iter().flat_map(|p| &p.commands) {
+        let script = crate::judge::files::shell_operand(command);
+        for (i, word) in command.iter().enumerate() {
+            if let Some(rel) = crate::judge::files::in_repo(root, word) {
+                match Some(i) == script {
+                    true => run.push(rel),
+                    false => other.push(rel),
+                }
+            }
+        }
+    }
+    run.retain(|rel| !other.contains(rel));
+    run
+}
+
+/// Whether a file that differs since the start is a document for people
+/// (README.md, docs/index.rst, NOTES.txt; not a test's data:
+/// [`crate::plan::prose::is_prose`]) that changed only in its prose and layout
+/// ([`crate::plan::prose::same_code`]): its code blocks, which rustdoc, Sphinx or
+/// a doctest runner could run (not a ```` ```text ```` one), and its doctest
+/// prompts are as they were. Asked only of a verify that names no file (`node
+/// --test`, `cargo test`), which rests on every file: a sentence added to the
+/// README gives its runner nothing new to run, and must not turn
+/// `verify-green-at-start` off. A file added, gone or moved differs.
 fn prose_only(file: &git::Changed) -> bool {
     match (&file.was, &file.before, &file.after) {
         (None, Some(before), Some(after)) => {
-            crate::plan::prose::is_prose(&file.path) && crate::plan::prose::same_code(before, after)
+            crate::plan::prose::same_code(&file.path, before, after)
         }
         _ => false,
     }
@@ -458,27 +503,34 @@ pub fn start_commits(
 
 /// The files the gate lays over a start commit's checkout, as the commit it judges
 /// has them, before it runs the verify `line` there: the scripts the line runs
-/// (`judge::files::verify_scripts`), the plan file (`plan_rel`) and every other
-/// plan file HEAD has, as the gate finds them ([`crate::plan::gate::is_plan`]). Red first
-/// asks whether this check would have passed before the work: a script the work
-/// added is missing at the start, and a verify that reads a `started` line (its
-/// own, or that of a goal started after it, in any plan file) finds none there, so
-/// either would read as red however little it checks. What they run in turn, and
-/// the files they check, stay as the start had them: they may be the work. Read
-/// from the working tree and HEAD at `root` (the commit judged, checked out), so
-/// the verify job and the judge job name the same files.
+/// (`judge::files::verify_scripts`), the plan file (`plan_rel`), every other file
+/// HEAD has that plan wrote its log to, whatever its name
+/// ([`crate::plan::gate::is_logged`]: `plan --file conf/side.yaml start x`), and
+/// the judges' transcripts (`.plan/judge/`). Red first asks whether this check
+/// would have passed before the work: a script the work added is missing at the
+/// start, and a verify that reads a `started` line (its own, or that of a goal
+/// started after it, in any plan file) or a transcript of a sign-off after it
+/// finds none there, so either would read as red however little it checks. A
+/// plan-shaped file plan never logged to (an example the work writes in the
+/// docs) is the work's, and stays as the start had it, as do what the scripts
+/// run in turn and the files they check: they may be the work. Read from the
+/// working tree and HEAD at `root` (the commit judged, checked out), so the
+/// verify job and the judge job name the same files.
 pub fn laid_over(root: &Path, plan_rel: Option<&Path>, line: &str) -> Result<Vec<String>> {
     let mut out = match verify::parse(line) {
         Ok(parsed) => crate::judge::files::verify_scripts(root, &parsed),
         Err(_) => Vec::new(),
     };
-    let plans = git::files_where(root, "HEAD", rules::PLAN_NAMES, rules::is_plan)?;
-    let plans = plans.into_iter().map(|(p, _)| p);
-    for rel in plan_rel.map(Path::to_path_buf).into_iter().chain(plans) {
-        if let Some(rel) = rel.to_str()
-            && !out.iter().any(|f| f == rel)
-        {
-            out.push(rel.to_string());
+    let plans = git::files_where(root, "HEAD", &[""], rules::is_logged)?;
+    let plans = plans
+        .into_iter()
+        .filter_map(|(p, _)| p.to_str().map(str::to_string));
+    let judged = |path: &str| path.starts_with(crate::plan::proof::JUDGE_DIR);
+    let transcripts = git::paths_at(root, None, &judged)?;
+    let plan_rel = plan_rel.and_then(Path::to_str).map(str::to_string);
+    for rel in plan_rel.into_iter().chain(plans).chain(transcripts) {
+        if !out.contains(&rel) {
+            out.push(rel);
         }
     }
     Ok(out)

@@ -17,14 +17,16 @@ use super::stop::{self, made};
 /// The names this module makes, and so the only ones [`sweep_left`] looks at: the
 /// sign-off's (the judge's copy, Python's bytecode, the judge's answer) and the
 /// gate's (`plan-judged-`, the copy CI's judge reads; `plan-verify-`, where the
-/// pull request's verify runs), each made here, locked while in use.
-const PREFIXES: [&str; 6] = [
+/// pull request's verify runs; `plan-export-`, the bare repository it checks a
+/// commit out of), each made here, locked while in use.
+const PREFIXES: [&str; 7] = [
     "plan-judge-",
     "plan-judge-withheld-",
     "plan-pycache-",
     "plan-answer-",
     "plan-judged-",
     "plan-verify-",
+    "plan-export-",
 ];
 
 /// A temporary directory of plan's; removed with everything in it when dropped.

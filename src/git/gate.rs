@@ -434,7 +434,7 @@ fn change_from(
 /// out, and nothing else. The gate pins HEAD's id before the pull request's verify
 /// runs, which could move the checkout's HEAD.
 pub fn export_commit(root: &Path, id: &str, dest: &Path) -> Result<()> {
-    let repo = open(root)?;
+    let (repo, _dir) = headless(root)?;
     let tip = git2::Oid::from_str(id).with_context(|| format!("reading the commit id {id}"))?;
     export(&repo, tip, dest)
 }
@@ -444,7 +444,7 @@ pub fn export_commit(root: &Path, id: &str, dest: &Path) -> Result<()> {
 /// left as `dest` has it. The gate's red-first run at a start commit with the
 /// scripts and plan files of the commit it judges.
 pub fn export_paths(root: &Path, id: &str, dest: &Path, paths: &[String]) -> Result<()> {
-    let repo = open(root)?;
+    let (repo, _dir) = headless(root)?;
     let tip = git2::Oid::from_str(id).with_context(|| format!("reading the commit id {id}"))?;
     let commit = repo
         .find_commit(tip)
@@ -479,6 +479,26 @@ pub fn export_paths(root: &Path, id: &str, dest: &Path, paths: &[String]) -> Res
     }
     repo.checkout_tree(commit.as_object(), Some(&mut checkout))
         .with_context(|| format!("checking files of {tip} out into {}", dest.display()))
+}
+
+/// The objects of the repository at `root` as a repository of no HEAD, index or
+/// working tree, to check commits out of: libgit2 measures a checkout against
+/// HEAD, and a folder HEAD turned into a file (or a file into a folder) failed
+/// the checkout of a start that had it the other way ("null OID cannot exist").
+/// Against no HEAD every file of the commit is simply written. A bare
+/// repository made for the purpose in a scratch folder of plan's (kept while the
+/// repository is, and removed by a signal too), reading the objects of `root`'s;
+/// its settings are git's own.
+fn headless(root: &Path) -> Result<(Repository, crate::exec::Scratch)> {
+    let real = open(root)?;
+    let odb = real.odb().context("reading the object database")?;
+    let dir =
+        crate::exec::Scratch::new("plan-export-").context("making a folder to check out from")?;
+    let repo =
+        Repository::init_bare(dir.path()).context("making a repository to check out from")?;
+    repo.set_odb(&odb)
+        .context("reading the objects to check out")?;
+    Ok((repo, dir))
 }
 
 /// Makes room in `dest` for the file `rel`: what is there removed (a link itself,
@@ -531,6 +551,39 @@ mod tests {
 
     fn git(root: &Path, args: &[&str]) -> String {
         crate::git::git_for_tests(root, root, args)
+    }
+
+    // A start checked out where HEAD (the commit judged) turned its folder into a
+    // file, or its file into a folder: libgit2 measured the checkout against HEAD
+    // and failed ("null OID cannot exist").
+    #[test]
+    fn a_start_is_checked_out_whatever_head_made_of_its_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("repo");
+        fs::create_dir_all(root.join("data")).unwrap();
+        git(&root, &["init", "-q", "-b", "main"]);
+        fs::write(root.join("data/a.txt"), "a folder\n").unwrap();
+        fs::write(root.join("docs"), "a file\n").unwrap();
+        git(&root, &["add", "-A"]);
+        git(&root, &["commit", "-q", "-m", "start"]);
+        let start = git(&root, &["rev-parse", "HEAD"]).trim().to_string();
+        git(&root, &["rm", "-q", "data/a.txt", "docs"]);
+        fs::write(root.join("data"), "a file\n").unwrap();
+        fs::create_dir_all(root.join("docs")).unwrap();
+        fs::write(root.join("docs/b.md"), "b\n").unwrap();
+        git(&root, &["add", "-A"]);
+        git(&root, &["commit", "-q", "-m", "head"]);
+        let head = git(&root, &["rev-parse", "HEAD"]).trim().to_string();
+
+        let dest = dir.path().join("tree");
+        fs::create_dir_all(&dest).unwrap();
+        export_commit(&root, &start, &dest).unwrap();
+        let read = |rel: &str| fs::read_to_string(dest.join(rel)).unwrap();
+        assert_eq!(read("data/a.txt"), "a folder\n");
+        assert_eq!(read("docs"), "a file\n");
+        export_paths(&root, &head, &dest, &["docs/b.md".to_string()]).unwrap();
+        assert_eq!(read("docs/b.md"), "b\n");
+        assert_eq!(read("data/a.txt"), "a folder\n");
     }
 
     // The gate lays the judged commit's files over a start's checkout; the judged

@@ -166,8 +166,63 @@ const COMPARES: [&str; 2] = ["cmp", "diff"];
 pub fn verify_scripts(root: &Path, verify: &Verify) -> Vec<String> {
     let mut out = Taken::default();
     named_by(root, verify, true, &mut out);
-    out.files.retain(|rel| is_script(&root.join(rel)));
+    let run: Vec<String> = verify
+        .chain
+        .iter()
+        .flat_map(|p| &p.commands)
+        .filter_map(|c| in_repo(root, &c[script_operand(c)?]))
+        .collect();
     out.files
+        .retain(|rel| is_script(&root.join(rel)) || run.contains(rel));
+    out.files
+}
+
+/// Programs that run the file their first word names (`python3 check`, `node
+/// check`): a script, whatever its name.
+const INTERPRETERS: &[&str] = &["python", "python3", "node", "ruby", "perl", "php"];
+
+/// Where in `command` the script is that its program runs, whatever the
+/// script's name or mode: a shell's ([`shell_operand`]), or the first word
+/// after an interpreter ([`INTERPRETERS`]) with no option before it (an option
+/// may take the next word, or make the program run none: `python3 -m x`).
+pub fn script_operand(command: &[String]) -> Option<usize> {
+    if let Some(at) = shell_operand(command) {
+        return Some(at);
+    }
+    let program = command.first()?;
+    let first = command.get(1)?;
+    (INTERPRETERS.contains(&base_name(program)) && !first.starts_with('-')).then_some(1)
+}
+
+/// Where in `command` the script file is that it runs through a shell
+/// ([`crate::plan::syntax::shell::SHELLS`]): the shell's first operand past its options, when
+/// no option makes it read a command string (`-c`) or its stdin (`-s`, `-`).
+pub fn shell_operand(command: &[String]) -> Option<usize> {
+    let program = command.first()?;
+    let name = program.rsplit('/').next().unwrap_or(program);
+    if !crate::plan::syntax::shell::SHELLS.contains(&name) {
+        return None;
+    }
+    let mut valued = false;
+    for (i, word) in command.iter().enumerate().skip(1) {
+        if std::mem::take(&mut valued) {
+            continue;
+        }
+        match word.as_str() {
+            "--" => return (i + 1 < command.len()).then_some(i + 1),
+            "-" | "+" => return None,
+            "--rcfile" | "--init-file" => valued = true,
+            long if long.starts_with("--") => {}
+            short if short.starts_with('-') || short.starts_with('+') => {
+                if short.contains(['c', 's']) {
+                    return None;
+                }
+                valued = short.ends_with(['o', 'O']);
+            }
+            _ => return Some(i),
+        }
+    }
+    None
 }
 
 /// The files a closure took, up to [`CLOSURE_FILES`], and the first place a cap
@@ -1313,6 +1368,40 @@ fn listing(path: &Path) -> FileBody {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_script_a_shell_runs_is_its_first_operand() {
+        let words = |line: &str| line.split(' ').map(str::to_string).collect::<Vec<_>>();
+        for (line, at) in [
+            ("bash check", Some(1)),
+            ("/bin/sh -e ci/check", Some(2)),
+            ("bash -o pipefail check", Some(3)),
+            ("bash -euo pipefail check", Some(3)),
+            ("bash --norc --rcfile x check", Some(4)),
+            ("dash -- check", Some(2)),
+            ("bash -c check", None),
+            ("sh -s check", None),
+            ("bash -ec check", None),
+            ("bash -", None),
+            ("bash", None),
+            ("zsh check", None),
+            ("python3 check", None),
+        ] {
+            assert_eq!(shell_operand(&words(line)), at, "{line}");
+        }
+        // Any interpreter's first word, with no option before it.
+        for (line, at) in [
+            ("python3 check", Some(1)),
+            ("/usr/bin/node check", Some(1)),
+            ("bash -e check", Some(2)),
+            ("python3 -m check", None),
+            ("node -e check", None),
+            ("grep check", None),
+            ("python3", None),
+        ] {
+            assert_eq!(script_operand(&words(line)), at, "{line}");
+        }
+    }
 
     fn verify(line: &str) -> Verify {
         crate::verify::parse(line).unwrap()

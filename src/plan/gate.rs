@@ -31,6 +31,22 @@ pub fn is_plan(text: &str) -> bool {
         || plan.goals.iter().any(|g| g.status() == Status::Done)
 }
 
+/// Whether a file's text is a plan plan has written to: its log holds one of
+/// plan's events (`x started`, `x signed off`), whatever its title, goals or
+/// name. Red first lays these over a start's checkout: a line plan wrote there
+/// after the start is no work. A plan-shaped text with no event (an example in
+/// the docs, written by the work) is the work's.
+pub fn is_logged(text: &str) -> bool {
+    // Most files of a repository are no plan: the parse only for those that could be.
+    if !text.contains("##") {
+        return false;
+    }
+    parse(text)
+        .log
+        .iter()
+        .any(|entry| Event::parse(entry.text).is_some())
+}
+
 /// A log line as the gate compares it: its stamp and its text. Line numbers and
 /// spacing around it may change; these may not.
 pub type Key = (Option<String>, String);
@@ -769,6 +785,21 @@ mod tests {
             whats,
             ["renamed from \"A\"", "subtask \"twice\" removed unticked"]
         );
+    }
+
+    // Red first lays what plan wrote a log line to, under any name or title; a
+    // plan-shaped text with no event of plan's is the work's.
+    #[test]
+    fn a_plan_is_logged_by_plans_events_alone() {
+        let goal = "## Goal: X\n<!-- id: x -->\nstatus: active\ndone_when: never\n\n## Log\n";
+        let started = format!("{goal}- 2026-01-01 10:00 x started (contract 11111111)\n");
+        assert!(is_logged(&started));
+        assert!(is_logged(&format!("# Plan: B\n\n{started}")));
+        assert!(!is_logged(&format!("# Plan: B\n\n{goal}")));
+        assert!(!is_logged(&format!(
+            "{goal}- 2026-01-01 10:00 a note about nothing\n"
+        )));
+        assert!(!is_logged("x started\n"));
     }
 
     const HEAD: &str = "## Goal: A\n<!-- id: a -->\nstatus: done\n\n## Log\n";

@@ -7,7 +7,7 @@ use super::{MAX_BYTES, pruned};
 
 /// The programs a `#!` line may name for its script to be read as shell here:
 /// the POSIX shells and bash, whose grammar this is.
-const SHELLS: &[&str] = &["sh", "bash", "dash", "ash", "ksh", "mksh"];
+pub const SHELLS: &[&str] = &["sh", "bash", "dash", "ash", "ksh", "mksh"];
 
 /// Nodes read byte for byte, their insides never normalised: in a quoted string
 /// or a here-document a `#` or a blank line is what the script says.
@@ -47,7 +47,15 @@ pub fn is_shell(path: &str, text: &str) -> bool {
 /// left out and layout reduced ([`normal`]). `false` when either is past
 /// [`MAX_BYTES`] or does not parse clean: then the bytes decide.
 pub fn same_meaning(path: &str, before: &str, after: &str) -> bool {
-    if !is_shell(path, before) || !is_shell(path, after) || shebang(before) != shebang(after) {
+    is_shell(path, before) && is_shell(path, after) && same_script(before, after)
+}
+
+/// Whether `before` and `after`, two versions of a script a shell runs whatever
+/// its name and `#!` line say (`bash check`), mean the same to it: the same `#!`
+/// line (kept: a program may pick by it) and alike as [`same_meaning`] reads
+/// them.
+pub fn same_script(before: &str, after: &str) -> bool {
+    if shebang(before) != shebang(after) {
         return false;
     }
     match (normal(before), normal(after)) {
@@ -70,7 +78,8 @@ fn shebang(text: &str) -> Option<&str> {
 /// and here-documents ([`VERBATIM`]) are kept as written, and so is layout that
 /// holds anything but white space (a `\` continuing a line). `None` past
 /// [`MAX_BYTES`], where the grammar finds an error, or where it reads a comment
-/// that bash would not (a `#` inside a word).
+/// that bash would not (a `#` inside a word, or on a line a `\` continues onto:
+/// bash may read it as part of the word before, and the bytes decide).
 fn normal(text: &str) -> Option<String> {
     if text.len() > MAX_BYTES {
         return None;
@@ -102,12 +111,10 @@ fn normal(text: &str) -> Option<String> {
         let word = text.get(range.clone())?;
         if comment {
             let opens = |c: char| c.is_whitespace() || OPENS_COMMENT.contains(c);
-            if !text
-                .get(..range.start)?
-                .chars()
-                .next_back()
-                .is_none_or(opens)
-            {
+            let ahead = text.get(..range.start)?;
+            // Bash drops a `\` and the line's end before it reads words: what
+            // follows is part of the word before (`v=a\`, `#1` is `a#1`).
+            if !ahead.chars().next_back().is_none_or(opens) || ahead.ends_with("\\\n") {
                 return None;
             }
             continue;
@@ -202,6 +209,10 @@ mod tests {
             );
             assert!(!same_meaning("c.sh", before, after), "{before:?} {after:?}");
         }
+        // A `#` opening a line a `\` continues onto is part of the word before.
+        let (before, after) = ("v=release\\\n#1\ngrep x\n", "v=release\\\n#2\ngrep x\n");
+        assert_eq!(normal(after), None);
+        assert!(!same_meaning("c.sh", before, after));
         // A comment beside a here-document's line is one.
         assert!(same_meaning(
             "c.sh",
