@@ -52,17 +52,37 @@ fn a_quiet_exit_on_error_in_other_spellings_is_found() {
     assert!(missed.is_empty(), "{missed:?}");
 }
 
-/// The error's arm of `match r.ok()` only prints: it does nothing a test
+/// The error's arm of a match only prints or leaves: it does nothing a test
 /// fails on, as `None => ()` does not.
 #[test]
-#[ignore = "review 111: hole (01ee289a too), match r.ok() with a None arm that only prints swallows the error silently"]
-fn a_result_matched_through_ok_with_a_none_arm_that_only_prints_is_found() {
-    let after = "    match req.read(&mut buf).ok() {\n        Some(n) => assert_ne!(n, 0),\n        None => eprintln!(\"no read\"),\n    }\n";
-    assert!(high(&[edit(
-        "tests/server.rs",
-        &rust_test(READ),
-        &rust_test(after)
-    )]));
+#[ignore = "review 111: hole (01ee289a too), match r.ok() / match r with an error arm that only prints or returns swallows the error silently"]
+fn a_result_matched_with_an_error_arm_that_prints_or_leaves_is_found() {
+    let missed: Vec<&str> = [
+        "    match req.read(&mut buf).ok() {\n        Some(n) => assert_ne!(n, 0),\n        None => eprintln!(\"no read\"),\n    }\n",
+        "    match req.read(&mut buf).ok() {\n        Some(n) => assert_ne!(n, 0),\n        None => return,\n    }\n",
+        "    match req.read(&mut buf) {\n        Ok(n) => assert_ne!(n, 0),\n        Err(e) => eprintln!(\"{e}\"),\n    }\n",
+    ]
+    .into_iter()
+    .filter(|after| !high(&[edit("tests/server.rs", &rust_test(READ), &rust_test(after))]))
+    .collect();
+    assert!(missed.is_empty(), "{missed:?}");
+}
+
+/// A let-else whose `else` leaves passing in ways the reading does not
+/// count as quiet: a log line before the `return`, a `return` of a default
+/// (missed), the process ended with success (found by the rule on exits).
+#[test]
+#[ignore = "review 111: hole (01ee289a too), let-else whose else logs (log::warn!) before return, or returns Default::default(), is not read as quiet: silent"]
+fn a_let_else_that_leaves_after_a_log_line_or_with_a_default_is_found() {
+    let missed: Vec<&str> = [
+        "    let Ok(n) = req.read(&mut buf) else {\n        log::warn!(\"no read\");\n        return;\n    };\n    assert_ne!(n, 0);\n",
+        "    let Ok(n) = req.read(&mut buf) else { return Default::default() };\n    assert_ne!(n, 0);\n",
+        "    let Ok(n) = req.read(&mut buf) else { std::process::exit(0) };\n    assert_ne!(n, 0);\n",
+    ]
+    .into_iter()
+    .filter(|after| !high(&[edit("tests/server.rs", &rust_test(READ), &rust_test(after))]))
+    .collect();
+    assert!(missed.is_empty(), "{missed:?}");
 }
 
 /// Honest: a test that ran gains, after its assertions (all still run), a
@@ -220,6 +240,47 @@ fn a_test_renamed_skipped_and_touched_past_half_is_found() {
     })
     .collect();
     assert!(missed.is_empty(), "{missed:?}");
+}
+
+/// The pairing stolen: a test renamed, skipped and touched (half like the
+/// gone one still), beside a new running test more like it that checks other
+/// numbers (`add(5, 3) == 8`): the gone test pairs with the decoy, and the
+/// skipped one is read as new. `add(2, 3)` runs nowhere now.
+#[test]
+#[ignore = "review 111: hole (01ee289a too; bypasses today's pairing), a new running test more like the gone one steals its pairing from the renamed skipped test"]
+fn a_decoy_more_like_the_gone_test_steals_its_pairing() {
+    let skipped = "@pytest.mark.skip(reason=\"flaky\")\ndef test_add_small():\n    assert add(3, 2) == 5\n    assert add(0, 0) == 0\n    assert add(1, 1) == 2\n    assert add(4, 4) == 8";
+    let alone = CALC.replace("def test_add():\n    assert add(2, 3) == 5", skipped);
+    // Without the decoy the renamed test is paired and found.
+    assert!(high(&[edit("tests/test_calc.py", CALC, &alone)]));
+    let after = CALC.replace(
+        "def test_add():\n    assert add(2, 3) == 5",
+        &format!("{skipped}\n\n\ndef test_add_more():\n    assert add(5, 3) == 8"),
+    );
+    let changes = [edit("tests/test_calc.py", CALC, &after)];
+    assert!(high(&changes), "{:?}", said(&changes));
+}
+
+/// Honest: a deprecated function and its test taken out, and a test of what
+/// replaces it added, skipped on the Pythons that lack what it needs. The
+/// gone test is paired with the new one by their words and read as switched
+/// off.
+#[test]
+fn a_test_of_removed_code_replaced_by_a_version_gated_test_is_no_high() {
+    let code = "def add(a, b):\n    return a + b\n\n\ndef old_add(a, b):\n    return add(a, b)\n";
+    let was = CALC.replace(
+        "def test_sub():",
+        "def test_old_add():\n    assert old_add(2, 3) == 5\n\n\ndef test_sub():",
+    );
+    let now = CALC.replace(
+        "def test_sub():",
+        "@pytest.mark.skipif(sys.version_info < (3, 12), reason=\"type params\")\ndef test_add_generic():\n    assert add[int](2, 3) == 5\n\n\ndef test_sub():",
+    );
+    let changes = [
+        edit("calc.py", code, "def add(a, b):\n    return a + b\n"),
+        edit("tests/test_calc.py", &was, &now),
+    ];
+    assert!(!high(&changes), "{:?}", said(&changes));
 }
 
 /// Honest: a test split in two by platform, each half skipped where the other
