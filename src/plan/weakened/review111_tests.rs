@@ -350,6 +350,23 @@ fn a_row_skipped_behind_tests_that_name_the_table_is_found() {
     assert!(high(&[edit("tests/test_calc.py", TABLE, &after)]));
 }
 
+/// Honest: a seventeenth test comes to name a table sixteen tests name: past
+/// `NAMED` the new side's rows are not read, and the old side's sixteen
+/// tables read as removed.
+#[test]
+#[ignore = "review 111: false alarm, REGRESSION, a 17th test naming a table 16 tests name reads as 48 of 48 parametrized cases removed (high)"]
+fn a_seventeenth_test_naming_a_table_is_no_high() {
+    let tests = |n: usize| -> String {
+        (0..n)
+            .map(|k| format!("\n\n@pytest.mark.parametrize(\"a,b,c\", CASES)\ndef test_add_{k}(a, b, c):\n    assert add(b, a) == c\n"))
+            .collect()
+    };
+    let before = format!("{TABLE}{}", tests(15));
+    let after = format!("{TABLE}{}", tests(16));
+    let changes = [edit("tests/test_calc.py", &before, &after)];
+    assert!(!high(&changes), "{:?}", said(&changes));
+}
+
 /// Honest: a table kept in a name, built from parts (`BASE + [...]`, `CASES
 /// += [...]`), every case kept: read whole before, partly after.
 #[test]
