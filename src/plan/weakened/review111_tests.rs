@@ -85,6 +85,24 @@ fn a_let_else_that_leaves_after_a_log_line_or_with_a_default_is_found() {
     assert!(missed.is_empty(), "{missed:?}");
 }
 
+/// A let-else that returns, one block down: in a bare block `return` still
+/// leaves the whole test, and a loop run once or a closure called at once
+/// are the test's body too; read as nested, each is a part of the test
+/// stopping, not the test.
+#[test]
+#[ignore = "review 111: hole (01ee289a too; bypasses today's let-else reading), let-else returning inside a bare block, a loop run once or a closure called at once is read as nested: silent"]
+fn a_let_else_one_block_down_is_found() {
+    let missed: Vec<&str> = [
+        "    {\n        let Ok(n) = req.read(&mut buf) else { return };\n        assert_ne!(n, 0);\n    }\n",
+        "    loop {\n        let Ok(n) = req.read(&mut buf) else { break };\n        assert_ne!(n, 0);\n        break;\n    }\n",
+        "    (|| {\n        let Ok(n) = req.read(&mut buf) else { return };\n        assert_ne!(n, 0);\n    })();\n",
+    ]
+    .into_iter()
+    .filter(|after| !high(&[edit("tests/server.rs", &rust_test(READ), &rust_test(after))]))
+    .collect();
+    assert!(missed.is_empty(), "{missed:?}");
+}
+
 /// Honest: a test that ran gains, after its assertions (all still run), a
 /// check of an optional fixture folder behind let-else.
 #[test]
@@ -154,6 +172,16 @@ fn a_quiet_exit_respelled_as_let_else_is_no_high() {
         )]),
         "{found:?}"
     );
+}
+
+/// Honest: a test's `if … { return }` guard on a setting respelled as the
+/// let-else it is: the guard was there before.
+#[test]
+fn an_if_guard_respelled_as_let_else_is_no_high() {
+    let was = "#[test]\nfn fixtures() {\n    if std::env::var(\"FIXTURES\").is_err() {\n        return;\n    }\n    let dir = std::env::var(\"FIXTURES\").unwrap();\n    assert!(std::path::Path::new(&dir).is_dir());\n}\n";
+    let now = "#[test]\nfn fixtures() {\n    let Ok(dir) = std::env::var(\"FIXTURES\") else {\n        return;\n    };\n    assert!(std::path::Path::new(&dir).is_dir());\n}\n";
+    let changes = [edit("tests/fixtures.rs", was, now)];
+    assert!(!high(&changes), "{:?}", said(&changes));
 }
 
 const CALC: &str = "import sys\nimport pytest\nfrom calc import add, sub\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_sub():\n    assert sub(3, 2) == 1\n";
@@ -280,6 +308,19 @@ fn a_test_of_removed_code_replaced_by_a_version_gated_test_is_no_high() {
         edit("calc.py", code, "def add(a, b):\n    return a + b\n"),
         edit("tests/test_calc.py", &was, &now),
     ];
+    assert!(!high(&changes), "{:?}", said(&changes));
+}
+
+/// Honest: a test renamed and touched beside a new test of the same values
+/// skipped off POSIX: the gone test is as like both, so the counts judge,
+/// and they see a skip marker added.
+#[test]
+fn a_renamed_test_beside_an_equally_like_new_skipped_test_is_no_high() {
+    let now = CALC.replace(
+        "def test_add():\n    assert add(2, 3) == 5",
+        "def test_add_small():\n    assert add(3, 2) == 5\n\n\n@pytest.mark.skipif(sys.platform == \"win32\", reason=\"posix\")\ndef test_add_posix():\n    assert 5 == add(3, 2)",
+    );
+    let changes = [edit("tests/test_calc.py", CALC, &now)];
     assert!(!high(&changes), "{:?}", said(&changes));
 }
 
