@@ -3481,6 +3481,9 @@ mod repeated_assertion_tests;
 #[path = "weakened/review106_tests.rs"]
 mod review106_tests;
 #[cfg(test)]
+#[path = "weakened/review111_tests.rs"]
+mod review111_tests;
+#[cfg(test)]
 #[path = "weakened/row_field_tests.rs"]
 mod row_field_tests;
 #[cfg(test)]
