@@ -3472,9 +3472,6 @@ mod pytester_checks_tests;
 #[path = "weakened/removed_with_code_tests.rs"]
 mod removed_with_code_tests;
 #[cfg(test)]
-#[path = "weakened/removed_with_literal_tests.rs"]
-mod removed_with_literal_tests;
-#[cfg(test)]
 #[path = "weakened/repeated_assertion_tests.rs"]
 mod repeated_assertion_tests;
 #[cfg(test)]

@@ -514,28 +514,16 @@ fn rows(node: Node<'_>) -> usize {
 /// Rows of the tables that parametrized tests run on under `root`, and how many
 /// tables: `@pytest.mark.parametrize`'s list, `test.each([…])`, a Go
 /// `[]struct{…}{…}` table; Rust's `#[case(…)]`s are tests.
-pub(super) fn cases<'t>(g: Grammar, src: &'t str, root: Node<'t>) -> (usize, usize) {
+pub(super) fn cases<'t>(g: Grammar, src: &str, root: Node<'t>) -> (usize, usize) {
     let mut n = 0;
     let mut tables = 0;
-    // A table the module keeps in a name (`CASES = […]`) is the rows of each
-    // `parametrize` that names it, as if written there.
-    let named = match g {
-        Grammar::Python => super::layout::named_tables(src, root),
-        _ => HashMap::new(),
-    };
     for node in preorder(root) {
         let args = |call: Node<'t>| call.child_by_field_name("arguments").map(kids);
         let table = match (g, node.kind()) {
             (Grammar::Python, "call")
                 if callee(src, node).is_some_and(|c| c.0 == "parametrize") =>
             {
-                args(node).and_then(|a| {
-                    let list = *a.get(1)?;
-                    opening_list(list).or_else(|| {
-                        let name = (list.kind() == "identifier").then(|| &src[list.byte_range()]);
-                        name.and_then(|name| named.get(name).copied())
-                    })
-                })
+                args(node).and_then(|a| opening_list(*a.get(1)?))
             }
             (Grammar::Go, "composite_literal") => node
                 .child_by_field_name("type")

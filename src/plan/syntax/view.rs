@@ -96,10 +96,6 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
         rust_called: HashSet::new(),
         rust_exits: Vec::new(),
         names: Names::of(src, root),
-        py_tables: match g {
-            Grammar::Python => super::layout::named_tables(src, root),
-            _ => HashMap::new(),
-        },
         py_main: false,
         py_helper_exits: Vec::new(),
         py_called: HashSet::new(),
@@ -489,9 +485,6 @@ struct Reader<'s, 'r> {
     rust_exits: Vec<String>,
     /// Python: what the file binds its names to.
     names: Names<'s, 'r>,
-    /// Python: the `parametrize` tables the module keeps in a name
-    /// ([`super::layout::named_tables`]).
-    py_tables: HashMap<&'s str, Node<'r>>,
     /// Python: inside `if __name__ == "__main__":`, which no test run reaches.
     py_main: bool,
     /// Python: the exits of each function that is not a test, by name, and the
@@ -616,42 +609,6 @@ impl<'s, 'r> Reader<'s, 'r> {
                 if let Some(last) = self.view.skips.last_mut() {
                     last.nested = true;
                 }
-            }
-        }
-    }
-
-    /// Rust's `let Ok(n) = call() else { return };` in `test`'s body: the
-    /// test stops, passing, wherever the pattern fails, the guard `if
-    /// !matches!(call(), Ok(_)) { return }` written shorter: a guard under
-    /// that condition, which a new test may start with (an optional setting,
-    /// `let Ok(dir) = env::var(…)`) and a test that ran may not gain (the
-    /// error its `.expect(…)` failed on now passes). An `else` that fails
-    /// (`panic!`, `unreachable!()`) or does more than leave is none. Deeper
-    /// than the test's own statements, a part of it stops (`continue` in a
-    /// loop): nested, as such an `if` is.
-    fn let_else_returns(&mut self, body: Node<'_>, test: &str) {
-        let src = self.src;
-        let lets = preorder(body).filter(|n| n.kind() == "let_declaration");
-        let quiet: Vec<Node<'_>> = lets
-            .filter(|n| {
-                n.child_by_field_name("alternative")
-                    .is_some_and(|e| quiet_exit(src, e))
-            })
-            .collect();
-        // Asking a node for its parent walks from the root: the top's are known.
-        let top: HashSet<usize> = kids(body).iter().map(Node::id).collect();
-        for node in quiet {
-            let (Some(pattern), Some(value)) = (
-                node.child_by_field_name("pattern"),
-                node.child_by_field_name("value"),
-            ) else {
-                continue;
-            };
-            let condition = format!("(let_else {} {})", self.normal(pattern), self.normal(value));
-            let nested = !top.contains(&node.id());
-            self.guard(node, Some(test), condition);
-            if let Some(last) = self.view.skips.last_mut() {
-                last.nested = nested;
             }
         }
     }
@@ -790,13 +747,9 @@ impl<'s, 'r> Reader<'s, 'r> {
                 Some(d) => d
                     .named_children(&mut cursor)
                     .filter(|d| d.kind() == "decorator")
-                    .flat_map(|d| {
-                        let mut marks = match self.python_markers(d) {
-                            m if m.is_empty() => self.python_bound_marks(d),
-                            m => m,
-                        };
-                        marks.extend(self.python_table_marks(d));
-                        marks
+                    .flat_map(|d| match self.python_markers(d) {
+                        m if m.is_empty() => self.python_bound_marks(d),
+                        m => m,
                     })
                     .collect(),
                 None => Vec::new(),
@@ -1004,34 +957,6 @@ impl<'s, 'r> Reader<'s, 'r> {
                 .filter(|(m, _)| self.python_mark(*m))
                 .collect(),
         }
-    }
-
-    /// The marks of the rows of a `parametrize` table the file keeps in a
-    /// name (`CASES = [pytest.param(…, marks=pytest.mark.skip)]`,
-    /// `@pytest.mark.parametrize("a", CASES)`): on the test it decorates, as
-    /// those of a table written in the decorator are, and as
-    /// [`super::layout::python`] reads its rows. Where the name is bound they
-    /// mark nothing ([`Self::python_mark_binding`]).
-    fn python_table_marks(&self, decorator: Node<'r>) -> Vec<(Node<'r>, Option<String>)> {
-        let call = decorator.named_child(0).filter(|c| c.kind() == "call");
-        let parametrize = call
-            .and_then(|c| c.child_by_field_name("function"))
-            .is_some_and(|f| {
-                let callee = f.child_by_field_name("attribute").unwrap_or(f);
-                self.text(callee) == "parametrize"
-            });
-        let table = call
-            .filter(|_| parametrize)
-            .and_then(|c| c.child_by_field_name("arguments"))
-            .and_then(|a| kids(a).get(1).copied())
-            .filter(|t| t.kind() == "identifier")
-            .and_then(|t| self.py_tables.get(self.text(t)));
-        table
-            .map(|t| self.python_markers(*t))
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|(m, _)| self.python_mark(*m))
-            .collect()
     }
 
     fn skip(&mut self, node: Node<'_>, test: Option<&str>, condition: Option<String>) {
@@ -1693,7 +1618,6 @@ impl<'s, 'r> Reader<'s, 'r> {
             self.view.exits += rust_test_exits(self.src, &self.rust_exits, body);
             (test.gated, test.ungated) = self.rust_statements(body, None);
             self.guard_returns(body, name);
-            self.let_else_returns(body, name);
             test.returns_early = returns_early(body, &test.assertions);
         }
         self.view.tests.push(test);
@@ -2605,42 +2529,6 @@ fn bare_return(then: Node<'_>) -> bool {
         }
     }
     false
-}
-
-/// Whether a Rust `else` block only leaves, passing: a bare `return`,
-/// `return Ok(())`, `continue` or `break`, after nothing but prints (`eprintln!`
-/// says why it skipped; the run still passes).
-fn quiet_exit(src: &str, block: Node<'_>) -> bool {
-    let statements = kids(block);
-    let Some((last, before)) = statements.split_last() else {
-        return false;
-    };
-    let prints = before.iter().all(|s| {
-        let m = match s.kind() {
-            "expression_statement" => s.named_child(0),
-            _ => Some(*s),
-        };
-        m.filter(|m| m.kind() == "macro_invocation")
-            .and_then(|m| m.child_by_field_name("macro"))
-            .is_some_and(|name| {
-                matches!(
-                    &src[name.byte_range()],
-                    "println" | "eprintln" | "print" | "eprint"
-                )
-            })
-    });
-    let exit = match last.kind() {
-        "expression_statement" => last.named_child(0),
-        _ => Some(*last),
-    };
-    prints
-        && exit.is_some_and(|e| match e.kind() {
-            "return_expression" => e
-                .named_child(0)
-                .is_none_or(|v| squeezed(&src[v.byte_range()]) == "Ok(())"),
-            "continue_expression" | "break_expression" => e.named_child_count() == 0,
-            _ => false,
-        })
 }
 
 fn squeezed(text: &str) -> String {

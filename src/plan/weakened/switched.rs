@@ -330,22 +330,7 @@ pub(super) fn read(lang: Lang, text: &str, view: &syntax::View, ran: bool) -> Of
             rows.push((span.clone(), k, key.clone(), Off::default()));
         }
     }
-    // A table kept in a name: its rows are the test's that names it.
-    for (span, call, key) in &layout.named {
-        if let Some(&k) = within_test(&at.starts, at.tests, call) {
-            rows.push((span.clone(), k, key.clone(), Off::default()));
-        }
-    }
     rows.sort_by_key(|r| r.0.start);
-    // A named table's row is each test's that names it, the view's mark on
-    // each of them by name: the rows by where they start and their test.
-    let mut of_test: HashMap<(usize, &str), Vec<usize>> = HashMap::new();
-    if !layout.named.is_empty() {
-        for (i, row) in rows.iter().enumerate() {
-            let name = at.tests[row.1].name.as_str();
-            of_test.entry((row.0.start, name)).or_default().push(i);
-        }
-    }
     for (span, condition) in &layout.guards {
         for k in at.within(span) {
             at.own[k].runs_if.push(condition.clone());
@@ -353,17 +338,10 @@ pub(super) fn read(lang: Lang, text: &str, view: &syntax::View, ran: bool) -> Of
     }
     for s in view.skips.iter().filter(|s| !s.nested && !s.focus) {
         let r = rows.partition_point(|r| r.0.start <= s.span.start);
-        if let Some(last) = r.checked_sub(1)
-            && s.span.end <= rows[last].0.end
+        if let Some(row) = r.checked_sub(1).map(|r| &mut rows[r])
+            && s.span.end <= row.0.end
         {
-            let start = rows[last].0.start;
-            let named = s.test.as_deref().and_then(|t| of_test.get(&(start, t)));
-            match named {
-                Some(rows_of_test) => rows_of_test
-                    .iter()
-                    .for_each(|i| apply(lang, text, s, &mut rows[*i].3)),
-                None => apply(lang, text, s, &mut rows[last].3),
-            }
+            apply(lang, text, s, &mut row.3);
             continue;
         }
         match &s.test {

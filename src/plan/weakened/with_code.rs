@@ -581,7 +581,7 @@ impl<'c> Code<'c> {
             let defined = gone.0.keys().chain(&gone.1).cloned().collect();
             gone_tokens(self.changes, &defined)
         });
-        settle(change, what, gone, tokens, self.changes)
+        settle(change, what, gone, tokens)
     }
 }
 
@@ -589,13 +589,7 @@ fn removal(p: &Part) -> bool {
     p.rule == RuleId::AssertionsRemoved
 }
 
-fn settle(
-    change: &Change,
-    what: Vec<Part>,
-    (gone, kept): &Gone,
-    tokens: &Tokens,
-    changes: &[Change],
-) -> Vec<Part> {
+fn settle(change: &Change, what: Vec<Part>, (gone, kept): &Gone, tokens: &Tokens) -> Vec<Part> {
     let old_path = change.was.as_deref().unwrap_or(&change.path);
     let (Some(before), Some(grammar)) = (change.before.as_deref(), Grammar::of(old_path)) else {
         return what;
@@ -639,15 +633,13 @@ fn settle(
         .as_deref()
         .map(|a| code_tokens(grammar, a).into_iter().map(|t| t.1).collect())
         .unwrap_or_default();
-    let spelled_in = spelled_in(tokens, old_path, before, changes);
     let taken = |span: &std::ops::Range<usize>| -> Option<String> {
         let mut found: Vec<&String> = mine
             .iter()
-            .filter(|(at, t)| span.contains(at) && !still_mine.contains(t))
-            .filter_map(|(_, t)| match tokens.get_key_value(t) {
-                Some((t, _)) => Some(t),
-                None => spelled_in(t),
+            .filter(|(at, t)| {
+                span.contains(at) && tokens.contains_key(t) && !still_mine.contains(t)
             })
+            .map(|(_, t)| t)
             .collect();
         found.sort();
         found.first().map(|t| (*t).clone())
@@ -706,44 +698,6 @@ fn settle(
             false => p,
         })
         .collect()
-}
-
-/// A literal the code took out ([`gone_tokens`]) spelled inside a longer one
-/// of a test's between word ends: a message with where it was found
-/// (`"unexpected whitespace in object key at line 1 column 3"`), a module's
-/// name with a class of it (`"unittest2.TestCase"`). Only a message of words
-/// or one long word counts (a short word is inside too many), and only from a
-/// code file the test file (at `path`, its old text `text`) reaches: a literal
-/// taken out whole ties wherever it was, as it did before this reading, but the
-/// more a rule reads into a test's words, the nearer the code must be.
-fn spelled_in<'t>(
-    tokens: &'t Tokens,
-    path: &str,
-    text: &str,
-    changes: &[Change],
-) -> impl Fn(&str) -> Option<&'t String> {
-    let word = |c: char| c.is_alphanumeric() || c == '_';
-    let reached: Vec<&str> = changes
-        .iter()
-        .filter_map(|c| {
-            let was = c.was.as_deref().unwrap_or(&c.path);
-            let before = c.before.as_deref()?;
-            (product(was, Some(before)) && reaches(path, text, was)).then_some(before)
-        })
-        .collect();
-    let messages: Vec<&String> = tokens
-        .keys()
-        .filter(|g| (g.len() >= 12 && g.contains(' ')) || (g.len() >= 6 && g.chars().all(word)))
-        .filter(|g| reached.iter().any(|b| b.contains(g.as_str())))
-        .collect();
-    let search = aho_corasick::AhoCorasick::new(&messages).ok();
-    move |t: &str| {
-        let found = search
-            .as_ref()?
-            .find_overlapping_iter(t)
-            .find(|f| !t[..f.start()].ends_with(word) && !t[f.end()..].starts_with(word))?;
-        Some(messages[found.pattern().as_usize()])
-    }
 }
 
 /// The gone definition a test's `name` is named for: every telling word of the
