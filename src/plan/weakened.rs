@@ -1298,6 +1298,10 @@ impl<'c> Row<'c> {
         };
         checks::expected_changed(old.lang, removed, added)
             .into_iter()
+            // snapbox's expected text is read for the wildcards it gains
+            // alone: its inputs and outputs change together as a test's cases
+            // are respelled (clap `76465cf2`), a pairing its macro hides.
+            .filter(|(was, now)| !was.contains("assert_data_eq!") || checks::loose_in_kind(was, now))
             .map(|(was, now)| {
                     let (w, n) = forms::clip_pair(was, now);
                 let became = format!("`{w}` became `{n}`");

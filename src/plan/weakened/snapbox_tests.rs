@@ -79,3 +79,19 @@ fn an_expected_text_changed_with_the_code_is_a_lead() {
     ]);
     assert!(found.iter().all(|p| p.ends_with(", low")), "{found:?}");
 }
+
+/// clap `76465cf2` (corpus tuning half, N): a completion test's inputs made
+/// consistent, its expected output following them.
+#[test]
+fn inputs_and_expected_text_respelled_together_are_no_finding() {
+    let test = |input: &str, out: &str| {
+        format!(
+            "use snapbox::{{assert_data_eq, str}};\n\n#[test]\nfn complete_pos() {{\n    assert_data_eq!(complete!(cmd, \"{input} [TAB]\"), str![[r#\"\n{out}\n\"#]]);\n}}\n"
+        )
+    };
+    let found = parts(&[test_change(
+        &test("pos_1 pos_a", "pos_b\npos_c"),
+        &test("pos_1_a pos_2_a", "pos_2_b\npos_2_c"),
+    )]);
+    assert!(found.is_empty(), "{found:?}");
+}
