@@ -616,25 +616,11 @@ pub fn last_seen(git_dir: &Path, holder: &str) -> Option<i64> {
 
 #[cfg(test)]
 mod tests {
-    use std::process::{Command, Stdio};
-
     use super::*;
 
+    /// The git module's one test runner, the repository its own HOME.
     fn git(dir: &Path, args: &[&str]) -> String {
-        let out = Command::new("git")
-            .args(args)
-            .current_dir(dir)
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_AUTHOR_NAME", "Test")
-            .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
-            .env("GIT_COMMITTER_NAME", "Test")
-            .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "git {args:?}: {out:?}");
-        String::from_utf8(out.stdout).unwrap()
+        crate::git::git_for_tests(dir, dir, args)
     }
 
     fn claim(holder: &str) -> Claim {
