@@ -95,6 +95,7 @@ mod reopen_archived;
 mod report;
 mod reverify;
 mod review107;
+mod review112;
 mod rewind;
 mod rewind_reach;
 mod rules;
