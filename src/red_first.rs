@@ -528,8 +528,11 @@ pub fn laid_over(root: &Path, plan_rel: Option<&Path>, line: &str) -> Result<Vec
     let judged = |path: &str| path.starts_with(crate::plan::proof::JUDGE_DIR);
     let transcripts = git::paths_at(root, None, &judged)?;
     let plan_rel = plan_rel.and_then(Path::to_str).map(str::to_string);
+    // Each once, in order, looked up in one step: transcripts grow with every
+    // sign-off, and a list searched per path is quadratic in them (review 112).
+    let mut seen: std::collections::HashSet<String> = out.iter().cloned().collect();
     for rel in plan_rel.into_iter().chain(plans).chain(transcripts) {
-        if !out.contains(&rel) {
+        if seen.insert(rel.clone()) {
             out.push(rel);
         }
     }
