@@ -157,9 +157,98 @@ pub fn since(root: &Path, base: Option<&str>, reads: &Reads) -> Result<Vec<Findi
             || past_cap.is_some()
             || (start.iter().map(|(_, t)| t).chain(now)).any(|t| weakened::focuses_node(t));
     }
+    let (found, changes, mut given) = on_own_stack(move || {
+        let found = weakened::find_given(&changes, verify_files, &given);
+        (found, changes, given)
+    });
+    // Tests removed may have gone with the code they were written with, which
+    // only history tells: read then, and the check run again with it.
+    let Some(base) = base.filter(|_| found.iter().any(removes_tests)) else {
+        return Ok(found);
+    };
+    given.born = born(root, base, &changes, &found);
+    if given.born.taken_out.is_empty() {
+        return Ok(found);
+    }
     Ok(on_own_stack(move || {
         weakened::find_given(&changes, verify_files, &given)
     }))
+}
+
+fn removes_tests(finding: &Finding) -> bool {
+    (finding.parts.iter()).any(|p| p.rule == weakened::rules::RuleId::AssertionsRemoved)
+}
+
+/// The most files blamed for [`born`], test files and product code together, and
+/// the most commits whose added lines are counted: past them a removal is not
+/// excused by history, and stays the high finding it was.
+const MOST_BLAMED: usize = 32;
+const MOST_WRITERS: usize = 16;
+
+/// Where the lines `changes` took out were born as of `base`
+/// ([`weakened::with_code::Born`]): the writers of the lines taken out of the
+/// test files `found` says lost tests, and the commits whose product code was
+/// taken out, half of the lines each added there at least, blank lines and
+/// comments not counted as taken out. Git that cannot say leaves a removal high.
+fn born(
+    root: &Path,
+    base: &str,
+    changes: &[Change],
+    found: &[Finding],
+) -> weakened::with_code::Born {
+    use weakened::with_code::{Born, product};
+    let mut out = Born::default();
+    let lost: Vec<&str> = found
+        .iter()
+        .filter(|f| removes_tests(f))
+        .map(|f| f.path.as_str())
+        .collect();
+    let mut blamed = 0;
+    let mut writers = |path: &str, before: &str, after: Option<&str>| {
+        blamed += 1;
+        (blamed <= MOST_BLAMED)
+            .then(|| git::blame::writers_of_removed_lines(root, base, path, before, after).ok())
+            .flatten()
+            .unwrap_or_default()
+    };
+    let mut code_lines: std::collections::HashMap<String, usize> = Default::default();
+    for c in changes {
+        let old_path = c.was.as_deref().unwrap_or(&c.path);
+        let Some(before) = c.before.as_deref() else {
+            continue;
+        };
+        if lost.contains(&c.path.as_str()) {
+            let lines = writers(old_path, before, c.after.as_deref());
+            out.lines.insert(old_path.to_string(), lines);
+        } else if product(old_path, Some(before)) {
+            let text: Vec<&str> = before.lines().collect();
+            for (line, commit) in writers(old_path, before, c.after.as_deref()) {
+                if text.get(line - 1).is_some_and(|l| is_code_line(l)) {
+                    *code_lines.entry(commit).or_default() += 1;
+                }
+            }
+        }
+    }
+    let mut by_count: Vec<(String, usize)> = code_lines.into_iter().collect();
+    by_count.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let shipped = |path: &str| product(path, None);
+    for (commit, taken) in by_count.into_iter().take(MOST_WRITERS) {
+        let added = git::blame::lines_added(root, &commit, &shipped).unwrap_or(0);
+        if added > 0 && taken * 2 >= added {
+            out.taken_out.insert(commit);
+        }
+    }
+    out
+}
+
+/// Whether `line` holds code: not blank, and not a comment alone in any of the
+/// languages the check reads.
+fn is_code_line(line: &str) -> bool {
+    let line = line.trim();
+    !line.is_empty()
+        && !["#", "//", "/*", "*", "--"]
+            .iter()
+            .any(|c| line.starts_with(c))
 }
 
 /// The most bytes of Cargo manifests read: a workspace of hundreds of packages

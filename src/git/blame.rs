@@ -93,6 +93,114 @@ fn blamed(
     Ok(Writers::Commits(out))
 }
 
+/// The commit of `at`'s history that last wrote each line of `rel` there that
+/// going from `old` (its text at `at`) to `new` (`None`: deleted) the change
+/// takes out or rewrites, by line from 1. Empty past [`MAX_BLAMED`] bytes, when
+/// `at` has no such file, or when nothing was taken out.
+pub fn writers_of_removed_lines(
+    root: &Path,
+    at: &str,
+    rel: &str,
+    old: &str,
+    new: Option<&str>,
+) -> Result<HashMap<usize, String>> {
+    let lines = removed_old_lines(old, new.unwrap_or_default());
+    let (Some(&first), Some(&last)) = (lines.first(), lines.last()) else {
+        return Ok(HashMap::new());
+    };
+    if old.len() as u64 > MAX_BLAMED {
+        return Ok(HashMap::new());
+    }
+    let repo = open(root)?;
+    let commit = super::lookup(&repo, at)
+        .and_then(|o| o.peel_to_commit())
+        .with_context(|| format!("reading the commit {at}"))?;
+    let tree = commit
+        .tree()
+        .with_context(|| format!("reading the tree of {at}"))?;
+    if blob_at(&tree, Path::new(rel))?.is_none() {
+        return Ok(HashMap::new());
+    }
+    let mut options = BlameOptions::new();
+    options
+        .newest_commit(commit.id())
+        .min_line(first)
+        .max_line(last);
+    let blame = repo
+        .blame_file(Path::new(rel), Some(&mut options))
+        .with_context(|| format!("reading who wrote the lines of {rel} at {at}"))?;
+    Ok(lines
+        .into_iter()
+        .filter_map(|line| {
+            let hunk = blame.get_line(line)?;
+            Some((line, hunk.final_commit_id().to_string()))
+        })
+        .collect())
+}
+
+/// How many lines `commit` added against its first parent (against nothing,
+/// for a first commit) to the files whose path `keep` takes.
+pub fn lines_added(root: &Path, commit: &str, keep: &dyn Fn(&str) -> bool) -> Result<usize> {
+    let repo = open(root)?;
+    let at = super::lookup(&repo, commit)
+        .and_then(|o| o.peel_to_commit())
+        .with_context(|| format!("reading the commit {commit}"))?;
+    let tree = at
+        .tree()
+        .with_context(|| format!("reading the tree of {commit}"))?;
+    let parent = match at.parent(0) {
+        Ok(parent) => Some(
+            parent
+                .tree()
+                .with_context(|| format!("reading the tree of {}", parent.id()))?,
+        ),
+        Err(e) if e.code() == ErrorCode::NotFound => None,
+        Err(e) => return Err(e).with_context(|| format!("reading the parent of {commit}")),
+    };
+    let diff = repo
+        .diff_tree_to_tree(parent.as_ref(), Some(&tree), None)
+        .with_context(|| format!("reading what {commit} changed"))?;
+    let mut added = 0;
+    for (k, delta) in diff.deltas().enumerate() {
+        let wanted = delta
+            .new_file()
+            .path()
+            .and_then(Path::to_str)
+            .is_some_and(keep);
+        if !wanted {
+            continue;
+        }
+        if let Some(patch) = git2::Patch::from_diff(&diff, k)
+            .with_context(|| format!("reading what {commit} changed"))?
+        {
+            added += patch
+                .line_stats()
+                .with_context(|| format!("reading what {commit} changed"))?
+                .1;
+        }
+    }
+    Ok(added)
+}
+
+/// The lines of `old`, counted from 1 and in order, that going to `new` the
+/// change removes or rewrites (an insertion takes out nothing).
+fn removed_old_lines(old: &str, new: &str) -> Vec<usize> {
+    let diff = similar::TextDiff::configure()
+        .algorithm(similar::Algorithm::Myers)
+        .timeout(std::time::Duration::from_secs(2))
+        .diff_lines(old, new);
+    let mut out: Vec<usize> = Vec::new();
+    for op in diff.ops() {
+        if matches!(
+            op.tag(),
+            similar::DiffTag::Delete | similar::DiffTag::Replace
+        ) {
+            out.extend(op.old_range().map(|i| i + 1));
+        }
+    }
+    out
+}
+
 /// The lines of `old`, counted from 1 and in order, that going to `new` changes
 /// or removes, and for each insertion the line above it (the first when at the top).
 fn changed_old_lines(old: &str, new: &str) -> Vec<usize> {
@@ -312,7 +420,7 @@ pub fn blob_text_of(root: &Path, id: &str) -> Result<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::changed_old_lines;
+    use super::{changed_old_lines, removed_old_lines};
 
     #[test]
     fn changed_lines_are_the_old_ones_and_insertions_charge_the_line_above() {
@@ -324,5 +432,17 @@ mod tests {
         assert_eq!(changed_old_lines(old, ""), vec![1, 2, 3, 4]);
         assert_eq!(changed_old_lines(old, old), Vec::<usize>::new());
         assert_eq!(changed_old_lines("", "new\n"), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn removed_lines_are_the_old_ones_taken_out_or_rewritten_not_insertions() {
+        let old = "a\nb\nc\nd\n";
+        assert_eq!(removed_old_lines(old, "a\nB\nc\nd\n"), vec![2]);
+        assert_eq!(removed_old_lines(old, "a\nd\n"), vec![2, 3]);
+        assert_eq!(
+            removed_old_lines(old, "x\na\nb\nc\nd\n"),
+            Vec::<usize>::new()
+        );
+        assert_eq!(removed_old_lines(old, ""), vec![1, 2, 3, 4]);
     }
 }

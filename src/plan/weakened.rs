@@ -39,7 +39,7 @@ mod syntactic;
 mod unittest_attrs;
 mod unittest_load;
 mod viewed;
-mod with_code;
+pub mod with_code;
 
 pub use rules::{Part, RuleId};
 
@@ -304,7 +304,7 @@ pub fn find_given(
         row.settle_folded(folded);
     }
     let nets = Nets::sum(&rows);
-    let code = with_code::Code::new(changes, given.red_at_start);
+    let code = with_code::Code::new(changes, given.red_at_start, &given.born);
     let deleted = deleted_discovered(&rows, &given.discovered);
     let options_left = runner::pytest_options_left(changes);
     let mut out = Vec::new();
@@ -3418,6 +3418,9 @@ mod answer_table_tests;
 #[cfg(test)]
 #[path = "weakened/assertion_in_string_tests.rs"]
 mod assertion_in_string_tests;
+#[cfg(test)]
+#[path = "weakened/born_with_tests.rs"]
+mod born_with_tests;
 #[cfg(test)]
 #[path = "weakened/bound_loosened_tests.rs"]
 mod bound_loosened_tests;

@@ -9,6 +9,7 @@ mod architecture;
 mod audit_history;
 mod audit_rewrites;
 mod base_contract;
+mod born_with;
 mod broken_done_goals;
 mod byte_loss;
 mod checkpoints_remote;

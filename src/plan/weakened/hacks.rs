@@ -69,6 +69,8 @@ pub struct Given {
     /// The first test file at the start past the [`super::GIVEN_TEXT`] read of
     /// them all, when there are more: its literals and names are not known.
     pub tests_past_cap: Option<String>,
+    /// Where the lines the change took out were born ([`super::with_code::Born`]).
+    pub born: super::with_code::Born,
     /// The literals as a path is matched with them (`./` and spaces off), made
     /// when a path is first asked after: thousands of data files, each matched
     /// with every literal, would be quadratic.
