@@ -187,15 +187,20 @@ const MOST_WRITERS: usize = 16;
 
 /// Where the lines `changes` took out were born as of `base`
 /// ([`weakened::with_code::Born`]): the writers of the lines taken out of the
-/// test files `found` says lost tests, and the commits whose product code was
-/// taken out, half of the lines each added there at least, blank lines and
-/// comments not counted as taken out. Git that cannot say leaves a removal high.
+/// test files `found` says lost tests, and the commits whose product code the
+/// change took out: half of the lines each added there at least (blank lines
+/// and comments not counted as taken out), and nothing put in their place in
+/// those files but lines that commit had removed (a revert puts back what was).
+/// Code rewritten is no code taken out: a stub written with its tests and then
+/// filled in by the work, a test dropped beside it, stays high. Git that cannot
+/// say leaves a removal high.
 fn born(
     root: &Path,
     base: &str,
     changes: &[Change],
     found: &[Finding],
 ) -> weakened::with_code::Born {
+    use std::collections::{HashMap, HashSet};
     use weakened::with_code::{Born, product};
     let mut out = Born::default();
     let lost: Vec<&str> = found
@@ -211,7 +216,9 @@ fn born(
             .flatten()
             .unwrap_or_default()
     };
-    let mut code_lines: std::collections::HashMap<String, usize> = Default::default();
+    // Per commit, the code lines taken out, and the code lines the change put
+    // in the files it took them from.
+    let mut taken: HashMap<String, (usize, HashSet<&str>)> = HashMap::new();
     for c in changes {
         let old_path = c.was.as_deref().unwrap_or(&c.path);
         let Some(before) = c.before.as_deref() else {
@@ -222,20 +229,49 @@ fn born(
             out.lines.insert(old_path.to_string(), lines);
         } else if product(old_path, Some(before)) {
             let text: Vec<&str> = before.lines().collect();
+            let put = put_in(before, c.after.as_deref().unwrap_or_default());
             for (line, commit) in writers(old_path, before, c.after.as_deref()) {
                 if text.get(line - 1).is_some_and(|l| is_code_line(l)) {
-                    *code_lines.entry(commit).or_default() += 1;
+                    let entry = taken.entry(commit).or_default();
+                    entry.0 += 1;
+                    entry.1.extend(put.iter().copied());
                 }
             }
         }
     }
-    let mut by_count: Vec<(String, usize)> = code_lines.into_iter().collect();
-    by_count.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let mut by_count: Vec<(String, (usize, HashSet<&str>))> = taken.into_iter().collect();
+    by_count.sort_by(|a, b| b.1.0.cmp(&a.1.0).then_with(|| a.0.cmp(&b.0)));
     let shipped = |path: &str| product(path, None);
-    for (commit, taken) in by_count.into_iter().take(MOST_WRITERS) {
-        let added = git::blame::lines_added(root, &commit, &shipped).unwrap_or(0);
-        if added > 0 && taken * 2 >= added {
+    for (commit, (count, put)) in by_count.into_iter().take(MOST_WRITERS) {
+        let Ok((added, removed)) = git::blame::lines_changed(root, &commit, &shipped) else {
+            continue;
+        };
+        if added > 0 && count * 2 >= added && put.iter().all(|l| removed.contains(*l)) {
             out.taken_out.insert(commit);
+        }
+    }
+    out
+}
+
+/// The code lines, trimmed, that going from `old` to `new` the change put in.
+fn put_in<'n>(old: &str, new: &'n str) -> Vec<&'n str> {
+    let diff = similar::TextDiff::configure()
+        .algorithm(similar::Algorithm::Myers)
+        .timeout(std::time::Duration::from_secs(2))
+        .diff_lines(old, new);
+    let lines: Vec<&str> = new.lines().collect();
+    let mut out = Vec::new();
+    for op in diff.ops() {
+        if matches!(
+            op.tag(),
+            similar::DiffTag::Insert | similar::DiffTag::Replace
+        ) {
+            out.extend(
+                op.new_range()
+                    .filter_map(|i| lines.get(i))
+                    .filter(|l| is_code_line(l))
+                    .map(|l| l.trim()),
+            );
         }
     }
     out

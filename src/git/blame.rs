@@ -138,9 +138,14 @@ pub fn writers_of_removed_lines(
         .collect())
 }
 
-/// How many lines `commit` added against its first parent (against nothing,
-/// for a first commit) to the files whose path `keep` takes.
-pub fn lines_added(root: &Path, commit: &str, keep: &dyn Fn(&str) -> bool) -> Result<usize> {
+/// The lines `commit` added against its first parent (against nothing, for a
+/// first commit) to the files whose path `keep` takes: how many, and the
+/// trimmed text of each line it removed from them.
+pub fn lines_changed(
+    root: &Path,
+    commit: &str,
+    keep: &dyn Fn(&str) -> bool,
+) -> Result<(usize, std::collections::HashSet<String>)> {
     let repo = open(root)?;
     let at = super::lookup(&repo, commit)
         .and_then(|o| o.peel_to_commit())
@@ -160,26 +165,38 @@ pub fn lines_added(root: &Path, commit: &str, keep: &dyn Fn(&str) -> bool) -> Re
     let diff = repo
         .diff_tree_to_tree(parent.as_ref(), Some(&tree), None)
         .with_context(|| format!("reading what {commit} changed"))?;
-    let mut added = 0;
+    let (mut added, mut removed) = (0, std::collections::HashSet::new());
     for (k, delta) in diff.deltas().enumerate() {
-        let wanted = delta
-            .new_file()
-            .path()
-            .and_then(Path::to_str)
-            .is_some_and(keep);
+        let wanted = [delta.old_file(), delta.new_file()]
+            .iter()
+            .any(|f| f.path().and_then(Path::to_str).is_some_and(keep));
         if !wanted {
             continue;
         }
-        if let Some(patch) = git2::Patch::from_diff(&diff, k)
+        let Some(patch) = git2::Patch::from_diff(&diff, k)
             .with_context(|| format!("reading what {commit} changed"))?
-        {
-            added += patch
-                .line_stats()
-                .with_context(|| format!("reading what {commit} changed"))?
-                .1;
+        else {
+            continue;
+        };
+        for hunk in 0..patch.num_hunks() {
+            let lines = patch
+                .num_lines_in_hunk(hunk)
+                .with_context(|| format!("reading what {commit} changed"))?;
+            for n in 0..lines {
+                let line = patch
+                    .line_in_hunk(hunk, n)
+                    .with_context(|| format!("reading what {commit} changed"))?;
+                match line.origin() {
+                    '+' => added += 1,
+                    '-' => {
+                        removed.insert(String::from_utf8_lossy(line.content()).trim().to_string());
+                    }
+                    _ => {}
+                }
+            }
         }
     }
-    Ok(added)
+    Ok((added, removed))
 }
 
 /// The lines of `old`, counted from 1 and in order, that going to `new` the

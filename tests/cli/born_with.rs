@@ -114,3 +114,17 @@ fn an_older_test_taken_out_with_the_fix_is_high() {
     );
     assert!(high(&findings(&t)), "{:?}", findings(&t));
 }
+
+// Attack (the gate's own test of a start line moved back found it): code written
+// with its tests, then rewritten by the work, is no code taken out. The fix's
+// lines are all replaced, and its test dropped beside them.
+#[test]
+fn the_test_taken_out_with_the_fix_rewritten_is_high() {
+    let t = started();
+    t.write(
+        "calc.py",
+        "def add(a, b):\n    if type(a) is str:\n        a = int(a.strip())\n    return a + b\n",
+    );
+    t.write("tests/test_calc.py", TESTS);
+    assert!(high(&findings(&t)), "{:?}", findings(&t));
+}
