@@ -869,8 +869,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
             if let Some(line) = verify_of(goal, prepared)
                 && ids.iter().any(|id| *id == *goal.id)
             {
-                prepared.laid = crate::red_first::laid_over(root, rel.as_deref(), line)?;
-                prepared.at_start = crate::red_first::start_commits(
+                let at_start = crate::red_first::start_commits(
                     root,
                     rel.as_deref(),
                     plan,
@@ -878,6 +877,8 @@ impl<'p, 'a> Rejudge<'p, 'a> {
                     base,
                     then.as_ref(),
                 )?;
+                prepared.laid = crate::red_first::laid_over(root, rel.as_deref(), line, &at_start)?;
+                prepared.at_start = at_start;
             }
         }
         Ok(())

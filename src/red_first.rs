@@ -429,8 +429,9 @@ pub fn green_in_run(
     let root = &ctx.repo()?.root;
     let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
     let recorded = recorded_files(root, plan, &goal.id);
+    let starts: Vec<String> = result.at_start.iter().map(|r| r.commit.clone()).collect();
     let laid = match result.verify.as_deref() {
-        Some(line) => laid_over(root, ctx.plan_in_repo().as_deref(), line)?,
+        Some(line) => laid_over(root, ctx.plan_in_repo().as_deref(), line, &starts)?,
         None => Vec::new(),
     };
     for run in result.at_start.iter().filter(|r| r.passed) {
@@ -503,28 +504,41 @@ pub fn start_commits(
 
 /// The files the gate lays over a start commit's checkout, as the commit it judges
 /// has them, before it runs the verify `line` there: the scripts the line runs
-/// (`judge::files::verify_scripts`), the plan file (`plan_rel`), every other file
-/// HEAD has that plan wrote its log to, whatever its name
-/// ([`crate::plan::gate::is_logged`]: `plan --file conf/side.yaml start x`), and
-/// the judges' transcripts (`.plan/judge/`). Red first asks whether this check
-/// would have passed before the work: a script the work added is missing at the
-/// start, and a verify that reads a `started` line (its own, or that of a goal
-/// started after it, in any plan file) or a transcript of a sign-off after it
-/// finds none there, so either would read as red however little it checks. A
-/// plan-shaped file plan never logged to (an example the work writes in the
-/// docs) is the work's, and stays as the start had it, as do what the scripts
-/// run in turn and the files they check: they may be the work. Read from the
-/// working tree and HEAD at `root` (the commit judged, checked out), so the
-/// verify job and the judge job name the same files.
-pub fn laid_over(root: &Path, plan_rel: Option<&Path>, line: &str) -> Result<Vec<String>> {
+/// (`judge::files::verify_scripts`), the plan file (`plan_rel`),
+/// every other file HEAD has that plan wrote its log to since one of the
+/// `starts`, whatever its name ([`crate::plan::gate::logged_since`]: `plan --file
+/// conf/side.yaml start x`), and the judges' transcripts (`.plan/judge/`). Red
+/// first asks whether this check would have passed before the work: a script the
+/// work added is missing at the start, and a verify that reads a `started` line
+/// (its own, or that of a goal started after it, in any plan file) or a
+/// transcript of a sign-off after it finds none there, so either would read as
+/// red however little it checks. A plan-shaped file plan never logged to (an
+/// example the work writes in the docs, or one the base quotes unchanged) is the
+/// work's, and stays as the start had it, as do what the scripts run in turn
+/// and the files they check: they may be the work (`red_first`'s two-step
+/// script attack stays open for it). Read from the working tree and HEAD at `root` (the
+/// commit judged, checked out), so the verify job and the judge job name the
+/// same files.
+pub fn laid_over(
+    root: &Path,
+    plan_rel: Option<&Path>,
+    line: &str,
+    starts: &[String],
+) -> Result<Vec<String>> {
     let mut out = match verify::parse(line) {
         Ok(parsed) => crate::judge::files::verify_scripts(root, &parsed),
         Err(_) => Vec::new(),
     };
-    let plans = git::files_where(root, "HEAD", &[""], rules::is_logged)?;
-    let plans = plans
-        .into_iter()
-        .filter_map(|(p, _)| p.to_str().map(str::to_string));
+    let mut plans = Vec::new();
+    for (path, now) in git::files_where(root, "HEAD", &[""], rules::is_logged)? {
+        let Some(rel) = path.to_str() else { continue };
+        for start in starts {
+            if rules::logged_since(&now, git::file_at(root, start, &path)?.as_deref()) {
+                plans.push(rel.to_string());
+                break;
+            }
+        }
+    }
     let judged = |path: &str| path.starts_with(crate::plan::proof::JUDGE_DIR);
     let transcripts = git::paths_at(root, None, &judged)?;
     let plan_rel = plan_rel.and_then(Path::to_str).map(str::to_string);

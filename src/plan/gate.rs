@@ -47,6 +47,27 @@ pub fn is_logged(text: &str) -> bool {
         .any(|entry| Event::parse(entry.text).is_some())
 }
 
+/// Whether `now` (a file's text) logs an event of plan's that `then` (the same
+/// file at a start; `None`: it had none) does not: plan wrote to it since. A
+/// document quoting an event line as an example, unchanged, logs nothing new.
+pub fn logged_since(now: &str, then: Option<&str>) -> bool {
+    let events = |text: &str| -> HashMap<Key, usize> {
+        let plan = parse(text);
+        let logged: Vec<LogEntry<'_>> = (plan.log.iter())
+            .filter(|entry| Event::parse(entry.text).is_some())
+            .cloned()
+            .collect();
+        counts(&logged)
+    };
+    let had = then
+        .filter(|t| t.contains("##"))
+        .map(events)
+        .unwrap_or_default();
+    events(now)
+        .into_iter()
+        .any(|(key, n)| had.get(&key).is_none_or(|h| *h < n))
+}
+
 /// A log line as the gate compares it: its stamp and its text. Line numbers and
 /// spacing around it may change; these may not.
 pub type Key = (Option<String>, String);
@@ -763,6 +784,24 @@ pub fn record_path<'a>(plan: &Plan<'a>, id: &str) -> Option<&'a str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_is_logged_to_since_a_start_only_by_an_event_the_start_lacks() {
+        let example = "# Usage\n\n## Goal: Example\n<!-- id: x -->\nstatus: active\n\n## Log\n- 2026-01-01 10:00 x started (contract 11111111)\n";
+        let edited = format!("{example}\n## Releases\n- release 2\n");
+        // The base's example, quoted unchanged around new prose: nothing logged.
+        assert!(!logged_since(&edited, Some(example)));
+        // New to the file, or a second time: logged.
+        assert!(logged_since(example, None));
+        assert!(logged_since(example, Some("# Usage\n")));
+        let twice = example.replace(
+            "(contract 11111111)\n",
+            "(contract 11111111)\n- 2026-01-01 10:00 x started (contract 11111111)\n",
+        );
+        assert!(logged_since(&twice, Some(example)));
+        // An event taken out logs nothing.
+        assert!(!logged_since("# Usage\n\n## Log\n", Some(example)));
+    }
 
     #[test]
     fn a_base_goal_renamed_or_short_of_an_unticked_subtask_is_reshaped() {

@@ -43,9 +43,9 @@ const USAGE: &str = "# Usage\n\n## Goal: Example\n<!-- id: x -->\nstatus: active
 // start. Honest work adds its release note there and the check greps for it: red
 // at the start in truth, green once HEAD's copy is laid there, and the gate
 // calls the work verify-green-at-start. The same text with no event line stays
-// the start's (review 107), so the example's one line decides it.
+// the start's (review 107), so the example's one line decided it. Mended: a file
+// is laid only where plan logged to it since the start.
 #[test]
-#[ignore = "review 112: a document quoting a plan's `started` line as an example is laid over the start, so honest work it records reads green there: verify-green-at-start"]
 fn a_document_quoting_an_event_line_is_not_laid_at_the_start() {
     let (t, base) = started_on(
         "grep -q 'release 2' docs/usage.md\n",
@@ -78,9 +78,11 @@ fn a_forged_event_line_does_not_make_a_trivial_check_red_at_the_start() {
 // lib/helper`, no extension, no exec bit) that the work adds after the start,
 // holding nothing but `test -f README.md`. What a script runs in turn stays as
 // the start had it, so the helper is missing there and the check reads red: a
-// check of a file the base had dodges verify-green-at-start at the gate.
+// check of a file the base had dodges verify-green-at-start at the gate. The
+// same hole as red_first's two-step script, left open there: laying what a
+// script runs flags honest work whose check runs the work's own script.
 #[test]
-#[ignore = "review 112: a helper the check runs by name (`sh lib/helper`), added after the start, is not laid there: red at the start, the gate passes a check of README.md"]
+#[ignore = "open, as red_first's two-step verify script: a helper the check runs by name (`sh lib/helper`), added after the start, is not laid there, since laying what a script runs flags honest work"]
 fn a_helper_the_check_runs_by_name_added_after_the_start_does_not_dodge_green_at_start() {
     let (t, base) = started_on("sh lib/helper\n", &[], |t| {
         t.write("lib/helper", "test -f README.md\n")
