@@ -179,11 +179,15 @@ fn removes_tests(finding: &Finding) -> bool {
     (finding.parts.iter()).any(|p| p.rule == weakened::rules::RuleId::AssertionsRemoved)
 }
 
-/// The most files blamed for [`born`], test files and product code together, and
-/// the most commits whose added lines are counted: past them a removal is not
-/// excused by history, and stays the high finding it was.
+/// The most files blamed for [`born`], test files and product code together, the
+/// most commits whose added lines are counted, and how far back blame reads:
+/// past them a removal is not excused by history, and stays the high finding it
+/// was.
 const MOST_BLAMED: usize = 32;
 const MOST_WRITERS: usize = 16;
+/// The most commits of the start's first-parent line blame reads back: a line
+/// written before them excuses nothing.
+const MOST_HISTORY: usize = 1000;
 
 /// Where the lines `changes` took out were born as of `base`
 /// ([`weakened::with_code::Born`]): the writers of the lines taken out of the
@@ -208,11 +212,24 @@ fn born(
         .filter(|f| removes_tests(f))
         .map(|f| f.path.as_str())
         .collect();
+    let oldest = match git::blame::first_parents(root, base, MOST_HISTORY) {
+        Ok((line, true)) => line.last().cloned(),
+        Ok((_, false)) => None,
+        Err(_) => return out,
+    };
     let mut blamed = 0;
     let mut writers = |path: &str, before: &str, after: Option<&str>| {
         blamed += 1;
         (blamed <= MOST_BLAMED)
-            .then(|| git::blame::writers_of_removed_lines(root, base, path, before, after).ok())
+            .then(|| {
+                git::blame::writers_of_removed_lines(
+                    root,
+                    base,
+                    oldest.as_deref(),
+                    (path, before, after),
+                )
+                .ok()
+            })
             .flatten()
             .unwrap_or_default()
     };

@@ -93,16 +93,18 @@ fn blamed(
     Ok(Writers::Commits(out))
 }
 
-/// The commit of `at`'s history that last wrote each line of `rel` there that
-/// going from `old` (its text at `at`) to `new` (`None`: deleted) the change
-/// takes out or rewrites, by line from 1. Empty past [`MAX_BLAMED`] bytes, when
-/// `at` has no such file, or when nothing was taken out.
+/// The commit of `at`'s first-parent line that last wrote each line of `rel`
+/// there that going from `old` (its text at `at`) to `new` (`None`: deleted) the
+/// change takes out or rewrites, by line from 1: a line a merged branch wrote is
+/// the merge's, what landed. History is read back to `oldest` at most, and a line
+/// older than it is not listed: blame's cost grows with the history it walks.
+/// Empty past [`MAX_BLAMED`] bytes, when `at` has no such file, or when nothing
+/// was taken out.
 pub fn writers_of_removed_lines(
     root: &Path,
     at: &str,
-    rel: &str,
-    old: &str,
-    new: Option<&str>,
+    oldest: Option<&str>,
+    (rel, old, new): (&str, &str, Option<&str>),
 ) -> Result<HashMap<usize, String>> {
     let lines = removed_old_lines(old, new.unwrap_or_default());
     let (Some(&first), Some(&last)) = (lines.first(), lines.last()) else {
@@ -124,15 +126,21 @@ pub fn writers_of_removed_lines(
     let mut options = BlameOptions::new();
     options
         .newest_commit(commit.id())
+        .first_parent(true)
         .min_line(first)
         .max_line(last);
+    if let Some(oldest) = oldest {
+        options.oldest_commit(
+            Oid::from_str(oldest).with_context(|| format!("reading the id {oldest}"))?,
+        );
+    }
     let blame = repo
         .blame_file(Path::new(rel), Some(&mut options))
         .with_context(|| format!("reading who wrote the lines of {rel} at {at}"))?;
     Ok(lines
         .into_iter()
         .filter_map(|line| {
-            let hunk = blame.get_line(line)?;
+            let hunk = blame.get_line(line).filter(|h| !h.is_boundary())?;
             Some((line, hunk.final_commit_id().to_string()))
         })
         .collect())
