@@ -113,9 +113,12 @@ pub fn is_test_path(path: &str) -> bool {
                 || name == "conftest.py"
                 || name == "tests.py"
         }
+        // jest's default match, `?(*.)+(spec|test).[jt]s?(x)`: `a.test.ts`,
+        // and a file named `test.ts` or `spec.js` itself (date-fns keeps each
+        // function's tests in `src/<function>/test.ts`).
         Lang::Js => {
             let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
-            stem.ends_with(".test") || stem.ends_with(".spec")
+            stem.ends_with(".test") || stem.ends_with(".spec") || matches!(stem, "test" | "spec")
         }
         Lang::Go => name.ends_with("_test.go"),
         Lang::Rust => false,
@@ -3109,12 +3112,19 @@ func (s *Suite) TestMethod() {
             "a_test.go",
             "tests/cli/main.rs",
             "test/a.mjs",
+            // jest's default match, `?(*.)+(spec|test).[jt]s?(x)` (date-fns'
+            // `src/eachWeekendOfMonth/test.ts`).
+            "src/parse/test.ts",
+            "lib/spec.jsx",
         ] {
             assert!(is_test_path(path), "{path}");
         }
         for path in [
             "src/a.py",
             "testing.py",
+            "src/testing.ts",
+            "src/latest.js",
+            "src/tests.ts",
             "src/a.ts",
             "a.go",
             "src/lib.rs",
@@ -3123,6 +3133,19 @@ func (s *Suite) TestMethod() {
         ] {
             assert!(!is_test_path(path), "{path}");
         }
+    }
+
+    #[test]
+    fn a_skip_in_a_js_file_named_test_is_found() {
+        let before = "import f from '.'\n\ndescribe('f', () => {\n  it('works', () => {\n    expect(f()).toBe(1)\n  })\n})\n";
+        let after = before.replace("  it('works'", "  it.skip('works'");
+        let found = find(&[change("src/f/test.ts", Some(before), Some(&after))], &[]);
+        let rules: Vec<String> = found
+            .iter()
+            .flat_map(kinds::of)
+            .map(|p| format!("{}, {}", p.kind, p.confidence))
+            .collect();
+        assert_eq!(rules, ["tests-skipped, high"], "{found:?}");
     }
 
     #[test]
