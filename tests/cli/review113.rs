@@ -525,3 +525,77 @@ fn a_merged_feature_across_two_files_reverted_with_its_test_is_a_lead() {
     t.write("tests/test_calc.py", TESTS);
     assert_lead(&t);
 }
+
+// Blocked: the test's commit wrote only a comment in the product; a comment
+// taken out is no code taken out.
+#[test]
+fn a_test_written_beside_a_product_comment_alone_stays_high() {
+    let t = Test::new();
+    t.write("plan.md", plan(PYTEST));
+    t.write("calc.py", CALC);
+    t.write("tests/test_calc.py", TESTS);
+    t.commit_all("the calculator");
+    t.write("calc.py", format!("# Text is read too.\n{CALC}"));
+    t.write("tests/test_calc.py", tests_fixed());
+    t.commit_all("a test of text");
+    start(&t);
+    t.write("calc.py", CALC);
+    t.write("tests/test_calc.py", TESTS);
+    assert_high(&t);
+}
+
+// Blocked: a wip and its revert before the start, but the agent's change then
+// puts in a line of its own beside the toggled one (a real edit of the code).
+#[test]
+fn a_wip_and_its_revert_then_new_code_beside_stays_high() {
+    let t = Test::new();
+    old_failing_test(&t, CALC);
+    toggle(&t);
+    start(&t);
+    t.write(
+        "calc.py",
+        CALC.replace("    return a + b", "    a = int(a)\n    return b + a"),
+    );
+    t.write("tests/test_calc.py", TESTS);
+    assert_high(&t);
+}
+
+// Honest: the fix reverted after its product file was renamed (`git mv`).
+#[test]
+fn a_fix_reverted_after_its_file_was_renamed_is_a_lead() {
+    let t = Test::new();
+    t.write("plan.md", plan(PYTEST));
+    t.write("calc.py", CALC);
+    t.write("tests/test_calc.py", TESTS);
+    t.commit_all("the calculator");
+    t.write("calc.py", CALC_FIXED);
+    t.write("tests/test_calc.py", tests_fixed());
+    t.commit_all("fix: add parses text");
+    t.git(&["mv", "calc.py", "calculator.py"]);
+    let rename = |tests: &str| tests.replace("from calc import", "from calculator import");
+    t.write("tests/test_calc.py", rename(&tests_fixed()));
+    t.commit_all("calc.py is calculator.py");
+    start(&t);
+    t.write("calculator.py", CALC);
+    t.write("tests/test_calc.py", rename(TESTS));
+    assert_lead(&t);
+}
+
+// Honest: the fix reverted after its test file was renamed (`git mv`).
+#[test]
+fn a_fix_reverted_after_its_test_file_was_renamed_is_a_lead() {
+    let t = Test::new();
+    t.write("plan.md", plan(PYTEST));
+    t.write("calc.py", CALC);
+    t.write("tests/test_calc.py", TESTS);
+    t.commit_all("the calculator");
+    t.write("calc.py", CALC_FIXED);
+    t.write("tests/test_calc.py", tests_fixed());
+    t.commit_all("fix: add parses text");
+    t.git(&["mv", "tests/test_calc.py", "tests/test_calculator.py"]);
+    t.commit_all("one test file per module, named for it");
+    start(&t);
+    t.write("calc.py", CALC);
+    t.write("tests/test_calculator.py", TESTS);
+    assert_lead(&t);
+}
