@@ -97,6 +97,7 @@ mod report;
 mod reverify;
 mod review107;
 mod review112;
+mod review113;
 mod rewind;
 mod rewind_reach;
 mod rules;
