@@ -185,6 +185,10 @@ fn removes_tests(finding: &Finding) -> bool {
 /// was.
 const MOST_BLAMED: usize = 32;
 const MOST_WRITERS: usize = 16;
+/// The fewest code lines of one commit the change must take out for it to
+/// excuse a test: a one-line version bump written beside a test, put back, is
+/// too cheap a revert to drop the test for (review 113).
+const LEAST_TAKEN: usize = 3;
 /// The most commits of the start's first-parent line blame reads back: a line
 /// written before them excuses nothing.
 const MOST_HISTORY: usize = 1000;
@@ -192,12 +196,14 @@ const MOST_HISTORY: usize = 1000;
 /// Where the lines `changes` took out were born as of `base`
 /// ([`weakened::with_code::Born`]): the writers of the lines taken out of the
 /// test files `found` says lost tests, and the commits whose product code the
-/// change took out: half of the lines each added there at least (blank lines
-/// and comments not counted as taken out), and nothing put in their place in
-/// those files but lines that commit had removed (a revert puts back what was).
-/// Code rewritten is no code taken out: a stub written with its tests and then
-/// filled in by the work, a test dropped beside it, stays high. Git that cannot
-/// say leaves a removal high.
+/// change took out, with the files it was taken from: half of the lines each
+/// added there at least (blank lines and comments not counted as taken out),
+/// and nothing put in anywhere in the product, new files too, but lines that
+/// commit had removed (a revert puts back what was). Code rewritten, moved or
+/// renamed is no code taken out: a stub written with its tests and then filled
+/// in by the work, a test dropped beside it, stays high. Nothing is read from a
+/// history that is not the repository's own ([`git::blame::history_trusted`]),
+/// and git that cannot say leaves a removal high.
 fn born(
     root: &Path,
     base: &str,
@@ -207,6 +213,9 @@ fn born(
     use std::collections::{HashMap, HashSet};
     use weakened::with_code::{Born, product};
     let mut out = Born::default();
+    if !git::blame::history_trusted(root).unwrap_or(false) {
+        return out;
+    }
     let lost: Vec<&str> = found
         .iter()
         .filter(|f| removes_tests(f))
@@ -233,12 +242,18 @@ fn born(
             .flatten()
             .unwrap_or_default()
     };
-    // Per commit, the code lines taken out, and the code lines the change put
-    // in the files it took them from.
-    let mut taken: HashMap<String, (usize, HashSet<&str>)> = HashMap::new();
+    // Per commit, the code lines taken out and the files they left; and every
+    // line the change put in the product.
+    let mut taken: HashMap<String, (usize, Vec<String>)> = HashMap::new();
+    let mut put: HashSet<&str> = HashSet::new();
     for c in changes {
         let old_path = c.was.as_deref().unwrap_or(&c.path);
-        let Some(before) = c.before.as_deref() else {
+        let before = c.before.as_deref();
+        if let Some(after) = c.after.as_deref().filter(|a| product(&c.path, Some(a))) {
+            let was = before.filter(|b| product(old_path, Some(b)));
+            put.extend(put_in(was.unwrap_or_default(), after));
+        }
+        let Some(before) = before else {
             continue;
         };
         if lost.contains(&c.path.as_str()) {
@@ -246,31 +261,34 @@ fn born(
             out.lines.insert(old_path.to_string(), lines);
         } else if product(old_path, Some(before)) {
             let text: Vec<&str> = before.lines().collect();
-            let put = put_in(before, c.after.as_deref().unwrap_or_default());
             for (line, commit) in writers(old_path, before, c.after.as_deref()) {
                 if text.get(line - 1).is_some_and(|l| is_code_line(l)) {
-                    let entry = taken.entry(commit).or_default();
-                    entry.0 += 1;
-                    entry.1.extend(put.iter().copied());
+                    let (count, files) = taken.entry(commit).or_default();
+                    *count += 1;
+                    if !files.iter().any(|f| f == old_path) {
+                        files.push(old_path.to_string());
+                    }
                 }
             }
         }
     }
-    let mut by_count: Vec<(String, (usize, HashSet<&str>))> = taken.into_iter().collect();
+    let mut by_count: Vec<(String, (usize, Vec<String>))> = taken.into_iter().collect();
     by_count.sort_by(|a, b| b.1.0.cmp(&a.1.0).then_with(|| a.0.cmp(&b.0)));
     let shipped = |path: &str| product(path, None);
-    for (commit, (count, put)) in by_count.into_iter().take(MOST_WRITERS) {
+    for (commit, (count, files)) in by_count.into_iter().take(MOST_WRITERS) {
         let Ok((added, removed)) = git::blame::lines_changed(root, &commit, &shipped) else {
             continue;
         };
-        if added > 0 && count * 2 >= added && put.iter().all(|l| removed.contains(*l)) {
-            out.taken_out.insert(commit);
+        if count >= LEAST_TAKEN && count * 2 >= added && put.iter().all(|l| removed.contains(*l)) {
+            out.taken_out.insert(commit, files);
         }
     }
     out
 }
 
-/// The code lines, trimmed, that going from `old` to `new` the change put in.
+/// The lines, trimmed, that going from `old` to `new` the change put in, every
+/// one but blank lines: a comment put in is put in too (`/**/ a = …` reads as
+/// one), which a revert does only where the commit it reverts removed it.
 fn put_in<'n>(old: &str, new: &'n str) -> Vec<&'n str> {
     let diff = similar::TextDiff::configure()
         .algorithm(similar::Algorithm::Myers)
@@ -286,8 +304,8 @@ fn put_in<'n>(old: &str, new: &'n str) -> Vec<&'n str> {
             out.extend(
                 op.new_range()
                     .filter_map(|i| lines.get(i))
-                    .filter(|l| is_code_line(l))
-                    .map(|l| l.trim()),
+                    .map(|l| l.trim())
+                    .filter(|l| !l.is_empty()),
             );
         }
     }

@@ -146,6 +146,22 @@ pub fn writers_of_removed_lines(
         .collect())
 }
 
+/// Whether the history blame reads at `root` is the repository's own: not
+/// shallow (its boundary would read as every old line's writer), and no
+/// grafts (`info/grafts`, which libgit2 follows, a cycle of them forever) or
+/// replacements (`refs/replace/`) giving a commit parents it was not made with.
+pub fn history_trusted(root: &Path) -> Result<bool> {
+    let repo = open(root)?;
+    let common = repo.commondir();
+    if repo.is_shallow() || common.join("shallow").exists() || common.join("info/grafts").exists() {
+        return Ok(false);
+    }
+    let mut replaced = repo
+        .references_glob("refs/replace/*")
+        .context("reading the repository's replaced commits")?;
+    Ok(replaced.next().is_none())
+}
+
 /// The lines `commit` added against its first parent (against nothing, for a
 /// first commit) to the files whose path `keep` takes: how many, and the
 /// trimmed text of each line it removed from them.

@@ -18,7 +18,7 @@ verify: python3 -m pytest -q
 
 const CALC: &str = "def add(a, b):\n    return a + b\n";
 /// The fix: text parsed, with a comment of its own.
-const CALC_FIXED: &str = "def add(a, b):\n    # text comes from the command line\n    if isinstance(a, str):\n        a = int(a)\n    return a + b\n";
+const CALC_FIXED: &str = "def add(a, b):\n    # text comes from the command line\n    if isinstance(a, str):\n        a = int(a)\n    if isinstance(b, str):\n        b = int(b)\n    return a + b\n";
 const TESTS: &str = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n";
 const TESTS_FIXED: &str = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n\n\ndef test_add_parses_text():\n    assert add(\"1\", 2) == 3\n";
 

@@ -39,9 +39,16 @@ fn test_lines() -> HashMap<usize, String> {
 }
 
 fn born(taken_out: &[&str]) -> with_code::Born {
+    born_from(taken_out, "calc.py")
+}
+
+/// [`born`], with the code taken out of `file`.
+fn born_from(taken_out: &[&str], file: &str) -> with_code::Born {
     with_code::Born {
         lines: HashMap::from([("tests/test_calc.py".to_string(), test_lines())]),
-        taken_out: taken_out.iter().map(|c| c.to_string()).collect(),
+        taken_out: (taken_out.iter())
+            .map(|c| (c.to_string(), vec![file.to_string()]))
+            .collect(),
     }
 }
 
@@ -111,6 +118,45 @@ fn lines_of_another_file_say_nothing_of_this_one() {
     let found = rules(&reverted(), elsewhere);
     assert!(
         found.iter().all(|r| r == "assertions-removed, high") && !found.is_empty(),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn code_taken_out_of_a_file_the_test_never_reaches_excuses_nothing() {
+    // Review 113: a version bump written beside the test, put back.
+    let found = rules(&reverted(), born_from(&[FIX], "src/version.py"));
+    assert!(
+        found.iter().all(|r| r == "assertions-removed, high") && !found.is_empty(),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_test_whose_name_alone_its_commit_wrote_is_not_that_commit_s() {
+    // Review 113: the fix renamed an older test (line 8), whose body the base
+    // wrote: one of its lines in three is the fix's, not most of them.
+    let three = TESTS.replace(
+        "    assert add(\"1\", 2) == 3\n",
+        "    assert add(\"1\", 2) == 3\n    assert add(\"2\", 2) == 4\n",
+    );
+    let three_before = TESTS_BEFORE_FIX;
+    let mut lines = test_lines();
+    lines.insert(9, BASE.to_string());
+    lines.insert(10, BASE.to_string());
+    let born = with_code::Born {
+        lines: HashMap::from([("tests/test_calc.py".to_string(), lines)]),
+        taken_out: HashMap::from([(FIX.to_string(), vec!["calc.py".to_string()])]),
+    };
+    let found = rules(
+        &[
+            change("calc.py", Some(CALC), Some(CALC_BEFORE_FIX)),
+            change("tests/test_calc.py", Some(&three), Some(three_before)),
+        ],
+        born,
+    );
+    assert!(
+        found.contains(&"assertions-removed, high".to_string()),
         "{found:?}"
     );
 }

@@ -288,7 +288,7 @@ pub const RULES: [Rule; 27] = [
         severity: Severity::Low,
         languages: ALL,
         fields: &["removed", "total", "unit", "name"],
-        doc: "tests or assertions removed that each name a definition, a literal or a field the change took out of the code, or were written in a commit whose code the change took out, half of it at least (a feature removed or a fix reverted with its tests)",
+        doc: "tests or assertions removed that each name a definition, a literal or a field the change took out of the code, or were written by a commit the change reverts (its code taken out, nothing else put in; a feature removed or a fix reverted with its tests)",
     },
     Rule {
         id: RuleId::AssertionsHollowed,

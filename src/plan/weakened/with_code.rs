@@ -44,21 +44,26 @@ const DEFINITIONS: [&str; 18] = [
 /// by the caller (this model reads no history) only when a first reading found
 /// tests removed. For each test file by its path at the start, the commit that
 /// last wrote each line the change took out of it, by line from 1; and the
-/// commits whose product code the change took out, at least half of the lines
-/// each added there and none of them blank or a comment only, which the caller
-/// counts. An agent cannot write the base's history, so a test excused by it
-/// went with code that really came with it; taking out a fix to drop its test
-/// is still said, as a lead, for the judge to weigh against the goal.
+/// commits whose product code the change took out, each with the files (as at
+/// the start) it was taken from: at least half of the lines each added there,
+/// and nothing put in anywhere in the product but lines that commit removed (a
+/// revert), which the caller counts. An agent cannot write the base's history,
+/// so a test excused by it went with code that really came with it; taking out
+/// a fix to drop its test is still said, as a lead, for the judge to weigh
+/// against the goal.
 #[derive(Clone, Debug, Default)]
 pub struct Born {
     pub lines: HashMap<String, HashMap<usize, String>>,
-    pub taken_out: HashSet<String>,
+    pub taken_out: HashMap<String, Vec<String>>,
 }
 
 impl Born {
     /// Why the lines of `before` at `span` (of the test named `name`, when a
-    /// whole test) went with the code: the commit that wrote the test's name,
-    /// or the span's first line, is one whose code was taken out.
+    /// whole test) in the test file at `path` went with the code: the commit
+    /// that wrote the test's name (or the span's first line) wrote more than
+    /// half of its lines too, and its code was taken out of a file this test file reaches.
+    /// A test renamed in a commit, or one written beside a version bump it never
+    /// reads, is not that commit's.
     fn excuses(
         &self,
         path: &str,
@@ -68,11 +73,24 @@ impl Born {
     ) -> Option<String> {
         let lines = self.lines.get(path)?;
         let whole = before.get(span.clone())?;
+        let line_of = |at: usize| before.get(..at).map(|b| b.matches('\n').count() + 1);
         let at = name
             .and_then(|n| whole.find(n))
             .map_or(span.start, |k| span.start + k);
-        let line = before.get(..at)?.matches('\n').count() + 1;
-        let commit = lines.get(&line).filter(|c| self.taken_out.contains(*c))?;
+        let commit = lines.get(&line_of(at)?)?;
+        let files = self.taken_out.get(commit)?;
+        if !files.iter().any(|f| reaches(path, before, f)) {
+            return None;
+        }
+        let first = line_of(span.start)?;
+        let written: Vec<bool> = (whole.lines().enumerate())
+            .filter(|(_, l)| !l.trim().is_empty())
+            .map(|(k, _)| lines.get(&(first + k)) == Some(commit))
+            .collect();
+        let its = written.iter().filter(|w| **w).count();
+        if its * 2 <= written.len() {
+            return None;
+        }
         let short = commit.get(..8).unwrap_or(commit);
         Some(format!("written with commit {short}'s code, now taken out"))
     }
