@@ -241,8 +241,11 @@ fn toggle(t: &Test) {
 
 // Attack: the start itself. The agent, before `plan start`, makes two commits
 // that cancel out; then any old test goes out beside `a + b` become `b + a`.
+// Blocked at sign-off only by the three code lines a commit must lose
+// (LEAST_TAKEN): a toggle of three lines would pass there. The gate reads from
+// the pull request's base too, where the toggle is the pull request's own
+// (`the_gate_reads_history_from_the_base_not_a_toggle_before_the_start`).
 #[test]
-#[ignore = "review 113: commits made before `plan start` are history too; a wip and its revert make the start the writer of any line"]
 fn a_wip_and_its_revert_before_the_start_excuse_no_old_test() {
     let t = Test::new();
     old_failing_test(&t, CALC);
@@ -271,7 +274,6 @@ fn restart_at(t: &Test, commit: &str) {
 // the revert: the same tree as the start, so the same change, but a history
 // the agent wrote.
 #[test]
-#[ignore = "review 113: the started line is the agent's; naming a commit of the same tree with a history of its own excuses any test"]
 fn a_started_line_moved_to_a_same_tree_revert_excuses_no_old_test() {
     let t = Test::new();
     old_failing_test(&t, CALC);
@@ -288,7 +290,6 @@ fn a_started_line_moved_to_a_same_tree_revert_excuses_no_old_test() {
 // Attack: the same, the wip and its revert on a side branch, never in HEAD's
 // history: a start that is not an ancestor.
 #[test]
-#[ignore = "review 113: a start commit off HEAD's history is blamed all the same"]
 fn a_started_line_naming_a_side_branch_excuses_no_old_test() {
     let t = Test::new();
     old_failing_test(&t, CALC);
@@ -593,4 +594,64 @@ fn a_fix_reverted_after_its_test_file_was_renamed_is_a_lead() {
     t.write("calc.py", CALC);
     t.write("tests/test_calculator.py", TESTS);
     assert_lead(&t);
+}
+
+// Attack, at the gate: the wip and its revert before the start, toggling three
+// code lines, pass at sign-off (the start is the agent's); from the pull
+// request's base, where the gate also reads, the toggle is the pull request's
+// own and the old test's removal is high.
+#[test]
+fn the_gate_reads_history_from_the_base_not_a_toggle_before_the_start() {
+    use crate::gate::{PR_PLAN, rev, user_judge};
+    let calc = "def add(a, b):\n    total = a\n    total += b\n    return total\n";
+    let flipped = "def add(a, b):\n    total = b\n    total += a\n    return +total\n";
+    let t = Test::new();
+    let claude = crate::util::fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t
+        .with_bin()
+        .plan(&PR_PLAN.replace("VERIFY", "test -f calc.py"));
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("calc.py", calc);
+    t.write("tests/test_calc.py", tests_fixed());
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write("calc.py", flipped);
+    t.write(
+        "tests/test_calc.py",
+        tests_fixed()
+            .replace(
+                "def test_add_parses_text():",
+                "def test_add_parses_text() -> None:",
+            )
+            .replace(
+                "assert add(\"1\", 2) == 3",
+                "assert add(\"1\", 2) == 3  # wip",
+            ),
+    );
+    t.commit_all("wip");
+    t.write("calc.py", calc);
+    t.write("tests/test_calc.py", tests_fixed());
+    t.commit_all("Revert \"wip\"");
+    t.ok(&["start", "w", "--no-verify"]);
+    t.commit_all("start");
+    t.write("calc.py", flipped);
+    t.write("tests/test_calc.py", TESTS);
+    // At sign-off, from the agent's start: a lead.
+    let shown = t.ok(&["show", "w", "--json"]).json();
+    let kinds: Vec<String> = (shown["findings"].as_array().cloned().unwrap_or_default())
+        .iter()
+        .map(|f| format!("{}, {}", f["kind"], f["confidence"]))
+        .collect();
+    assert!(!kinds.iter().any(|k| k.contains("high")), "{kinds:?}");
+    t.commit_all("work");
+    t.ok(&["complete", "w", "--evidence", "the tests pass"]);
+    t.commit_all("sign off");
+    user_judge(&t, "accept");
+    let strict = crate::weakened::strict_lines(&t, &["--base", &base]);
+    assert!(
+        strict.contains("tests/test_calc.py") && strict.contains("assertions-removed, high"),
+        "{strict}"
+    );
 }
