@@ -2776,6 +2776,37 @@ mod tests {
         for (path, before, after) in &ran {
             assert_ne!(found(path, before, after), Vec::<String>::new(), "{before}");
         }
+        // The tests of a suite skipped whole ran nowhere either (date-fns
+        // `dceeefb4`: a `describe.skip`'s tests commented out); one skipped under
+        // a condition ran somewhere.
+        let suite = |call: &str| {
+            format!(
+                "{call}('old', () => {{\n  it('a', () => {{\n    expect(f(1)).toBe(2);\n  }});\n  it('b', () => {{\n    expect(f(2)).toBe(3);\n  }});\n}});\n\n{js_kept}"
+            )
+        };
+        for call in ["describe.skip", "xdescribe"] {
+            let before = suite(call);
+            assert_eq!(
+                found("a.test.js", &before, js_kept),
+                Vec::<String>::new(),
+                "{before}"
+            );
+            let one_gone =
+                before.replace("  it('b', () => {\n    expect(f(2)).toBe(3);\n  });\n", "");
+            assert_eq!(
+                found("a.test.js", &before, &one_gone),
+                Vec::<String>::new(),
+                "{one_gone}"
+            );
+        }
+        for call in ["describe", "describe.skipIf(isWindows)"] {
+            let before = suite(call);
+            assert_ne!(
+                found("a.test.js", &before, js_kept),
+                Vec::<String>::new(),
+                "{before}"
+            );
+        }
         // A file of skipped tests only, deleted, took nothing that ran.
         let only = "import pytest\n\n\n@pytest.mark.skip\ndef test_old():\n    assert f(1) == 2\n";
         assert_eq!(

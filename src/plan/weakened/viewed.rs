@@ -220,14 +220,27 @@ fn scripted(lang: Lang, view: &syntax::View) -> Read {
     }
     let mut taken: HashSet<&str> = HashSet::new();
     for s in markers.filter(|s| !s.focus && !s.runs && s.condition.is_none()) {
-        let Some(name) = &s.test else {
-            continue;
+        // A suite's marker (`describe.skip`, `xdescribe`) spans the suite: the
+        // tests it holds run nowhere. The tests are in the order they are
+        // written, so those inside are found by a search, not a scan.
+        let held_names: Vec<&String> = match &s.test {
+            Some(name) => vec![name],
+            None => {
+                let from = view.tests.partition_point(|t| t.span.start < s.span.start);
+                (view.tests[from..].iter())
+                    .take_while(|t| t.span.start < s.span.end)
+                    .filter(|t| t.span.end <= s.span.end)
+                    .map(|t| &t.name)
+                    .collect()
+            }
         };
-        if !taken.insert(name) {
-            continue;
-        }
-        if let Some(&held) = first.get(name.as_str()) {
-            skipped.push((name.clone(), held));
+        for name in held_names {
+            if !taken.insert(name) {
+                continue;
+            }
+            if let Some(&held) = first.get(name.as_str()) {
+                skipped.push((name.clone(), held));
+            }
         }
     }
     let off: HashSet<&str> = skip_owners
