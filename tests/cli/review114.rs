@@ -376,3 +376,39 @@ fn a_plan_file_where_the_start_had_a_folder_does_not_break_the_gate() {
     assert!(!out.contains("is not a file"), "{out}");
     assert!(out.contains("verify-green-at-start"), "{out}");
 }
+
+// Attack, and the docs against the code: docs/src/sign-off.md says a test is its
+// commit's when that commit wrote its name line "and more than half of its
+// other lines"; the code counts the name line among them (2 of 3 lines is most).
+// An old test of two assertions, renamed beside a three-line fix that also
+// touched one of its assertions, goes out with the fix: its other assertion,
+// older than the fix, was never the fix's.
+#[test]
+#[ignore = "review 114: Born::excuses counts the name line itself toward \"more than half\", where the docs say more than half of its other lines: a test renamed with one of two assertions touched is the fix's"]
+fn a_test_renamed_with_one_of_two_assertions_touched_is_not_the_fix_s() {
+    let t = Test::new();
+    let calc = "def add(a, b):\n    return a + b\n";
+    let fixed = "def add(a, b):\n    if isinstance(a, str):\n        a = int(a)\n    if isinstance(b, str):\n        b = int(b)\n    return a + b\n";
+    let tests = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n\n\ndef test_sums():\n    assert add(2, 2) == 4\n    assert add(0, 0) == 0\n";
+    t.write("plan.md", plan("python3 -m pytest -q"));
+    t.write("calc.py", calc);
+    t.write("tests/test_calc.py", tests);
+    t.commit_all("the calculator");
+    t.write("calc.py", fixed);
+    t.write(
+        "tests/test_calc.py",
+        tests
+            .replace("def test_sums", "def test_sums_of_text")
+            .replace("add(2, 2) == 4", "add(\"2\", 2) == 4"),
+    );
+    t.commit_all("fix: add parses text");
+    t.write("README.md", "# Calc\n");
+    t.commit_all("a readme");
+    start(&t);
+    t.write("calc.py", calc);
+    t.write(
+        "tests/test_calc.py",
+        "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n",
+    );
+    assert_high(&t);
+}
