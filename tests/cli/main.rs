@@ -98,6 +98,7 @@ mod reverify;
 mod review107;
 mod review112;
 mod review113;
+mod review114;
 mod rewind;
 mod rewind_reach;
 mod rules;
