@@ -505,9 +505,9 @@ pub fn start_commits(
 /// The files the gate lays over a start commit's checkout, as the commit it judges
 /// has them, before it runs the verify `line` there: the scripts the line runs
 /// (`judge::files::verify_scripts`), the plan file (`plan_rel`),
-/// every other file HEAD has that plan wrote its log to since one of the
-/// `starts`, whatever its name ([`crate::plan::gate::logged_since`]: `plan --file
-/// conf/side.yaml start x`), and the judges' transcripts (`.plan/judge/`). Red
+/// every other file HEAD has that plan wrote to since one of the `starts` (an
+/// event, a status, a subtask ticked), whatever its name
+/// ([`crate::plan::gate::logged_since`]: `plan --file conf/side.yaml start x`), and the judges' transcripts (`.plan/judge/`). Red
 /// first asks whether this check would have passed before the work: a script the
 /// work added is missing at the start, and a verify that reads a `started` line
 /// (its own, or that of a goal started after it, in any plan file) or a
@@ -515,8 +515,8 @@ pub fn start_commits(
 /// red however little it checks. A plan-shaped file plan never logged to (an
 /// example the work writes in the docs, or one the base quotes unchanged) is the
 /// work's, and stays as the start had it, as do what the scripts run in turn
-/// and the files they check: they may be the work (`red_first`'s two-step
-/// script attack stays open for it). Read from the working tree and HEAD at `root` (the
+/// and the files they check: they may be the work, and laid there would make
+/// an honest check that runs the work's own script green at the start. Read from the working tree and HEAD at `root` (the
 /// commit judged, checked out), so the verify job and the judge job name the
 /// same files.
 pub fn laid_over(
@@ -533,7 +533,10 @@ pub fn laid_over(
     for (path, now) in git::files_where(root, "HEAD", &[""], rules::is_logged)? {
         let Some(rel) = path.to_str() else { continue };
         for start in starts {
-            if rules::logged_since(&now, git::file_at(root, start, &path)?.as_deref()) {
+            // A folder or a submodule there at the start is no copy of it: new
+            // since (review 114), and laid.
+            let then = git::file_at(root, start, &path).ok().flatten();
+            if rules::logged_since(&now, then.as_deref()) {
                 plans.push(rel.to_string());
                 break;
             }

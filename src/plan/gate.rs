@@ -47,9 +47,12 @@ pub fn is_logged(text: &str) -> bool {
         .any(|entry| Event::parse(entry.text).is_some())
 }
 
-/// Whether `now` (a file's text) logs an event of plan's that `then` (the same
-/// file at a start; `None`: it had none) does not: plan wrote to it since. A
-/// document quoting an event line as an example, unchanged, logs nothing new.
+/// Whether plan wrote to a file since a start: `now` (its text) logs an event
+/// of plan's that `then` (the same file at the start; `None`: it had none) does
+/// not, or a goal's plan-kept state differs (its status, or a subtask added,
+/// ticked or unticked, which `plan tick` writes with no event; archived). A
+/// document quoting a plan as an example, its example unchanged, was written by
+/// no plan command, whatever prose around it changed (review 112).
 pub fn logged_since(now: &str, then: Option<&str>) -> bool {
     let events = |text: &str| -> HashMap<Key, usize> {
         let plan = parse(text);
@@ -59,13 +62,30 @@ pub fn logged_since(now: &str, then: Option<&str>) -> bool {
             .collect();
         counts(&logged)
     };
-    let had = then
-        .filter(|t| t.contains("##"))
-        .map(events)
-        .unwrap_or_default();
+    let state = |text: &str| -> Vec<String> {
+        (parse(text).goals.iter())
+            .map(|g| {
+                let subtasks: Vec<String> = (g.subtasks.iter())
+                    .map(|t| format!("{}{}", u8::from(t.done), t.text))
+                    .collect();
+                format!(
+                    "{}\n{:?}\n{}\n{}",
+                    g.id,
+                    g.status(),
+                    g.archived,
+                    subtasks.join("\n")
+                )
+            })
+            .collect()
+    };
+    // A start's copy with no heading holds no goal and no log: it is read as
+    // none, and its parse spared (most files of a repository are no plan).
+    let then = then.filter(|t| t.contains("##"));
+    let had = then.map(events).unwrap_or_default();
     events(now)
         .into_iter()
         .any(|(key, n)| had.get(&key).is_none_or(|h| *h < n))
+        || state(now) != then.map(state).unwrap_or_default()
 }
 
 /// A log line as the gate compares it: its stamp and its text. Line numbers and
@@ -800,7 +820,16 @@ mod tests {
         );
         assert!(logged_since(&twice, Some(example)));
         // An event taken out logs nothing.
-        assert!(!logged_since("# Usage\n\n## Log\n", Some(example)));
+        let no_event = example.replace("- 2026-01-01 10:00 x started (contract 11111111)\n", "");
+        assert!(!logged_since(&no_event, Some(example)));
+        // A subtask ticked (`plan tick`, no event) or a status moved is plan's
+        // write too (review 114).
+        let with_task = example.replace("status: active\n", "status: active\n- [ ] write it\n");
+        let ticked = with_task.replace("- [ ] write it", "- [x] write it");
+        assert!(logged_since(&ticked, Some(&with_task)));
+        assert!(logged_since(&with_task, Some(example)));
+        let done = example.replace("status: active", "status: done");
+        assert!(logged_since(&done, Some(example)));
     }
 
     #[test]

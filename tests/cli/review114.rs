@@ -219,7 +219,6 @@ fn show_time(t: &Test) -> std::time::Duration {
 // `reaches` once per lost test, and `reaches` gathers every word of the whole
 // test file into a set each time.
 #[test]
-#[ignore = "review 114: born-with is quadratic in a test file's lost tests (Born::excuses -> reaches collects the file's words per test): 1,000 tests 8 s, 2,000 tests 26 s, 20,000 past 14 minutes"]
 fn a_revert_dropping_thousands_of_tests_costs_what_the_check_without_history_does() {
     let t = Test::new();
     let n = 3_000;
@@ -317,7 +316,6 @@ const SIDE: &str = "# Plan: Side\n\n## Goal: Parse\n<!-- id: y -->\nstatus: open
 // green there; now only a file with a new event is laid, and a tick is no
 // event, so the trivial check reads red at the start and passes as red first.
 #[test]
-#[ignore = "review 114: plan's own writes that log no event (tick, untick, subtask, archive) to a second plan file no longer lay it, so a check reading them is red at the start"]
 fn a_check_reading_a_tick_plan_wrote_to_a_side_plan_is_green_at_start() {
     let (t, base) = started_on(
         "grep -q '\\[x\\] parse dates' side.md\n",
@@ -360,7 +358,6 @@ fn a_side_plan_moved_into_a_folder_is_laid_at_the_start() {
 // (`notes`, a folder of notes at the base, now a second plan). Asking for the
 // start's copy of it is an error, which fails the gate on honest work.
 #[test]
-#[ignore = "review 114: laid_over asks file_at for the start's copy of every plan file at HEAD, and file_at bails on a folder (or submodule) there: the gate errors (\"notes is not a file at …\")"]
 fn a_plan_file_where_the_start_had_a_folder_does_not_break_the_gate() {
     let (t, base) = started_on(
         "test -f README.md && grep -q 'y started' notes\n",
@@ -383,7 +380,6 @@ fn a_plan_file_where_the_start_had_a_folder_does_not_break_the_gate() {
 // touched one of its assertions, goes out with the fix: its other assertion,
 // older than the fix, was never the fix's.
 #[test]
-#[ignore = "review 114: Born::excuses counts the name line itself toward \"more than half\", where the docs say more than half of its other lines: a test renamed with one of two assertions touched is the fix's"]
 fn a_test_renamed_with_one_of_two_assertions_touched_is_not_the_fix_s() {
     let t = Test::new();
     let calc = "def add(a, b):\n    return a + b\n";

@@ -61,30 +61,31 @@ impl Born {
     /// Why the lines of `before` at `span` (of the test named `name`, when a
     /// whole test) in the test file at `path` went with the code: the commit
     /// that wrote the test's name (or the span's first line) wrote more than
-    /// half of its lines too, and its code was taken out of a file this test file reaches.
-    /// A test renamed in a commit, or one written beside a version bump it never
-    /// reads, is not that commit's.
+    /// half of its other lines too, and its code was taken out of a
+    /// file this test file reaches (`reached`, asked once per commit). A test
+    /// renamed in a commit, or one written beside a version bump it never reads,
+    /// is not that commit's. `starts`: where each line of `before` starts, so a
+    /// file of thousands of lost tests is read once, not once per test.
     fn excuses(
         &self,
-        path: &str,
-        before: &str,
+        (path, before, starts): (&str, &str, &[usize]),
         span: &std::ops::Range<usize>,
         name: Option<&str>,
+        reached: &dyn Fn(&String) -> bool,
     ) -> Option<String> {
         let lines = self.lines.get(path)?;
         let whole = before.get(span.clone())?;
-        let line_of = |at: usize| before.get(..at).map(|b| b.matches('\n').count() + 1);
+        let line_of = |at: usize| starts.partition_point(|&s| s <= at);
         let at = name
             .and_then(|n| whole.find(n))
             .map_or(span.start, |k| span.start + k);
-        let commit = lines.get(&line_of(at)?)?;
-        let files = self.taken_out.get(commit)?;
-        if !files.iter().any(|f| reaches(path, before, f)) {
+        let commit = lines.get(&line_of(at))?;
+        if !reached(commit) {
             return None;
         }
-        let first = line_of(span.start)?;
+        let (first, named) = (line_of(span.start), line_of(at));
         let written: Vec<bool> = (whole.lines().enumerate())
-            .filter(|(_, l)| !l.trim().is_empty())
+            .filter(|(k, l)| !l.trim().is_empty() && first + k != named)
             .map(|(k, _)| lines.get(&(first + k)) == Some(commit))
             .collect();
         let its = written.iter().filter(|w| **w).count();
@@ -93,6 +94,18 @@ impl Born {
         }
         let short = commit.get(..8).unwrap_or(commit);
         Some(format!("written with commit {short}'s code, now taken out"))
+    }
+
+    /// Whether code of `commit` was taken out of a file the test file at
+    /// `path` (its text `before`) reaches: asked once per commit and file.
+    fn reached_by(&self, path: &str, before: &str) -> HashMap<&String, bool> {
+        let said: HashSet<&str> = words(before).collect();
+        (self.taken_out.iter())
+            .map(|(commit, files)| {
+                let reached = files.iter().any(|f| reaches_words(path, &said, f));
+                (commit, reached)
+            })
+            .collect()
     }
 }
 
@@ -423,6 +436,11 @@ type Gone = (
 /// `code`: beside it (a Go package's, a Rust module's own), or named in it by
 /// the file's stem or its folder (`from calc import`, `require('../lib/x')`).
 fn reaches(test: &str, text: &str, code: &str) -> bool {
+    reaches_words(test, &words(text).collect(), code)
+}
+
+/// [`reaches`], with the test file's words (`said`) read once.
+fn reaches_words(test: &str, said: &HashSet<&str>, code: &str) -> bool {
     let parent = |p: &str| p.rsplit_once('/').map_or("", |(d, _)| d).to_string();
     if parent(test) == parent(code) {
         return true;
@@ -431,7 +449,6 @@ fn reaches(test: &str, text: &str, code: &str) -> bool {
     let stem = file.split('.').next().unwrap_or(file);
     let folder = parent(code);
     let folder = folder.rsplit('/').next().unwrap_or("");
-    let said: HashSet<&str> = words(text).collect();
     [stem, folder]
         .iter()
         .any(|w| !w.is_empty() && said.contains(w))
@@ -692,6 +709,16 @@ fn settle(
     let Some(lost) = lost(grammar, before, change.after.as_deref()) else {
         return what;
     };
+    // Read once for the file, not once per test lost ([`Born::excuses`]).
+    let (reached, starts) = match born.lines.contains_key(old_path) {
+        true => {
+            let starts: Vec<usize> = std::iter::once(0)
+                .chain(before.match_indices('\n').map(|(k, _)| k + 1))
+                .collect();
+            (born.reached_by(old_path, before), starts)
+        }
+        false => (HashMap::new(), Vec::new()),
+    };
     // The test file's own names and literals, each where it stands; those its
     // kept tests still use are no tie of the lost ones to the code.
     let mine = code_tokens(grammar, before);
@@ -727,7 +754,15 @@ fn settle(
                 .or_else(|| taken(&l.span))
                 .or_else(|| l.name.as_deref().and_then(|n| named_for(n, &named_gone)))
                 .map(|name| format!("`{name}` gone"))
-                .or_else(|| born.excuses(old_path, before, &l.span, l.name.as_deref()))
+                .or_else(|| {
+                    let reached = |c: &String| reached.get(c).copied().unwrap_or(false);
+                    born.excuses(
+                        (old_path, before, &starts),
+                        &l.span,
+                        l.name.as_deref(),
+                        &reached,
+                    )
+                })
         })
         .collect();
     let Some(named) = named else {
