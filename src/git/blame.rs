@@ -223,28 +223,21 @@ pub fn lines_changed(
     Ok((added, removed))
 }
 
-/// The lines of `old`, counted from 1 and in order, that going to `new` the
-/// change removes or rewrites (an insertion takes out nothing).
-fn removed_old_lines(old: &str, new: &str) -> Vec<usize> {
-    let diff = similar::TextDiff::configure()
-        .algorithm(similar::Algorithm::Myers)
-        .timeout(std::time::Duration::from_secs(2))
-        .diff_lines(old, new);
-    let mut out: Vec<usize> = Vec::new();
-    for op in diff.ops() {
-        if matches!(
-            op.tag(),
-            similar::DiffTag::Delete | similar::DiffTag::Replace
-        ) {
-            out.extend(op.old_range().map(|i| i + 1));
-        }
-    }
-    out
-}
-
 /// The lines of `old`, counted from 1 and in order, that going to `new` changes
 /// or removes, and for each insertion the line above it (the first when at the top).
 fn changed_old_lines(old: &str, new: &str) -> Vec<usize> {
+    old_lines(old, new, true)
+}
+
+/// The lines of `old`, counted from 1 and in order, that going to `new` the
+/// change removes or rewrites (an insertion takes out nothing).
+fn removed_old_lines(old: &str, new: &str) -> Vec<usize> {
+    old_lines(old, new, false)
+}
+
+/// The lines of `old` going to `new` removes or rewrites, and with `insertions`
+/// the line above each insertion too, each once, in order.
+fn old_lines(old: &str, new: &str, insertions: bool) -> Vec<usize> {
     let count = old.lines().count();
     let mut out: Vec<usize> = Vec::new();
     let diff = similar::TextDiff::configure()
@@ -256,7 +249,7 @@ fn changed_old_lines(old: &str, new: &str) -> Vec<usize> {
         match op.tag() {
             similar::DiffTag::Equal => {}
             similar::DiffTag::Insert => {
-                if count > 0 {
+                if insertions && count > 0 {
                     out.push(range.start.clamp(1, count));
                 }
             }
