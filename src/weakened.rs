@@ -262,7 +262,8 @@ fn born(
         } else if product(old_path, Some(before)) {
             let text: Vec<&str> = before.lines().collect();
             for (line, commit) in writers(old_path, before, c.after.as_deref()) {
-                if text.get(line - 1).is_some_and(|l| is_code_line(l)) {
+                let held = line.checked_sub(1).and_then(|k| text.get(k));
+                if held.is_some_and(|l| is_code_line(l)) {
                     let (count, files) = taken.entry(commit).or_default();
                     *count += 1;
                     if !files.iter().any(|f| f == old_path) {
