@@ -4,7 +4,7 @@
 
 use crate::util::Test;
 
-fn plan(verify: &str) -> String {
+pub(crate) fn plan(verify: &str) -> String {
     format!(
         "# Plan: Calc\n\n## Goal: Ship it\n<!-- id: ship -->\nstatus: open\ndone_when: the calculator works and its tests pass\nverify: {verify}\n\n## Log\n"
     )
@@ -22,7 +22,7 @@ fn tests_fixed() -> String {
 }
 
 /// The goal started at HEAD, and the start committed.
-fn start(t: &Test) {
+pub(crate) fn start(t: &Test) {
     t.ok(&["start", "ship", "--no-verify"]);
     t.commit_all("start ship");
 }
@@ -48,23 +48,9 @@ fn fixed_then_started(t: &Test) -> String {
     fix
 }
 
-/// Each finding's `kind, confidence: text` as `plan show ship --json` lists it
-/// (the text says which rule excused a removal).
+/// Each finding as [`crate::born_with::findings_said`] reads it.
 fn findings(t: &Test) -> Vec<String> {
-    let shown = t.ok(&["show", "ship", "--json"]).json();
-    shown["findings"]
-        .as_array()
-        .unwrap_or(&Vec::new())
-        .iter()
-        .map(|f| {
-            format!(
-                "{}, {}: {}",
-                f["kind"].as_str().unwrap_or("?"),
-                f["confidence"].as_str().unwrap_or("?"),
-                f["text"].as_str().unwrap_or("?")
-            )
-        })
-        .collect()
+    crate::born_with::findings_said(t)
 }
 
 fn high(found: &[String]) -> bool {

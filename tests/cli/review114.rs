@@ -6,34 +6,11 @@
 use crate::gate::{PR_PLAN, gate_passes, gate_run, rev, user_judge};
 use crate::util::{Test, fixture_path};
 
-fn plan(verify: &str) -> String {
-    format!(
-        "# Plan: Calc\n\n## Goal: Ship it\n<!-- id: ship -->\nstatus: open\ndone_when: the calculator works and its tests pass\nverify: {verify}\n\n## Log\n"
-    )
-}
+use crate::review113::{plan, start};
 
-/// The goal started at HEAD, and the start committed.
-fn start(t: &Test) {
-    t.ok(&["start", "ship", "--no-verify"]);
-    t.commit_all("start ship");
-}
-
-/// Each finding's `kind, confidence: text` as `plan show ship --json` lists it.
+/// Each finding as [`crate::born_with::findings_said`] reads it.
 fn findings(t: &Test) -> Vec<String> {
-    let shown = t.ok(&["show", "ship", "--json"]).json();
-    shown["findings"]
-        .as_array()
-        .unwrap_or(&Vec::new())
-        .iter()
-        .map(|f| {
-            format!(
-                "{}, {}: {}",
-                f["kind"].as_str().unwrap_or("?"),
-                f["confidence"].as_str().unwrap_or("?"),
-                f["text"].as_str().unwrap_or("?")
-            )
-        })
-        .collect()
+    crate::born_with::findings_said(t)
 }
 
 fn assert_high(t: &Test) {
