@@ -99,6 +99,7 @@ mod review107;
 mod review112;
 mod review113;
 mod review114;
+mod review115;
 mod rewind;
 mod rewind_reach;
 mod rules;

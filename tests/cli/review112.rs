@@ -9,7 +9,11 @@ use crate::util::{Test, fixture_path};
 /// A pull request whose goal `w` is started with `sh check.sh` as its verify
 /// (`check` the check's text, committed before the start on top of `base`), then
 /// `then` runs and `w` is signed off. Returns the base's sha.
-fn started_on(check: &str, base: &[(&str, &str)], then: impl Fn(&Test)) -> (Test, String) {
+pub(crate) fn started_on(
+    check: &str,
+    base: &[(&str, &str)],
+    then: impl Fn(&Test),
+) -> (Test, String) {
     let t = Test::new();
     let claude = fixture_path("judges/claude-accept");
     t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
