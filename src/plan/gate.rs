@@ -47,31 +47,35 @@ pub fn is_logged(text: &str) -> bool {
         .any(|entry| Event::parse(entry.text).is_some())
 }
 
-/// Whether plan wrote to a file since a start: `now` (its text) logs an event
-/// of plan's that `then` (the same file at the start; `None`: it had none) does
-/// not, or a goal's plan-kept state differs (its status, or a subtask added,
-/// ticked or unticked, which `plan tick` writes with no event; archived). A
+/// Whether plan wrote to a file since a start: `now` (its text) logs a line that
+/// `then` (the same file at the start; `None`: it had none) does not, or a goal
+/// differs as plan writes it (its title, status, contract or subtasks, which
+/// `plan edit` and `plan tick` write with no event; archived). A
 /// document quoting a plan as an example, its example unchanged, was written by
 /// no plan command, whatever prose around it changed (review 112).
 pub fn logged_since(now: &str, then: Option<&str>) -> bool {
-    let events = |text: &str| -> HashMap<Key, usize> {
-        let plan = parse(text);
-        let logged: Vec<LogEntry<'_>> = (plan.log.iter())
-            .filter(|entry| Event::parse(entry.text).is_some())
-            .cloned()
-            .collect();
-        counts(&logged)
-    };
+    // Every log line, an event or not: `plan log` writes free text (review 115).
+    let events = |text: &str| -> HashMap<Key, usize> { counts(&parse(text).log) };
+    // Each goal as plan writes it: `plan edit` changes a title or a contract
+    // with no event (review 115), `plan tick` a subtask.
     let state = |text: &str| -> Vec<String> {
+        let value = |f: &Option<super::model::Field<'_>>| f.as_ref().map(|f| f.value.to_string());
         (parse(text).goals.iter())
             .map(|g| {
                 let subtasks: Vec<String> = (g.subtasks.iter())
                     .map(|t| format!("{}{}", u8::from(t.done), t.text))
                     .collect();
+                let modes: Vec<&str> = g.failure_modes.iter().map(|f| f.value).collect();
                 format!(
-                    "{}\n{:?}\n{}\n{}",
+                    "{}\n{}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{}\n{}",
                     g.id,
+                    g.title,
                     g.status(),
+                    value(&g.done_when),
+                    value(&g.verify),
+                    value(&g.budget),
+                    g.depends_on,
+                    modes,
                     g.archived,
                     subtasks.join("\n")
                 )

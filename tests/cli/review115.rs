@@ -31,7 +31,6 @@ fn side_write_is_flagged(args: &[&str], word: &str) -> (bool, String) {
 // plan stays the start's, the grep reads red there, and a check that reads only
 // plan's own line passes as red first.
 #[test]
-#[ignore = "review 115: a plan log line (no event) to a side plan leaves it the start's; a check grepping it reads red there"]
 fn a_plan_log_line_to_a_side_plan_does_not_dodge_green_at_start() {
     let (flagged, out) = side_write_is_flagged(&["log", "frobnicated the side"], "frobnicated");
     assert!(flagged, "{out}");
@@ -41,7 +40,6 @@ fn a_plan_log_line_to_a_side_plan_does_not_dodge_green_at_start() {
 // subtasks stay, so unless edit logs an event the side plan stays the start's,
 // and a check grepping the new title reads red there.
 #[test]
-#[ignore = "review 115: plan edit --title on a side plan logs no event and moves no goal state; the side plan stays the start's"]
 fn a_title_plan_edit_wrote_to_a_side_plan_does_not_dodge_green_at_start() {
     let (flagged, out) =
         side_write_is_flagged(&["edit", "s", "--title", "Frobnicated"], "Frobnicated");
