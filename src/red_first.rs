@@ -505,8 +505,8 @@ pub fn start_commits(
 /// The files the gate lays over a start commit's checkout, as the commit it judges
 /// has them, before it runs the verify `line` there: the scripts the line runs
 /// (`judge::files::verify_scripts`), the plan file (`plan_rel`),
-/// every other file HEAD has that plan wrote to since one of the `starts` (an
-/// event, a status, a subtask ticked), whatever its name
+/// every other file HEAD has that plan wrote to since one of the `starts` (a log
+/// line, a goal's title, status, contract or subtasks), whatever its name
 /// ([`crate::plan::gate::logged_since`]: `plan --file conf/side.yaml start x`), and the judges' transcripts (`.plan/judge/`). Red
 /// first asks whether this check would have passed before the work: a script the
 /// work added is missing at the start, and a verify that reads a `started` line
