@@ -7,6 +7,7 @@ use std::ops::Range;
 
 mod bars;
 mod bound;
+mod checkers;
 mod handed;
 pub mod ignore;
 pub mod layout;
@@ -155,6 +156,11 @@ pub struct View {
     /// JavaScript, Python and Go: the branches that fail the test when a
     /// comparison with a number holds, in source order.
     pub bars: Vec<Bar>,
+    /// Python and JavaScript: the checks the tests' calls to the file's own
+    /// check helpers run (each call, the helper's assertions), and how many of
+    /// [`View::loose`] are those helpers' own: counted at each call instead.
+    pub helper_checks: usize,
+    pub helper_loose: usize,
 }
 
 impl View {

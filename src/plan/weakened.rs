@@ -3504,6 +3504,9 @@ mod go_validate_tests;
 #[path = "weakened/grader_read_tests.rs"]
 mod grader_read_tests;
 #[cfg(test)]
+#[path = "weakened/helper_checks_tests.rs"]
+mod helper_checks_tests;
+#[cfg(test)]
 #[path = "weakened/library_checks_tests.rs"]
 mod library_checks_tests;
 #[cfg(test)]

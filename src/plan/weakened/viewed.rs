@@ -187,7 +187,7 @@ fn scripted(lang: Lang, view: &syntax::View) -> Read {
     let statements: Vec<String> = placed.iter().map(|p| p.1.clone()).collect();
     let mut counts = Counts {
         tests: view.tests.len(),
-        assertions: placed.len(),
+        assertions: placed.len() - view.helper_loose.min(placed.len()) + view.helper_checks,
         ..Counts::default()
     };
     // A focus switches off the other tests: the whole file's, whoever it names.
