@@ -1185,24 +1185,29 @@ impl<'c> Row<'c> {
         let Some(old) = &mut self.old else {
             return;
         };
-        let new_names = self.new.as_ref().map_or(&[][..], |n| &n.read.names[..]);
-        let gone: Vec<(String, usize)> = old
+        let new_keys: HashSet<String> = self.new.as_ref().map_or_else(HashSet::new, |n| {
+            let scopes = n.read.scopes.iter().map(String::as_str);
+            let scopes = scopes.chain(std::iter::repeat(""));
+            (n.read.names.iter().zip(scopes))
+                .map(|(name, scope)| viewed::scoped(scope, name))
+                .collect()
+        });
+        let gone: Vec<&viewed::Skipped> = old
             .read
             .skipped
             .iter()
-            .filter(|(name, _)| !new_names.contains(name))
-            .cloned()
+            .filter(|k| !new_keys.contains(&k.key))
             .collect();
         if gone.is_empty() {
             return;
         }
-        let is_gone = |name: &String| gone.iter().any(|(n, _)| n == name);
+        let names: HashSet<String> = gone.iter().map(|k| k.name.clone()).collect();
+        let (count, held) = (gone.len(), gone.iter().map(|k| k.held).sum::<usize>());
+        let is_gone = |name: &String| names.contains(name);
         let r = &mut old.read;
         let c = &mut r.counts;
-        c.tests = c.tests.saturating_sub(gone.len());
-        c.assertions = c
-            .assertions
-            .saturating_sub(gone.iter().map(|(_, k)| k).sum());
+        c.tests = c.tests.saturating_sub(count);
+        c.assertions = c.assertions.saturating_sub(held);
         let markers = r.skip_owners.iter().filter(|o| is_gone(o)).count();
         c.skips = c.skips.saturating_sub(markers);
         r.skip_owners.retain(|o| !is_gone(o));
@@ -2641,7 +2646,7 @@ struct Read {
     /// The tests a marker with no condition switches off (`@pytest.mark.skip`,
     /// `#[ignore]`, `it.skip`, `t.Skip()` first in the body), each with how many
     /// assertions it holds: none of them runs anywhere.
-    skipped: Vec<(String, usize)>,
+    skipped: Vec<viewed::Skipped>,
     /// The assertion statements in functions and classes nothing in the file names
     /// (see `syntax::Uses::uncalled`), each with the function's name.
     helpers: Vec<(String, String)>,
@@ -3562,6 +3567,9 @@ mod skip_traded_tests;
 #[cfg(test)]
 #[path = "weakened/skip_widened_tests.rs"]
 mod skip_widened_tests;
+#[cfg(test)]
+#[path = "weakened/skipped_suite_tests.rs"]
+mod skipped_suite_tests;
 #[cfg(test)]
 #[path = "weakened/snapbox_tests.rs"]
 mod snapbox_tests;

@@ -72,13 +72,17 @@ fn marked(lang: Lang, view: &syntax::View) -> Read {
         m.assertions.partition_point(|&a| a < body.end)
             - m.assertions.partition_point(|&a| a < body.start)
     };
-    let mut skipped: Vec<(String, usize)> = Vec::new();
+    let mut skipped: Vec<Skipped> = Vec::new();
     for s in m.skips.iter().filter(|s| s.outright && !s.owner.is_empty()) {
-        if skipped.iter().any(|(n, _)| n == &s.owner) {
+        if skipped.iter().any(|k| k.name == s.owner) {
             continue;
         }
         if let Some(t) = m.tests.iter().find(|t| t.name == s.owner) {
-            skipped.push((s.owner.clone(), t.body.as_ref().map_or(0, held)));
+            skipped.push(Skipped {
+                key: s.owner.clone(),
+                name: s.owner.clone(),
+                held: t.body.as_ref().map_or(0, held),
+            });
         }
     }
     // What a test switched off, or a whole file, would check: none of it runs.
@@ -158,6 +162,25 @@ fn owned_bars<'a>(
         .collect()
 }
 
+/// A test a marker with no condition switches off ([`Read::skipped`]).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Skipped {
+    /// Its name within its scope ([`scoped`]): nested suites may reuse a name.
+    pub key: String,
+    pub name: String,
+    /// How many assertions it holds.
+    pub held: usize,
+}
+
+/// A test's name within its scope (`describe` blocks, classes), which tells
+/// apart the tests of one name in nested suites.
+pub(super) fn scoped(scope: &str, name: &str) -> String {
+    match scope.is_empty() {
+        true => name.to_string(),
+        false => format!("{scope}::{name}"),
+    }
+}
+
 /// An assertion's statement as the other languages' tokens give it: its text,
 /// whitespace runs one space, no trailing `,` or `;`.
 fn statement(text: &str) -> String {
@@ -211,36 +234,49 @@ fn scripted(lang: Lang, view: &syntax::View) -> Read {
     counts.skips = skip_owners.len();
     // A marker with no condition (`it.skip`, `xit`, `@pytest.mark.skip`) runs
     // its test nowhere.
-    let mut skipped: Vec<(String, usize)> = Vec::new();
-    // Each name's first test, and the names taken: asked once per marker, a search
-    // of the tests was quadratic in a file of skipped tests.
+    let mut skipped: Vec<Skipped> = Vec::new();
+    // Each name's first test, and the tests taken: asked once per marker, a
+    // search of the tests was quadratic in a file of skipped tests.
     let mut first: HashMap<&str, usize> = HashMap::new();
-    for t in view.tests.iter().rev() {
-        first.insert(&t.name, t.assertions.len());
+    for (k, t) in view.tests.iter().enumerate().rev() {
+        first.insert(&t.name, k);
     }
-    let mut taken: HashSet<&str> = HashSet::new();
+    let mut taken: HashSet<usize> = HashSet::new();
     for s in markers.filter(|s| !s.focus && !s.runs && s.condition.is_none()) {
         // A suite's marker (`describe.skip`, `xdescribe`) spans the suite: the
         // tests it holds run nowhere. The tests are in the order they are
         // written, so those inside are found by a search, not a scan.
-        let held_names: Vec<&String> = match &s.test {
-            Some(name) => vec![name],
-            None => {
-                let from = view.tests.partition_point(|t| t.span.start < s.span.start);
-                (view.tests[from..].iter())
-                    .take_while(|t| t.span.start < s.span.end)
-                    .filter(|t| t.span.end <= s.span.end)
-                    .map(|t| &t.name)
+        let from = view.tests.partition_point(|t| t.span.start < s.span.start);
+        let held: Vec<usize> = match &s.test {
+            // The test the marker is on: the one around it or right after it
+            // (a decorator), or else the first of its name.
+            Some(name) => {
+                let near = [from.checked_sub(1), Some(from)].into_iter().flatten();
+                let on = near
+                    .filter(|&k| view.tests.get(k).is_some_and(|t| &t.name == name))
+                    .find(|&k| {
+                        let t = &view.tests[k];
+                        t.span.contains(&s.span.start) || t.span.start >= s.span.start
+                    });
+                on.or_else(|| first.get(name.as_str()).copied())
+                    .into_iter()
                     .collect()
             }
+            None => (from..view.tests.len())
+                .take_while(|&k| view.tests[k].span.start < s.span.end)
+                .filter(|&k| view.tests[k].span.end <= s.span.end)
+                .collect(),
         };
-        for name in held_names {
-            if !taken.insert(name) {
+        for k in held {
+            if !taken.insert(k) {
                 continue;
             }
-            if let Some(&held) = first.get(name.as_str()) {
-                skipped.push((name.clone(), held));
-            }
+            let t = &view.tests[k];
+            skipped.push(Skipped {
+                key: scoped(&t.scope, &t.name),
+                name: t.name.clone(),
+                held: t.assertions.len(),
+            });
         }
     }
     let off: HashSet<&str> = skip_owners
