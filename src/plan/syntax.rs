@@ -406,6 +406,11 @@ pub struct Assertion {
     pub text: String,
     /// Its syntax in normal form.
     pub normal: String,
+    /// Python and JavaScript, a test's own: the conditions of the `if`s inside
+    /// the test it runs under, outermost first, each in normal form (`not (…)`
+    /// for an `else`), with its source text (`!` before it for an `else`): it
+    /// checks only on the runs where they hold.
+    pub guards: Vec<(String, String)>,
 }
 
 /// A skip, expected-failure or focus marker.

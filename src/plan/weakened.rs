@@ -22,6 +22,7 @@ pub mod hacks;
 mod harness;
 mod js_assert_patch;
 pub mod kinds;
+mod made_conditional;
 mod mock_any;
 pub mod not_read;
 mod own_copy;
@@ -1593,6 +1594,11 @@ impl<'c> Row<'c> {
                 .into_iter()
                 .map(rewritten),
         );
+        what.extend(
+            made_conditional::newly(&old.read.guarded, &new.read.guarded)
+                .into_iter()
+                .map(rewritten),
+        );
         what.extend(self.expected_parts((old, new), (&removed, &added), code));
         if added
             .iter()
@@ -2657,6 +2663,9 @@ struct Read {
     bars: Vec<(String, syntax::Bar)>,
     /// The bytes of each test, by name.
     spans: Vec<(String, std::ops::Range<usize>)>,
+    /// Python and JavaScript: each test's assertions with the conditions they
+    /// run under ([`made_conditional::Guarded`]).
+    guarded: Vec<made_conditional::Guarded>,
 }
 
 /// A `lang` file read from its syntax `view` ([`viewed::read`]; none without
@@ -3520,6 +3529,9 @@ mod loosened_tests;
 #[cfg(test)]
 #[path = "weakened/macro_never_invoked_tests.rs"]
 mod macro_never_invoked_tests;
+#[cfg(test)]
+#[path = "weakened/made_conditional_tests.rs"]
+mod made_conditional_tests;
 #[cfg(test)]
 #[path = "weakened/module_marker_tests.rs"]
 mod module_marker_tests;

@@ -519,7 +519,7 @@ impl<'s, 'r> Reader<'s, 'r> {
             scope: scope.to_string(),
             body: self.normal(node),
             span: node.byte_range(),
-            assertions: assertions.into_iter().map(|a| self.assertion(a)).collect(),
+            assertions: self.guarded(node, assertions),
             shadowed: Vec::new(),
             gates: Vec::new(),
             gated: Vec::new(),
@@ -534,7 +534,63 @@ impl<'s, 'r> Reader<'s, 'r> {
             span: a.byte_range(),
             text: self.text(a).to_string(),
             normal: self.normal(a),
+            guards: Vec::new(),
         }
+    }
+
+    /// The `assertions` of the test at `node`, each with the conditions of the
+    /// `if`s inside the test it runs under ([`Assertion::guards`]). The
+    /// branches nest and come in source order, as do the assertions: one sweep
+    /// with a stack of the branches open, not a search per assertion.
+    fn guarded(&self, node: Node<'_>, assertions: Vec<Node<'_>>) -> Vec<Assertion> {
+        let mut branches: Vec<(std::ops::Range<usize>, (String, String))> = Vec::new();
+        for n in preorder(node).filter(|n| n.kind() == "if_statement") {
+            let Some(condition) = n.child_by_field_name("condition") else {
+                continue;
+            };
+            let (normal, text) = (self.normal(condition), self.text(condition));
+            let holds = (normal.clone(), text.to_string());
+            let negated = (format!("not ({normal})"), format!("!{text}"));
+            if let Some(then) = n.child_by_field_name("consequence") {
+                branches.push((then.byte_range(), holds.clone()));
+            }
+            let mut walk = n.walk();
+            for other in n.children_by_field_name("alternative", &mut walk) {
+                branches.push((other.byte_range(), negated.clone()));
+            }
+        }
+        branches.sort_by_key(|(r, _)| (r.start, std::cmp::Reverse(r.end)));
+        let mut out: Vec<Assertion> = assertions.into_iter().map(|a| self.assertion(a)).collect();
+        if branches.is_empty() {
+            return out;
+        }
+        let mut order: Vec<usize> = (0..out.len()).collect();
+        order.sort_by_key(|&k| out[k].span.start);
+        let mut open: Vec<usize> = Vec::new();
+        let mut next = 0;
+        for k in order {
+            let a = &mut out[k];
+            let at = a.span.start;
+            while next < branches.len() && branches[next].0.start <= at {
+                while open
+                    .last()
+                    .is_some_and(|&k| branches[k].0.end <= branches[next].0.start)
+                {
+                    open.pop();
+                }
+                open.push(next);
+                next += 1;
+            }
+            while open.last().is_some_and(|&k| branches[k].0.end <= at) {
+                open.pop();
+            }
+            a.guards = open
+                .iter()
+                .filter(|&&k| branches[k].0.contains(&at))
+                .map(|&k| branches[k].1.clone())
+                .collect();
+        }
+        out
     }
 
     /// Whether the statement of `assertion` is the same as the statement right

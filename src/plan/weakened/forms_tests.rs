@@ -2266,10 +2266,6 @@ fn an_assertion_a_test_reaches_counts() {
         ),
         unit.replace(
             "        self.assertEqual(add(10, 1), 11)\n",
-            "        if sys.platform != 'win32':\n            self.assertEqual(add(10, 1), 11)\n",
-        ),
-        unit.replace(
-            "        self.assertEqual(add(10, 1), 11)\n",
             "        if False:\n            pass\n        self.assertEqual(add(10, 1), 11)\n",
         ),
         format!(
@@ -2279,6 +2275,20 @@ fn an_assertion_a_test_reaches_counts() {
     ] {
         assert_eq!(one(py, unit, &live), Vec::<String>::new(), "{live}");
     }
+    // Under a condition that can hold it still counts, no assertion removed;
+    // but the runs the new condition leaves out check it no more: a check made
+    // conditional (made_conditional_tests.rs), as a skip condition added is.
+    let platform = unit.replace(
+        "        self.assertEqual(add(10, 1), 11)\n",
+        "        if sys.platform != 'win32':\n            self.assertEqual(add(10, 1), 11)\n",
+    );
+    let said = one(py, unit, &platform);
+    assert!(
+        said.len() == 1
+            && said[0].contains("now runs only when `sys.platform != 'win32'`")
+            && !said[0].contains("removed"),
+        "{said:?}"
+    );
     let fixture = "import pytest\n\n@pytest.fixture(autouse=True)\ndef checked():\n    assert add(10, 1) == 11\n\ndef test_add():\n    assert add(2, 3) == 5\n";
     assert_eq!(count(Lang::Python, fixture).assertions, 2);
     let js = "tests/calc.test.mjs";

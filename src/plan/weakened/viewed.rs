@@ -7,7 +7,7 @@
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
-use super::{Counts, Lang, Read, cannot_fail, checks, syntax};
+use super::{Counts, Lang, Read, cannot_fail, checks, made_conditional, syntax};
 
 /// What a `lang` file holds, from its `view`: Python's and
 /// JavaScript's tests and skips, or Rust's and Go's [`syntax::Marks`].
@@ -137,6 +137,7 @@ fn marked(lang: Lang, view: &syntax::View) -> Read {
             .iter()
             .filter_map(|t| Some((t.name.clone(), t.body.clone()?)))
             .collect(),
+        guarded: Vec::new(),
     }
 }
 
@@ -357,6 +358,19 @@ fn scripted(lang: Lang, view: &syntax::View) -> Read {
             .tests
             .iter()
             .map(|t| (t.name.clone(), t.span.clone()))
+            .collect(),
+        guarded: view
+            .tests
+            .iter()
+            .flat_map(|t| {
+                let key = scoped(&t.scope, &t.name);
+                (t.assertions.iter()).map(move |a| made_conditional::Guarded {
+                    test: key.clone(),
+                    normal: a.normal.clone(),
+                    text: statement(&a.text),
+                    guards: a.guards.clone(),
+                })
+            })
             .collect(),
     }
 }

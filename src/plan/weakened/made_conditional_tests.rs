@@ -1,0 +1,85 @@
+//! A check made conditional: an assertion a test ran on every run now sits in
+//! one branch of a new `if` (`if (process.platform === 'win32') { looser } else
+//! { it }`), so the runs the condition leaves out no longer check it. High, as a
+//! skip condition added is; a condition that was already there, a check moved
+//! out of one, or a new check under one is none.
+
+use super::*;
+
+fn found(path: &str, before: &str, after: &str) -> Vec<String> {
+    find(
+        &[Change {
+            path: path.to_string(),
+            was: None,
+            before: Some(before.to_string()),
+            after: Some(after.to_string()),
+        }],
+        &[],
+    )
+    .iter()
+    .map(ToString::to_string)
+    .collect()
+}
+
+const JS: &str = "test('token file is not served', async () => {\n  const res = await get(url)\n  expect(res.status()).toBe(403)\n})\n";
+
+#[test]
+fn a_javascript_check_kept_only_in_the_else_of_a_platform_branch_is_high() {
+    let after = JS.replace(
+        "  expect(res.status()).toBe(403)\n",
+        "  if (process.platform === 'win32') {\n    expect([403, 404]).toContain(res.status())\n  }\n  else {\n    expect(res.status()).toBe(403)\n  }\n",
+    );
+    let said = found("test/ui.spec.ts", JS, &after);
+    assert!(
+        said.iter()
+            .any(|s| s.contains("now runs only when") && s.contains("win32")),
+        "{said:?}"
+    );
+    let high = find(
+        &[Change {
+            path: "test/ui.spec.ts".into(),
+            was: None,
+            before: Some(JS.into()),
+            after: Some(after.clone()),
+        }],
+        &[],
+    );
+    let rules: Vec<RuleId> = high
+        .iter()
+        .flat_map(|f| f.parts.iter().map(|p| p.rule))
+        .collect();
+    assert!(
+        rules.contains(&RuleId::AssertionRewritten)
+            && RuleId::AssertionRewritten.severity() == rules::Severity::High,
+        "{rules:?}"
+    );
+}
+
+#[test]
+fn a_python_check_wrapped_in_a_new_if_is_high() {
+    let before =
+        "import sys\n\n\ndef test_add():\n    assert add(1, 2) == 3\n    assert add(2, 2) == 4\n";
+    let after = "import sys\n\n\ndef test_add():\n    assert add(1, 2) == 3\n    if sys.platform != \"win32\":\n        assert add(2, 2) == 4\n";
+    let said = found("tests/test_add.py", before, after);
+    assert!(
+        said.iter().any(|s| s.contains("now runs only when")),
+        "{said:?}"
+    );
+}
+
+#[test]
+fn a_condition_already_there_reformatted_is_no_finding() {
+    let before = "test('a', () => {\n  if (isWin) { expect(f()).toBe(1) }\n})\n";
+    let after = "test('a', () => {\n  if (isWin) {\n    expect(f()).toBe(1);\n  }\n});\n";
+    assert_eq!(found("a.test.js", before, after), Vec::<String>::new());
+}
+
+#[test]
+fn a_check_taken_out_of_an_if_or_a_new_check_under_one_is_no_finding() {
+    let before = "def test_a():\n    if ON:\n        assert f() == 1\n";
+    let after = "def test_a():\n    assert f() == 1\n    if ON:\n        assert g() == 2\n";
+    assert_eq!(
+        found("tests/test_a.py", before, after),
+        Vec::<String>::new()
+    );
+}
