@@ -142,3 +142,16 @@ fn an_assertion_moved_below_a_comment_in_its_test_is_no_finding() {
         vec![format!("{path}: 1 of 4 assertions removed")]
     );
 }
+
+// An inline snapshot's string respelled (`\"` inside single quotes is `"`),
+// beside a real edit of the file: the string's value is the same, so the
+// check is; a value changed is still found.
+#[test]
+fn a_string_respelled_with_the_same_value_is_no_rewrite() {
+    let before = "// @vitest-environment node\ntest('renders', () => {\n  expect(render()).toMatchInlineSnapshot('\"<div id=\"foo\">a</div>\"')\n})\n";
+    let after = "// @vitest-environment jsdom\ntest('renders', () => {\n  const x = 1\n  expect(render()).toMatchInlineSnapshot('\"<div id=\\\"foo\\\">a</div>\"')\n})\n";
+    assert_eq!(one("src/a.spec.ts", before, after), Vec::<String>::new());
+    let changed = after.replace(">a<", ">b<");
+    let said = one("src/a.spec.ts", before, &changed);
+    assert!(said.iter().any(|s| s.contains("became")), "{said:?}");
+}
