@@ -1275,3 +1275,29 @@ fn a_product_file_whose_name_starts_like_a_test_word_is_the_product_s() {
         assert_eq!(with(path), ["assertion-rewritten, high"], "{path}");
     }
 }
+
+// pytest `c378cb47`'s shape: a module's constant (a deprecation message) taken
+// out of the product with the test that imported it is a lead, as a Go or
+// JavaScript top-level binding or a Rust `const` is; the constant kept, or the
+// test's own constant, leaves the removal high.
+#[test]
+fn a_python_module_constant_removed_with_the_test_that_read_it_is_a_lead() {
+    let code = "import warnings\n\nOLD_API = \"old_api is deprecated\"\nNEW_API = \"x\"\n\n\ndef run(value):\n    if isinstance(value, tuple):\n        warnings.warn(OLD_API)\n        value = list(value)\n    return value\n";
+    let code_after = "NEW_API = \"x\"\n\n\ndef run(value):\n    return value\n";
+    let test = "from pkg.deprecated import OLD_API\nfrom pkg.deprecated import run\n\n\ndef test_run():\n    assert run([1]) == [1]\n\n\ndef test_old_api():\n    with pytest.warns(UserWarning, match=OLD_API):\n        assert run((1,)) == [1]\n";
+    let test_after = "from pkg.deprecated import run\n\n\ndef test_run():\n    assert run([1]) == [1]\n";
+    let found = with_code(
+        ("pkg/deprecated.py", code, code_after),
+        ("tests/test_deprecated.py", test, test_after),
+    );
+    assert!(
+        !found.is_empty() && found.iter().all(|p| p == "removed-with-code, low"),
+        "{found:?}"
+    );
+    let kept = code_after.replace("NEW_API", "OLD_API = \"old_api is deprecated\"\nNEW_API");
+    let found = with_code(
+        ("pkg/deprecated.py", code, &kept),
+        ("tests/test_deprecated.py", test, test_after),
+    );
+    assert!(found.iter().any(|p| p == "assertions-removed, high"), "{found:?}");
+}

@@ -1024,13 +1024,23 @@ fn declared(grammar: Grammar, text: &str) -> HashSet<String> {
             || n.child_by_field_name("name")
                 .is_some_and(|m| spelled.get(&text[m.byte_range()]).is_some_and(|c| *c > 1))
     };
+    // Python's constants and class attributes are its module's and class's
+    // assignments (`OLD_API = "…"`, `SKIPPABLE = (None,)`): other modules read
+    // them, so one spelled once here is no dead binding.
+    let python = grammar == Grammar::Python;
     let tops = syntax::pruned(root, function)
-        .filter(|n| matches!(n.kind(), "const_spec" | "var_spec" | "variable_declarator"))
+        .filter(|n| {
+            matches!(n.kind(), "const_spec" | "var_spec" | "variable_declarator")
+                || (python && n.kind() == "assignment")
+        })
         .filter(read);
     fields
         .chain(tops)
-        .filter_map(|n| n.child_by_field_name("name"))
-        .filter(|n| n.child_count() == 0)
+        .filter_map(|n| match n.kind() {
+            "assignment" => n.child_by_field_name("left"),
+            _ => n.child_by_field_name("name"),
+        })
+        .filter(|n| n.child_count() == 0 && (!python || n.kind() == "identifier"))
         .map(|n| text[n.byte_range()].to_string())
         .collect()
 }
