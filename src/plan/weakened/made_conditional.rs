@@ -1,7 +1,8 @@
 //! Checks made conditional: an assertion a test ran wherever the test ran, now
 //! only inside a new `if` of the test (`if (process.platform === 'win32') {
 //! looser } else { it }`): the runs the condition leaves out check it no more,
-//! as a skip condition added leaves a test out. Paired by the test and the
+//! as a skip condition added leaves a test out; read as the skip rules read a
+//! condition ([`super::skip_sense`]). Paired by the test and the
 //! assertion's own syntax; a check under no more conditions than before is
 //! the same check kept (a condition rewritten is the skip and bar rules' to
 //! weigh).
@@ -19,6 +20,21 @@ pub(super) struct Guarded {
     /// The conditions it runs under, each in normal form and in words
     /// ([`crate::plan::syntax::Assertion::guards`]).
     pub guards: Vec<(String, String)>,
+    /// Its test's own skip conditions (`skipif(sys.version_info < (3, 8))`),
+    /// in normal form: where the test never runs, a guard leaves out nothing.
+    pub skips: Vec<String>,
+}
+
+impl Guarded {
+    /// Where the check is switched off, as a skip condition
+    /// [`super::skip_sense`] reads (`if (not (S) && g1 && g2)`); `None` for
+    /// nowhere.
+    fn off(&self) -> Option<String> {
+        let skips = self.skips.iter().map(|s| format!("not ({s})"));
+        let guards = self.guards.iter().map(|g| g.0.clone());
+        let runs: Vec<String> = skips.chain(guards).collect();
+        (!runs.is_empty()).then(|| format!("if ({})", runs.join(" && ")))
+    }
 }
 
 /// In words, each check of `old` whose only copies in `new`, in the same test,
@@ -45,6 +61,16 @@ pub(super) fn newly(old: &[Guarded], new: &[Guarded]) -> Vec<String> {
             continue;
         }
         let g = copies.swap_remove(0);
+        // Only what the skip conditions' reading says leaves out runs that
+        // checked before (a platform, a Python version): a guard on a value
+        // of the test's own (`if (result)`) rests on what no reading knows,
+        // as for a skip; one the test's own skip already implies is none.
+        let Some(now) = g.off() else {
+            continue;
+        };
+        if !super::skip_sense::narrows(was.off().as_deref(), &now) {
+            continue;
+        }
         let added: Vec<String> = (g.guards.iter())
             .filter(|c| !under(c))
             .map(|c| format!("`{}`", super::forms::clip(&c.1)))

@@ -83,3 +83,37 @@ fn a_check_taken_out_of_an_if_or_a_new_check_under_one_is_no_finding() {
         Vec::<String>::new()
     );
 }
+
+// A guard on a value of the test's own (a TypeScript null check) rests on what
+// no reading of the environment knows, as a skip condition on it would: no
+// finding. httpx `69e13cbc`'s shape: a body wrapped in a Python-version check
+// its own `skipif` already implies is none either.
+#[test]
+fn a_guard_no_reading_knows_or_one_the_tests_skip_implies_is_no_finding() {
+    let before = "test('a', () => {\n  const r = get()\n  expect(r.value).toBe(1)\n})\n";
+    let after =
+        "test('a', () => {\n  const r = get()\n  if (r) {\n    expect(r.value).toBe(1)\n  }\n})\n";
+    assert_eq!(found("a.test.ts", before, after), Vec::<String>::new());
+    let before = "import sys\n\nimport pytest\n\n\n@pytest.mark.skipif(sys.version_info < (3, 8), reason=\"3.8+\")\ndef test_keylog():\n    assert context().keylog is None\n";
+    let after = "import sys\n\nimport pytest\n\n\n@pytest.mark.skipif(sys.version_info < (3, 8), reason=\"3.8+\")\ndef test_keylog():\n    if sys.version_info >= (3, 8):\n        assert context().keylog is None\n";
+    assert_eq!(
+        found("tests/test_config.py", before, after),
+        Vec::<String>::new()
+    );
+    // The same guard without the skip leaves the older Pythons out.
+    let unskipped = |s: &str| {
+        s.replace(
+            "@pytest.mark.skipif(sys.version_info < (3, 8), reason=\"3.8+\")\n",
+            "",
+        )
+    };
+    let said = found(
+        "tests/test_config.py",
+        &unskipped(before),
+        &unskipped(after),
+    );
+    assert!(
+        said.iter().any(|s| s.contains("now runs only when")),
+        "{said:?}"
+    );
+}

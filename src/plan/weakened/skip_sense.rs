@@ -79,6 +79,20 @@ pub(super) fn change(old: &str, new: &str) -> Change {
     }
 }
 
+/// Whether `new` skips where `old` did not, as [`change`] reads it ([`Change::Wider`]):
+/// `old` `None` is a check no condition switched off, which skipped nowhere.
+pub(super) fn narrows(old: Option<&str>, new: &str) -> bool {
+    let Some(old) = old else {
+        let mut grid = Grid::of(&[new]);
+        let Some(now) = grid.skips(new) else {
+            return false;
+        };
+        let never = grid.empty();
+        return now.is_full() || grid.surely_gains_common(&never, &now);
+    };
+    change(old, new) == Change::Wider
+}
+
 /// Whether skip conditions `a` and `b` skip in the same environments: one
 /// condition written two ways.
 pub(super) fn same(a: &str, b: &str) -> bool {

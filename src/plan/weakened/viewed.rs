@@ -369,10 +369,21 @@ fn scripted(lang: Lang, view: &syntax::View) -> Read {
                     normal: a.normal.clone(),
                     text: statement(&a.text),
                     guards: a.guards.clone(),
+                    skips: own_skips(view, &t.name),
                 })
             })
             .collect(),
     }
+}
+
+/// The skip conditions on the test `name` itself (a decorator's, a
+/// marker's), not a guard of an `if` around it nor a `cfg`.
+fn own_skips(view: &syntax::View, name: &str) -> Vec<String> {
+    (view.skips.iter())
+        .filter(|s| s.test.as_deref() == Some(name) && !s.focus && !s.guard)
+        .filter_map(|s| s.condition.clone())
+        .filter(|c| !c.starts_with("if (") && !c.starts_with("cfg"))
+        .collect()
 }
 
 /// How many of the names the file patches its assertions call: the code under
