@@ -7,7 +7,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::hacks::Given;
-use super::runner::{is_js_config, js_normal};
+use super::runner::{is_js_config, js_normal, unreported};
 use super::{Change, file_name, is_test_path};
 use crate::plan::syntax::{Grammar, clean_tree, preorder};
 
@@ -30,6 +30,8 @@ pub(super) fn moved_paths(
         return None;
     }
     let base = path.rsplit_once('/').map_or("", |p| p.0);
+    // What coverage reads is no test that runs: its paths follow nothing.
+    let (before, after) = (&unreported(path, before), &unreported(path, after));
     let (then, now) = (literals(before), literals(after));
     let (then_set, now_set): (HashSet<&str>, HashSet<&str>) = (
         then.iter().copied().collect(),
@@ -56,6 +58,9 @@ pub(super) fn moved_paths(
         deleted: (changes.iter())
             .filter(|c| c.was.is_none() && c.after.is_none())
             .map(|c| c.path.as_str())
+            .collect(),
+        kept: (then_set.intersection(&now_set))
+            .filter_map(|l| Some(split_paths(base, l, l)?.0))
             .collect(),
         // A literal both sides hold (an `exclude` glob, say) still reads the
         // folders a test moved into.
@@ -94,6 +99,8 @@ struct Moves<'a> {
     /// Each renamed file's change, by its path at the start.
     was: HashMap<&'a str, &'a Change>,
     deleted: HashSet<&'a str>,
+    /// The paths the config names on both sides, from the root.
+    kept: Vec<String>,
     /// The words of the paths the config names on both sides.
     mentioned: HashSet<&'a str>,
 }
@@ -109,7 +116,9 @@ impl Moves<'_> {
         let under = |path: &str, dir: &str| {
             dir.is_empty() || path.strip_prefix(dir).is_some_and(|r| r.starts_with('/'))
         };
-        if from == to {
+        // A path the config kept that still names the old folder (an `include`
+        // under it) was not followed: it now picks nothing.
+        if from == to || (self.kept.iter()).any(|k| k == from || under(k, from)) {
             return false;
         }
         let passed_over = |path: &str| {
@@ -292,7 +301,9 @@ pub(super) fn projects_view(path: &str, before: &str, after: &str) -> Option<Str
     }
     let array = list.child_by_field_name("value")?;
     let mut cursor = array.walk();
-    let projects: Vec<tree_sitter::Node<'_>> = array.named_children(&mut cursor).collect();
+    let projects: Vec<tree_sitter::Node<'_>> = (array.named_children(&mut cursor))
+        .filter(|p| p.kind() != "comment")
+        .collect();
     if projects.iter().any(|p| p.kind() != "object") {
         return None;
     }

@@ -412,7 +412,7 @@ fn gains_packages(before: &[String], line: &str) -> bool {
 /// coverage includes, excludes or reports with, over any number of lines, is
 /// how the run reports, not which tests run. Unchanged when its tree cannot be
 /// read: then every line is compared.
-fn unreported(path: &str, text: &str) -> String {
+pub(super) fn unreported(path: &str, text: &str) -> String {
     let Some(blocks) = objects(path, text, "coverage") else {
         return text.to_string();
     };

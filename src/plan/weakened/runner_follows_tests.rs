@@ -43,8 +43,8 @@ fn given_tests(tests: &[&str]) -> hacks::Given {
     given
 }
 
-const VITE_SRC: &str = "import { defineConfig } from 'vitest/config'\n\nexport default defineConfig({\n  test: {\n    dir: './src',\n    environment: 'jsdom',\n    setupFiles: ['test-setup.ts'],\n  },\n})\n";
-const VITE_TESTS: &str = "import { defineConfig } from 'vitest/config'\n\nexport default defineConfig({\n  test: {\n    dir: './tests',\n    environment: 'jsdom',\n    setupFiles: ['./tests/test-setup.ts'],\n  },\n})\n";
+const VITE_SRC: &str = "import { defineConfig } from 'vitest/config'\n\nexport default defineConfig({\n  test: {\n    dir: './src',\n    environment: 'jsdom',\n    setupFiles: ['test-setup.ts'],\n    coverage: { enabled: true, include: ['src/**/*'] },\n  },\n})\n";
+const VITE_TESTS: &str = "import { defineConfig } from 'vitest/config'\n\nexport default defineConfig({\n  test: {\n    dir: './tests',\n    environment: 'jsdom',\n    setupFiles: ['./tests/test-setup.ts'],\n    coverage: { enabled: true, include: ['src/**/*'] },\n  },\n})\n";
 const SETUP: &str = "import '@testing-library/jest-dom/vitest'\nimport { afterEach } from 'vitest'\nafterEach(() => cleanup())\n";
 const SETUP_LESS: &str = "import '@testing-library/jest-dom/vitest'\n";
 const TEST: &str = "test('keeps', () => {\n  expect(1).toBe(1)\n})\n";
@@ -114,7 +114,8 @@ fn a_config_that_leaves_tests_behind_is_still_found() {
 }
 
 /// Attack twins: the tests moved with the `dir` into a folder the runner passes
-/// over by default (`dist`), or into one an `exclude` the config kept names.
+/// over by default (`dist`), or into one an `exclude` the config kept names, or
+/// an `include` kept that still names the old folder.
 #[test]
 fn tests_moved_where_the_runner_passes_over_them_are_still_found() {
     let given = given_tests(&[
@@ -132,6 +133,12 @@ fn tests_moved_where_the_runner_passes_over_them_are_still_found() {
     excluded[0].after = Some(VITE_TESTS.replace("    dir:", exclude));
     excluded[1].path = "pkg/tests/legacy/a.test.ts".to_string();
     assert!(!runner_found(&excluded, &given).is_empty());
+    // An `include` kept that names the old folder now picks nothing there.
+    let include = "    include: ['src/**/*.test.ts'],\n    dir:";
+    let mut stale = dir_move(SETUP_LESS);
+    stale[0].before = Some(VITE_SRC.replace("    dir:", include));
+    stale[0].after = Some(VITE_TESTS.replace("    dir:", include));
+    assert!(!runner_found(&stale, &given).is_empty());
     // The same exclude, the tests moved elsewhere: no finding.
     let mut kept = excluded.clone();
     kept[1].path = "pkg/tests/a.test.ts".to_string();
