@@ -17,6 +17,7 @@ mod call_count;
 mod cfg_unset;
 mod checks;
 mod fail_bounds;
+mod follows;
 mod forms;
 pub mod hacks;
 mod harness;
@@ -356,6 +357,14 @@ pub fn find_given(
             .and_then(|after| {
                 let moved = row.change.was.is_some();
                 let (path, before) = (&row.change.path, row.change.before.as_deref());
+                // A JS runner's config read as it follows the tests: paths the
+                // change moved as where they went, projects as the one that holds
+                // the old options.
+                let followed =
+                    before.and_then(|b| follows::moved_paths(path, b, after, changes, given));
+                let before = followed.as_deref().or(before);
+                let view = before.and_then(|b| follows::projects_view(path, b, after));
+                let after = view.as_deref().unwrap_or(after);
                 runner::finding(path, before, after, moved, &options_left)
             });
         what.extend(runner);
@@ -3564,6 +3573,9 @@ mod review111_tests;
 #[cfg(test)]
 #[path = "weakened/row_field_tests.rs"]
 mod row_field_tests;
+#[cfg(test)]
+#[path = "weakened/runner_follows_tests.rs"]
+mod runner_follows_tests;
 #[cfg(test)]
 #[path = "weakened/runner_moved_tests.rs"]
 mod runner_moved_tests;

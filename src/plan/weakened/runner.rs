@@ -314,7 +314,7 @@ fn finding_words(
                 .collect();
             new_lines(&then, &now).map(|l| format!("pytest's options changed ({l})"))
         }
-        Kind::Conftest => new_lines(&conftest_blocks(old), &conftest_blocks(after))
+        Kind::Conftest => new_hooks(&conftest_blocks(old), &conftest_blocks(after))
             .map(|l| format!("a conftest hook that can skip or deselect tests ({l})"))
             .or_else(|| {
                 new_lines(&import_hooks(old), &import_hooks(after)).map(|l| {
@@ -412,7 +412,7 @@ fn gains_packages(before: &[String], line: &str) -> bool {
 /// coverage includes, excludes or reports with, over any number of lines, is
 /// how the run reports, not which tests run. Unchanged when its tree cannot be
 /// read: then every line is compared.
-fn unreported(path: &str, text: &str) -> String {
+pub(super) fn unreported(path: &str, text: &str) -> String {
     let Some(blocks) = objects(path, text, "coverage") else {
         return text.to_string();
     };
@@ -544,7 +544,7 @@ const WORKERS: [&str; 14] = [
 /// strings, no semicolons, no comma before a closing bracket, and a string in
 /// single quotes written in double ones (when it holds no double quote). Two
 /// configurations equal here differ only in their formatting.
-fn js_normal(text: &str) -> String {
+pub(super) fn js_normal(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
@@ -1606,6 +1606,48 @@ fn conftest_blocks(text: &str) -> Vec<String> {
     out
 }
 
+/// [`new_lines`] of conftest hook blocks, each compared as pytest's names for
+/// its objects read: `py.test` is pytest's old name for itself, and
+/// `pytest.collect.Function` its old name for `pytest.Function`, the same
+/// objects. A hook rewritten from one spelling to the other decides nothing
+/// anew.
+fn new_hooks(before: &[String], after: &[String]) -> Option<String> {
+    let seen: HashSet<String> = before.iter().map(|b| pytest_spelled(b)).collect();
+    let fresh: Vec<String> = (after.iter())
+        .filter(|a| !seen.contains(&pytest_spelled(a)))
+        .cloned()
+        .collect();
+    new_lines(&[], &fresh)
+}
+
+/// `text` with pytest's old names (`py.test.`, `pytest.collect.`) spelled
+/// `pytest.`, where each starts a name (not `mypy.test.`).
+fn pytest_spelled(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        let starts = !out
+            .chars()
+            .next_back()
+            .is_some_and(|c: char| c.is_alphanumeric() || c == '_' || c == '.');
+        let old = ["py.test.collect.", "pytest.collect.", "py.test."]
+            .into_iter()
+            .find(|o| starts && rest.starts_with(o));
+        match old {
+            Some(o) => {
+                out.push_str("pytest.");
+                rest = &rest[o.len()..];
+            }
+            None => {
+                let c = rest.chars().next().unwrap_or(' ');
+                out.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+    }
+    out
+}
+
 /// A conftest's lines that change how Python imports: a finder or a path hook put
 /// in front of its own (`sys.meta_path`, `sys.path_hooks`) or `__import__`
 /// replaced. Each import after it, the code under test's too, can be answered
@@ -1821,7 +1863,8 @@ fn package_json(before: Option<&str>, after: &str) -> Option<String> {
             None => return Some(format!("the \"{key}\" script was removed")),
             Some((_, now))
                 if script_choosing(now) != script_choosing(value)
-                    && !only_gains_paths(value, now) =>
+                    && !only_gains_paths(value, now)
+                    && !folder_entries(value, now) =>
             {
                 let now: String = now.chars().take(80).collect();
                 return Some(format!("the \"{key}\" script changed to \"{now}\""));
@@ -2057,6 +2100,62 @@ fn only_gains_paths(then: &str, now: &str) -> bool {
         }
     }
     k == old.len()
+}
+
+/// Whether `now` is `then` with folders given to node's runner (`node --test`)
+/// or mocha as their entries (`specs/` become `specs/*`, `specs/**`): each file
+/// there runs, as a file named is run whatever its name, and each folder among
+/// them is read as the folder was. Not jest's or vitest's words, which are
+/// patterns a path must match: `specs/*` matches fewer than `specs/`.
+fn folder_entries(then: &str, now: &str) -> bool {
+    let (old, new): (Vec<&str>, Vec<&str>) = (
+        then.split_whitespace().collect(),
+        now.split_whitespace().collect(),
+    );
+    if old.len() != new.len() || old == new {
+        return false;
+    }
+    let plain = |w: &str| {
+        !w.is_empty()
+            && !w.starts_with('-')
+            && w.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"/._-@".contains(&b))
+    };
+    (0..new.len()).all(|i| {
+        if old[i] == new[i] {
+            return true;
+        }
+        let (was, is) = (
+            old[i].trim_matches(['\'', '"']),
+            new[i].trim_matches(['\'', '"']),
+        );
+        let folder = was.trim_end_matches('/');
+        let entries = ["/*", "/**", "/**/*"]
+            .iter()
+            .any(|g| is.strip_prefix(folder) == Some(g));
+        // A word with a suffix names a file, whose `/*` is nothing.
+        let named_folder = was.ends_with('/') || !file_name(folder).contains('.');
+        plain(folder) && named_folder && entries && reads_folders(&new[..i])
+    })
+}
+
+/// Whether the command that `words` (a script up to a path it is given) ends in
+/// is node's runner (`node --test`) or mocha, which read a folder given as the
+/// files in it.
+fn reads_folders(words: &[&str]) -> bool {
+    let from = words
+        .iter()
+        .rposition(|w| ["&&", "||", ";", "|", "&"].contains(w) || w.ends_with(';'))
+        .map_or(0, |k| k + 1);
+    let command = &words[from..];
+    let Some(at) = command.iter().position(|w| !w.contains('=')) else {
+        return false;
+    };
+    match command[at].rsplit('/').next().unwrap_or(command[at]) {
+        "node" => command.contains(&"--test"),
+        "mocha" | "_mocha" => true,
+        _ => false,
+    }
 }
 
 /// Options of node and the JavaScript runners (mocha, jest, vitest, tap, ava,
