@@ -164,7 +164,10 @@ const COMPARES: [&str; 2] = ["cmp", "diff"];
 /// commit's checkout when it runs the verify there: a check the work added reads
 /// as red there only because it was missing, however little it checks.
 pub fn verify_scripts(root: &Path, verify: &Verify) -> Vec<String> {
-    let mut out = Taken::default();
+    let mut out = Taken {
+        laying: true,
+        ..Taken::default()
+    };
     named_by(root, verify, true, &mut out);
     let run: Vec<String> = verify
         .chain
@@ -235,6 +238,9 @@ struct Taken {
     kept: std::collections::BTreeSet<String>,
     /// Files gone since the check's start, taken where they were reached.
     gone: std::collections::BTreeSet<String>,
+    /// Whether these are the scripts the gate lays over a start
+    /// ([`verify_scripts`]), which keep a runner's own source.
+    laying: bool,
 }
 
 /// Adds `rel` to `out` once, up to [`CLOSURE_FILES`] but for `out.kept`.
@@ -425,10 +431,18 @@ fn named_by_commands(root: &Path, commands: &[Vec<String>], runs: bool, out: &mu
                 }
             }
         }
-        for rel in run_module(root, Path::new(""), command) {
-            add(rel, out);
+        // The runner's own source in its own repository is the product: neither
+        // the module nor the folder its name spells is what the check rests on.
+        let own = runs && !out.laying && runs_own_runner(root, command);
+        if !own {
+            for rel in run_module(root, Path::new(""), command) {
+                add(rel, out);
+            }
         }
-        let names = task_names(root, command);
+        let mut names = task_names(root, command);
+        if let Some((Some(at), _)) = module_run(command).filter(|_| own) {
+            names.push(at);
+        }
         let command: Vec<String> = command
             .iter()
             .enumerate()
@@ -839,9 +853,16 @@ fn named_in(
     // What `out` holds, looked up in one step: a glob matching thousands of files,
     // or of those gone, in a script of many globs is not quadratic (helper 62).
     let mut seen = std::collections::HashSet::new();
-    let text = if runs { program_text(&text) } else { text };
+    let text = match runs {
+        true if block_comments(rel) => program_text(&without_block_comments(&text)),
+        true => program_text(&text),
+        false => text,
+    };
     for line in text.lines() {
         let command: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+        if runs && runs_own_runner(root, &command) {
+            continue;
+        }
         for found in run_module(root, dir, &command) {
             if found != rel && seen.insert(found.clone()) {
                 out.push(found);
@@ -861,8 +882,10 @@ fn named_in(
     // target, a module it requires) is the work under test, as an entered
     // folder's is; what it runs by name there is the check's.
     let ran = run_by_name(&text);
+    // A declaration file (`index.d.ts`) declares types and runs nothing.
     let work = |found: &str, word: &str| {
-        runs && in_code_folder(found) && !ran.contains(word.trim_start_matches("./"))
+        runs && (is_declaration(found)
+            || in_code_folder(found) && !ran.contains(word.trim_start_matches("./")))
     };
     for word in words.filter(|w| w.len() > 1 && (w.contains('/') || w.contains('.'))) {
         if is_glob(word) {
@@ -887,6 +910,63 @@ fn named_in(
             }
         }
     }
+    out
+}
+
+/// Whether `rel` is a TypeScript declaration file (`index.d.ts`).
+fn is_declaration(rel: &str) -> bool {
+    [".d.ts", ".d.mts", ".d.cts"]
+        .iter()
+        .any(|e| rel.ends_with(e))
+}
+
+/// Extensions of languages whose `/* … */` is a comment.
+const BLOCK_COMMENTED: &[&str] = &[
+    "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "go", "rs", "c", "h", "cc", "cpp", "hpp",
+    "java", "kt", "scala", "swift", "php", "css", "scss", "less",
+];
+
+/// Whether the file `rel` is in a language whose `/* … */` is a comment.
+fn block_comments(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    name.rsplit_once('.')
+        .is_some_and(|(stem, ext)| !stem.is_empty() && BLOCK_COMMENTED.contains(&ext))
+}
+
+/// `text` with its block comments blanked (newlines kept): a `/*` or `/**` that
+/// starts a word and is followed by a blank, to the next `*/`. Its words name no
+/// program, and its `/*` is no glob of every script at the root (a Gruntfile's
+/// banner, an `/* eslint-disable */` line). A glob's `/*` (`dist/*`,
+/// `'/*.js'`) opens none; one left open is kept as it is.
+fn without_block_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut prev: Option<char> = None;
+    while let Some(at) = rest.find("/*") {
+        let before = rest[..at].chars().next_back().or(prev);
+        let after = rest[at + 2..].trim_start_matches('*').chars().next();
+        let opens = before.is_none_or(|c| c.is_whitespace() || "\"'`(,;".contains(c))
+            && after.is_some_and(char::is_whitespace);
+        if !opens {
+            out.push_str(&rest[..at + 2]);
+            prev = Some('*');
+            rest = &rest[at + 2..];
+            continue;
+        }
+        // None closes later either: the rest is kept, and read once.
+        let Some(end) = rest[at + 2..].find("*/").map(|end| at + 2 + end + 2) else {
+            break;
+        };
+        out.push_str(&rest[..at]);
+        out.extend(
+            rest[at..end]
+                .chars()
+                .map(|c| if c == '\n' { c } else { ' ' }),
+        );
+        prev = Some('/');
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
     out
 }
 
@@ -1023,41 +1103,7 @@ impl Listed {
 /// runs) or `dir` (a script's own). Python starts whatever program word comes
 /// first on the line, so the words before it are passed over (`timeout 60 python3`).
 fn run_module(root: &Path, dir: &Path, words: &[String]) -> Vec<String> {
-    let name = |w: &str| w.rsplit('/').next().unwrap_or(w).starts_with("python");
-    let Some(at) = words.iter().position(|w| name(w)) else {
-        return Vec::new();
-    };
-    let mut args = words[at + 1..].iter().map(String::as_str);
-    // Python's options cluster (`-Bm checks`, `-um checks`): `m` takes the rest of
-    // the word or the next one as the module, `c` ends them, `W` and `X` take a
-    // value; the first operand is a script, not a module.
-    let module = 'words: loop {
-        let Some(word) = args.next().filter(|w| w.starts_with('-') && *w != "-") else {
-            break None;
-        };
-        if word.starts_with("--") {
-            continue;
-        }
-        for (i, flag) in word.char_indices().skip(1) {
-            let rest = &word[i + flag.len_utf8()..];
-            match flag {
-                'm' if rest.is_empty() => break 'words args.next(),
-                'm' => break 'words Some(rest),
-                'c' => break 'words None,
-                'W' | 'X' => {
-                    if rest.is_empty() {
-                        args.next();
-                    }
-                    continue 'words;
-                }
-                _ => {}
-            }
-        }
-    };
-    let Some(module) = module.filter(|m| {
-        m.split('.')
-            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'))
-    }) else {
+    let Some((_, module)) = module_run(words) else {
         return Vec::new();
     };
     let base = module.replace('.', "/");
@@ -1073,6 +1119,123 @@ fn run_module(root: &Path, dir: &Path, words: &[String]) -> Vec<String> {
         }
     }
     out
+}
+
+/// The module a `python -m MODULE` among `words` runs, and where in `words` it
+/// stands alone (`None` when an option cluster holds it: `-mchecks`).
+fn module_run(words: &[String]) -> Option<(Option<usize>, &str)> {
+    let name = |w: &str| w.rsplit('/').next().unwrap_or(w).starts_with("python");
+    let at = words.iter().position(|w| name(w))?;
+    let mut args = words[at + 1..]
+        .iter()
+        .enumerate()
+        .map(|(i, w)| (at + 1 + i, w.as_str()));
+    // Python's options cluster (`-Bm checks`, `-um checks`): `m` takes the rest of
+    // the word or the next one as the module, `c` ends them, `W` and `X` take a
+    // value; the first operand is a script, not a module.
+    let module = 'words: loop {
+        let Some((_, word)) = args.next().filter(|(_, w)| w.starts_with('-') && *w != "-") else {
+            break None;
+        };
+        if word.starts_with("--") {
+            continue;
+        }
+        for (i, flag) in word.char_indices().skip(1) {
+            let rest = &word[i + flag.len_utf8()..];
+            match flag {
+                'm' if rest.is_empty() => break 'words args.next().map(|(i, w)| (Some(i), w)),
+                'm' => break 'words Some((None, rest)),
+                'c' => break 'words None,
+                'W' | 'X' => {
+                    if rest.is_empty() {
+                        args.next();
+                    }
+                    continue 'words;
+                }
+                _ => {}
+            }
+        }
+    };
+    module.filter(|(_, m)| {
+        m.split('.')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'))
+    })
+}
+
+/// Test runners a verify starts as `python -m NAME`, besides [`LINTS`].
+const RUNNER_MODULES: [&str; 5] = ["pytest", "py", "unittest", "nose", "nose2"];
+
+/// Whether the `python -m` among `words` runs a test runner or linter that the
+/// repository at `root` is ([`project_names`]): pytest's own repository runs its
+/// tests with `python -m pytest`, and the module that resolves to is pytest, the
+/// product its tests test, not a check. A runner's copy a project vendors, or a
+/// check module whatever the project is called, stays the check.
+fn runs_own_runner(root: &Path, words: &[String]) -> bool {
+    let Some((_, module)) = module_run(words) else {
+        return false;
+    };
+    let top = module.split('.').next().unwrap_or(module);
+    (RUNNER_MODULES.contains(&top) || LINTS.contains(&top))
+        && project_names(root).contains(&project_name(top))
+}
+
+/// The names a Python project's manifests at `root` give it: `name=` in
+/// `setup.py`, `name =` under setup.cfg's `[metadata]` and under
+/// pyproject.toml's `[project]` or `[tool.poetry]` ([`project_name`]'s form).
+fn project_names(root: &Path) -> Vec<String> {
+    let manifests: [(&str, &[&str]); 3] = [
+        ("setup.py", &[]),
+        ("setup.cfg", &["[metadata]"]),
+        ("pyproject.toml", &["[project]", "[tool.poetry]"]),
+    ];
+    let mut out = Vec::new();
+    for (file, tables) in manifests {
+        let path = root.join(file);
+        if !fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= CLOSURE_BYTES) {
+            continue;
+        }
+        let Ok(text) = fs::read_to_string(&path) else {
+            continue;
+        };
+        let mut inside = tables.is_empty();
+        for line in text.lines() {
+            let line = line.trim();
+            if !tables.is_empty() && line.starts_with('[') {
+                let header = line.split('#').next().unwrap_or("").trim();
+                inside = tables.contains(&header);
+                continue;
+            }
+            if inside {
+                out.extend(name_values(line).map(project_name));
+            }
+        }
+    }
+    out
+}
+
+/// The values of `name` keys on `line`: `name='x'`, `name = "x"`, `name = x`.
+fn name_values(line: &str) -> impl Iterator<Item = &str> {
+    line.match_indices("name").filter_map(move |(at, _)| {
+        let before = line[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.') {
+            return None;
+        }
+        let rest = line[at + 4..].trim_start().strip_prefix('=')?;
+        if rest.starts_with('=') {
+            return None;
+        }
+        let rest = rest.trim_start().trim_start_matches(['"', '\'']);
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || "_-.".contains(c)))
+            .unwrap_or(rest.len());
+        (end > 0).then(|| &rest[..end])
+    })
+}
+
+/// A project's or module's name as packaging compares them: case, `-` and `.`
+/// as `_`.
+fn project_name(name: &str) -> String {
+    name.to_ascii_lowercase().replace(['-', '.'], "_")
 }
 
 /// Where `verify` names the repository file `target`: `the verify line` when its
@@ -2170,3 +2333,7 @@ cargo test --all
         assert!(missed.is_empty(), "{missed:?}");
     }
 }
+
+#[cfg(test)]
+#[path = "files_product_tests.rs"]
+mod product_tests;
