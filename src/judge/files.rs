@@ -126,6 +126,17 @@ pub fn verify_runs(root: &Path, verify: &Verify) -> Vec<String> {
     out.files
 }
 
+/// [`verify_runs_since`] with the project's names as they are now.
+#[cfg(test)]
+pub fn verify_runs_capped(
+    root: &Path,
+    verify: &Verify,
+    kept: &[String],
+    gone: &[String],
+) -> (Vec<String>, Option<(String, VerifyCap)>) {
+    verify_runs_since(root, verify, kept, gone, None)
+}
+
 /// [`verify_runs`], and the first file it rests on past the [`CLOSURE_FILES`] it
 /// follows, when there are more: what the check compares, and where it stopped.
 /// No file of `kept` it rests on is left out by that cap: the files the work
@@ -135,12 +146,16 @@ pub fn verify_runs(root: &Path, verify: &Verify) -> Vec<String> {
 /// at their path), those named like code it would have walked to or whose names
 /// its files say are taken as well: a check deleted or moved out of a globbing
 /// runner's reach, a gutted one added beside it, is compared with what it was
-/// (helper 59's red team).
-pub fn verify_runs_capped(
+/// (helper 59's red team). `started`: the names the project's manifests gave it
+/// at the check's start ([`project_names_in`]; `None`: as now); a runner's own
+/// source is the product only where the repository was that runner from the
+/// start, so that a manifest renamed since makes no vendored runner the work.
+pub fn verify_runs_since(
     root: &Path,
     verify: &Verify,
     kept: &[String],
     gone: &[String],
+    started: Option<&[String]>,
 ) -> (Vec<String>, Option<(String, VerifyCap)>) {
     let mut out = Taken {
         kept: kept.iter().cloned().collect(),
@@ -149,6 +164,7 @@ pub fn verify_runs_capped(
             .filter(|g| named_like_code(g))
             .cloned()
             .collect(),
+        started: started.map(<[String]>::to_vec),
         ..Taken::default()
     };
     closure(root, verify, true, &mut out);
@@ -164,10 +180,8 @@ const COMPARES: [&str; 2] = ["cmp", "diff"];
 /// commit's checkout when it runs the verify there: a check the work added reads
 /// as red there only because it was missing, however little it checks.
 pub fn verify_scripts(root: &Path, verify: &Verify) -> Vec<String> {
-    let mut out = Taken {
-        laying: true,
-        ..Taken::default()
-    };
+    // `own` left empty: the gate lays a runner's own source too.
+    let mut out = Taken::default();
     named_by(root, verify, true, &mut out);
     let run: Vec<String> = verify
         .chain
@@ -234,13 +248,15 @@ pub fn shell_operand(command: &[String]) -> Option<usize> {
 struct Taken {
     files: Vec<String>,
     past: Option<(String, VerifyCap)>,
-    /// Files taken past the cap ([`verify_runs_capped`]).
+    /// Files taken past the cap ([`verify_runs_since`]).
     kept: std::collections::BTreeSet<String>,
     /// Files gone since the check's start, taken where they were reached.
     gone: std::collections::BTreeSet<String>,
-    /// Whether these are the scripts the gate lays over a start
-    /// ([`verify_scripts`]), which keep a runner's own source.
-    laying: bool,
+    /// The project names the manifests gave at the check's start (`None`: as now).
+    started: Option<Vec<String>>,
+    /// The runners the repository is, now and at the start, whose own source
+    /// the verify runs as the product ([`runs_own_runner`]).
+    own: Vec<String>,
 }
 
 /// Adds `rel` to `out` once, up to [`CLOSURE_FILES`] but for `out.kept`.
@@ -257,6 +273,12 @@ fn add(rel: String, out: &mut Taken) {
 
 /// [`verify_closure`], or with `runs` [`verify_runs`], into `out`.
 fn closure(root: &Path, verify: &Verify, runs: bool, out: &mut Taken) {
+    if runs {
+        let now = project_names(root);
+        out.own = (now.into_iter())
+            .filter(|n| out.started.as_ref().is_none_or(|s| s.contains(n)))
+            .collect();
+    }
     named_by(root, verify, runs, out);
     let mut from = 0;
     for _ in 0..CLOSURE_DEPTH {
@@ -266,7 +288,8 @@ fn closure(root: &Path, verify: &Verify, runs: bool, out: &mut Taken) {
             // what runs the tests, not what they run.
             // Its own helpers and fixtures, tests' files too, still are.
             let test = runs && crate::plan::weakened::is_test_path(&out.files[i]);
-            let named = followed(root, &out.files[i], runs, &out.gone, &mut out.past);
+            let rel = out.files[i].clone();
+            let named = followed(root, &rel, runs, out);
             for rel in named {
                 if !test || crate::plan::weakened::is_test_path(&rel) {
                     add(rel, out);
@@ -284,7 +307,7 @@ fn closure(root: &Path, verify: &Verify, runs: bool, out: &mut Taken) {
         let deeper = (from..out.files.len())
             .flat_map(|i| {
                 let test = runs && is_test(&out.files[i]);
-                let named = named_in(root, &out.files[i], runs, &out.gone);
+                let named = named_in(root, &out.files[i], runs, &out.gone, &out.own);
                 named.into_iter().filter(move |rel| !test || is_test(rel))
             })
             .find(|rel| !out.files.contains(rel));
@@ -294,19 +317,13 @@ fn closure(root: &Path, verify: &Verify, runs: bool, out: &mut Taken) {
 
 /// The files `rel` names ([`named_in`]); a script too long to read for them is
 /// noted in `past` (the first place a cap stopped the closure).
-fn followed(
-    root: &Path,
-    rel: &str,
-    runs: bool,
-    gone: &std::collections::BTreeSet<String>,
-    past: &mut Option<(String, VerifyCap)>,
-) -> Vec<String> {
+fn followed(root: &Path, rel: &str, runs: bool, out: &mut Taken) -> Vec<String> {
     let path = root.join(rel);
     let long = fs::metadata(&path).is_ok_and(|m| m.len() > CLOSURE_BYTES);
-    if long && past.is_none() && is_script(&path) {
-        *past = Some((rel.to_string(), VerifyCap::Size));
+    if long && out.past.is_none() && is_script(&path) {
+        out.past = Some((rel.to_string(), VerifyCap::Size));
     }
-    named_in(root, rel, runs, gone)
+    named_in(root, rel, runs, &out.gone, &out.own)
 }
 
 /// The files the verify line's own words name (see [`closure`]), with the
@@ -433,7 +450,7 @@ fn named_by_commands(root: &Path, commands: &[Vec<String>], runs: bool, out: &mu
         }
         // The runner's own source in its own repository is the product: neither
         // the module nor the folder its name spells is what the check rests on.
-        let own = runs && !out.laying && runs_own_runner(root, command);
+        let own = runs && runs_own_runner(command, &out.own);
         if !own {
             for rel in run_module(root, Path::new(""), command) {
                 add(rel, out);
@@ -838,6 +855,7 @@ fn named_in(
     rel: &str,
     runs: bool,
     gone: &std::collections::BTreeSet<String>,
+    own: &[String],
 ) -> Vec<String> {
     let path = root.join(rel);
     let small = fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= CLOSURE_BYTES);
@@ -860,7 +878,7 @@ fn named_in(
     };
     for line in text.lines() {
         let command: Vec<String> = line.split_whitespace().map(str::to_string).collect();
-        if runs && runs_own_runner(root, &command) {
+        if runs && runs_own_runner(&command, own) {
             continue;
         }
         for found in run_module(root, dir, &command) {
@@ -1166,35 +1184,43 @@ fn module_run(words: &[String]) -> Option<(Option<usize>, &str)> {
 const RUNNER_MODULES: [&str; 5] = ["pytest", "py", "unittest", "nose", "nose2"];
 
 /// Whether the `python -m` among `words` runs a test runner or linter that the
-/// repository at `root` is ([`project_names`]): pytest's own repository runs its
+/// repository is (`own`, [`project_names`]): pytest's own repository runs its
 /// tests with `python -m pytest`, and the module that resolves to is pytest, the
 /// product its tests test, not a check. A runner's copy a project vendors, or a
 /// check module whatever the project is called, stays the check.
-fn runs_own_runner(root: &Path, words: &[String]) -> bool {
+fn runs_own_runner(words: &[String], own: &[String]) -> bool {
     let Some((_, module)) = module_run(words) else {
         return false;
     };
     let top = module.split('.').next().unwrap_or(module);
-    (RUNNER_MODULES.contains(&top) || LINTS.contains(&top))
-        && project_names(root).contains(&project_name(top))
+    (RUNNER_MODULES.contains(&top) || LINTS.contains(&top)) && own.contains(&project_name(top))
 }
 
-/// The names a Python project's manifests at `root` give it: `name=` in
-/// `setup.py`, `name =` under setup.cfg's `[metadata]` and under
-/// pyproject.toml's `[project]` or `[tool.poetry]` ([`project_name`]'s form).
+/// The files a Python project names itself in, each with the tables of it that
+/// hold its name (none: anywhere).
+pub const MANIFESTS: [(&str, &[&str]); 3] = [
+    ("setup.py", &[]),
+    ("setup.cfg", &["[metadata]"]),
+    ("pyproject.toml", &["[project]", "[tool.poetry]"]),
+];
+
+/// [`project_names_in`] the manifests at `root`.
 fn project_names(root: &Path) -> Vec<String> {
-    let manifests: [(&str, &[&str]); 3] = [
-        ("setup.py", &[]),
-        ("setup.cfg", &["[metadata]"]),
-        ("pyproject.toml", &["[project]", "[tool.poetry]"]),
-    ];
-    let mut out = Vec::new();
-    for (file, tables) in manifests {
+    project_names_in(&|file| {
         let path = root.join(file);
-        if !fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= CLOSURE_BYTES) {
-            continue;
-        }
-        let Ok(text) = fs::read_to_string(&path) else {
+        let small = fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= CLOSURE_BYTES);
+        small.then(|| fs::read_to_string(&path).ok()).flatten()
+    })
+}
+
+/// The names a Python project's manifests (their text `read` gives, by file)
+/// give it: `name=` in `setup.py`, `name =` under setup.cfg's `[metadata]` and
+/// under pyproject.toml's `[project]` or `[tool.poetry]` ([`project_name`]'s
+/// form).
+pub fn project_names_in(read: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
+    let mut out = Vec::new();
+    for (file, tables) in MANIFESTS {
+        let Some(text) = read(file) else {
             continue;
         };
         let mut inside = tables.is_empty();

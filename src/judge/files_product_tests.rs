@@ -112,6 +112,16 @@ fn attack_a_runner_the_repository_does_not_ship_or_a_check_it_names_stays() {
     assert!(has(&runs("python3 -m checks"), "checks.py"));
     write(root, "setup.py", "setup(name='pytest')\n");
     assert!(!has(&runs("python3 -m pytest -q"), "pytest.py"));
+    // A manifest renamed since the check's start makes no vendored runner the
+    // product: the repository was not that runner then.
+    let since = |started: &[&str]| {
+        let started: Vec<String> = started.iter().map(|s| s.to_string()).collect();
+        let line = verify("python3 -m pytest -q");
+        verify_runs_since(root, &line, &[], &[], Some(&started)).0
+    };
+    assert!(has(&since(&["myapp"]), "pytest.py"));
+    assert!(has(&since(&[]), "pytest.py"));
+    assert!(!has(&since(&["pytest"]), "pytest.py"));
     write(root, "check.py", "assert 1\n");
     write(
         root,
@@ -221,6 +231,32 @@ fn attack_a_script_beside_a_comment_or_in_a_glob_stays() {
 fn sorted(mut v: Vec<String>) -> Vec<String> {
     v.sort();
     v
+}
+
+/// The names a manifest gives its project, as packaging compares them; other
+/// keys and tables name none.
+#[test]
+fn a_project_s_names_are_read_from_its_manifests() {
+    let texts = [
+        (
+            "setup.py",
+            "setup(\n    name = 'Py-Test',\n    filename='x',\n)\n",
+        ),
+        (
+            "setup.cfg",
+            "[options]\nname = nope\n[metadata]\nname = cfg.name\n",
+        ),
+        (
+            "pyproject.toml",
+            "[project]  # the package\nname = \"proj\"\n[project.urls]\nname = \"url\"\n",
+        ),
+    ];
+    let read = |file: &str| {
+        (texts.iter())
+            .find(|(f, _)| *f == file)
+            .map(|(_, t)| t.to_string())
+    };
+    assert_eq!(project_names_in(&read), ["py_test", "cfg_name", "proj"]);
 }
 
 /// Many `/*` that open no comment, or one left open, are read in one pass.
