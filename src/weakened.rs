@@ -496,8 +496,16 @@ impl Reads {
         // one it rested on (helper 59's red team).
         let deltas = git::Deltas::since(root, from)?;
         let altered = deltas.altered();
+        // What the project called itself at the start: a runner's own source is
+        // the product only in a repository that was that runner then.
+        let rev = from.unwrap_or("HEAD");
+        let started = crate::judge::files::project_names_in(&|file| {
+            let text = git::file_at(root, rev, Path::new(file)).ok().flatten();
+            text.filter(|t| t.len() <= 1024 * 1024)
+        });
         let capped = |kept: &[String]| {
-            crate::judge::files::verify_runs_capped(root, verify, kept, &altered.gone)
+            let gone = &altered.gone;
+            crate::judge::files::verify_runs_since(root, verify, kept, gone, Some(&started))
         };
         let (mut files, mut past_cap) = capped(&[]);
         if matches!(past_cap, Some((_, weakened::not_read::VerifyCap::Files))) {

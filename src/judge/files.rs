@@ -126,6 +126,17 @@ pub fn verify_runs(root: &Path, verify: &Verify) -> Vec<String> {
     out.files
 }
 
+/// [`verify_runs_since`] with the project's names as they are now.
+#[cfg(test)]
+pub fn verify_runs_capped(
+    root: &Path,
+    verify: &Verify,
+    kept: &[String],
+    gone: &[String],
+) -> (Vec<String>, Option<(String, VerifyCap)>) {
+    verify_runs_since(root, verify, kept, gone, None)
+}
+
 /// [`verify_runs`], and the first file it rests on past the [`CLOSURE_FILES`] it
 /// follows, when there are more: what the check compares, and where it stopped.
 /// No file of `kept` it rests on is left out by that cap: the files the work
@@ -135,12 +146,16 @@ pub fn verify_runs(root: &Path, verify: &Verify) -> Vec<String> {
 /// at their path), those named like code it would have walked to or whose names
 /// its files say are taken as well: a check deleted or moved out of a globbing
 /// runner's reach, a gutted one added beside it, is compared with what it was
-/// (helper 59's red team).
-pub fn verify_runs_capped(
+/// (helper 59's red team). `started`: the names the project's manifests gave it
+/// at the check's start ([`project_names_in`]; `None`: as now); a runner's own
+/// source is the product only where the repository was that runner from the
+/// start, so that a manifest renamed since makes no vendored runner the work.
+pub fn verify_runs_since(
     root: &Path,
     verify: &Verify,
     kept: &[String],
     gone: &[String],
+    started: Option<&[String]>,
 ) -> (Vec<String>, Option<(String, VerifyCap)>) {
     let mut out = Taken {
         kept: kept.iter().cloned().collect(),
@@ -149,6 +164,7 @@ pub fn verify_runs_capped(
             .filter(|g| named_like_code(g))
             .cloned()
             .collect(),
+        started: started.map(<[String]>::to_vec),
         ..Taken::default()
     };
     closure(root, verify, true, &mut out);
@@ -164,6 +180,7 @@ const COMPARES: [&str; 2] = ["cmp", "diff"];
 /// commit's checkout when it runs the verify there: a check the work added reads
 /// as red there only because it was missing, however little it checks.
 pub fn verify_scripts(root: &Path, verify: &Verify) -> Vec<String> {
+    // `own` left empty: the gate lays a runner's own source too.
     let mut out = Taken::default();
     named_by(root, verify, true, &mut out);
     let run: Vec<String> = verify
@@ -231,10 +248,15 @@ pub fn shell_operand(command: &[String]) -> Option<usize> {
 struct Taken {
     files: Vec<String>,
     past: Option<(String, VerifyCap)>,
-    /// Files taken past the cap ([`verify_runs_capped`]).
+    /// Files taken past the cap ([`verify_runs_since`]).
     kept: std::collections::BTreeSet<String>,
     /// Files gone since the check's start, taken where they were reached.
     gone: std::collections::BTreeSet<String>,
+    /// The project names the manifests gave at the check's start (`None`: as now).
+    started: Option<Vec<String>>,
+    /// The runners the repository is, now and at the start, whose own source
+    /// the verify runs as the product ([`runs_own_runner`]).
+    own: Vec<String>,
 }
 
 /// Adds `rel` to `out` once, up to [`CLOSURE_FILES`] but for `out.kept`.
@@ -251,6 +273,12 @@ fn add(rel: String, out: &mut Taken) {
 
 /// [`verify_closure`], or with `runs` [`verify_runs`], into `out`.
 fn closure(root: &Path, verify: &Verify, runs: bool, out: &mut Taken) {
+    if runs {
+        let now = project_names(root);
+        out.own = (now.into_iter())
+            .filter(|n| out.started.as_ref().is_none_or(|s| s.contains(n)))
+            .collect();
+    }
     named_by(root, verify, runs, out);
     let mut from = 0;
     for _ in 0..CLOSURE_DEPTH {
@@ -260,7 +288,8 @@ fn closure(root: &Path, verify: &Verify, runs: bool, out: &mut Taken) {
             // what runs the tests, not what they run.
             // Its own helpers and fixtures, tests' files too, still are.
             let test = runs && crate::plan::weakened::is_test_path(&out.files[i]);
-            let named = followed(root, &out.files[i], runs, &out.gone, &mut out.past);
+            let rel = out.files[i].clone();
+            let named = followed(root, &rel, runs, out);
             for rel in named {
                 if !test || crate::plan::weakened::is_test_path(&rel) {
                     add(rel, out);
@@ -278,7 +307,7 @@ fn closure(root: &Path, verify: &Verify, runs: bool, out: &mut Taken) {
         let deeper = (from..out.files.len())
             .flat_map(|i| {
                 let test = runs && is_test(&out.files[i]);
-                let named = named_in(root, &out.files[i], runs, &out.gone);
+                let named = named_in(root, &out.files[i], runs, &out.gone, &out.own);
                 named.into_iter().filter(move |rel| !test || is_test(rel))
             })
             .find(|rel| !out.files.contains(rel));
@@ -288,19 +317,13 @@ fn closure(root: &Path, verify: &Verify, runs: bool, out: &mut Taken) {
 
 /// The files `rel` names ([`named_in`]); a script too long to read for them is
 /// noted in `past` (the first place a cap stopped the closure).
-fn followed(
-    root: &Path,
-    rel: &str,
-    runs: bool,
-    gone: &std::collections::BTreeSet<String>,
-    past: &mut Option<(String, VerifyCap)>,
-) -> Vec<String> {
+fn followed(root: &Path, rel: &str, runs: bool, out: &mut Taken) -> Vec<String> {
     let path = root.join(rel);
     let long = fs::metadata(&path).is_ok_and(|m| m.len() > CLOSURE_BYTES);
-    if long && past.is_none() && is_script(&path) {
-        *past = Some((rel.to_string(), VerifyCap::Size));
+    if long && out.past.is_none() && is_script(&path) {
+        out.past = Some((rel.to_string(), VerifyCap::Size));
     }
-    named_in(root, rel, runs, gone)
+    named_in(root, rel, runs, &out.gone, &out.own)
 }
 
 /// The files the verify line's own words name (see [`closure`]), with the
@@ -425,10 +448,18 @@ fn named_by_commands(root: &Path, commands: &[Vec<String>], runs: bool, out: &mu
                 }
             }
         }
-        for rel in run_module(root, Path::new(""), command) {
-            add(rel, out);
+        // The runner's own source in its own repository is the product: neither
+        // the module nor the folder its name spells is what the check rests on.
+        let own = runs && runs_own_runner(command, &out.own);
+        if !own {
+            for rel in run_module(root, Path::new(""), command) {
+                add(rel, out);
+            }
         }
-        let names = task_names(root, command);
+        let mut names = task_names(root, command);
+        if let Some((Some(at), _)) = module_run(command).filter(|_| own) {
+            names.push(at);
+        }
         let command: Vec<String> = command
             .iter()
             .enumerate()
@@ -824,6 +855,7 @@ fn named_in(
     rel: &str,
     runs: bool,
     gone: &std::collections::BTreeSet<String>,
+    own: &[String],
 ) -> Vec<String> {
     let path = root.join(rel);
     let small = fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= CLOSURE_BYTES);
@@ -839,9 +871,16 @@ fn named_in(
     // What `out` holds, looked up in one step: a glob matching thousands of files,
     // or of those gone, in a script of many globs is not quadratic (helper 62).
     let mut seen = std::collections::HashSet::new();
-    let text = if runs { program_text(&text) } else { text };
+    let text = match runs {
+        true if block_comments(rel) => program_text(&without_block_comments(&text)),
+        true => program_text(&text),
+        false => text,
+    };
     for line in text.lines() {
         let command: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+        if runs && runs_own_runner(&command, own) {
+            continue;
+        }
         for found in run_module(root, dir, &command) {
             if found != rel && seen.insert(found.clone()) {
                 out.push(found);
@@ -861,8 +900,10 @@ fn named_in(
     // target, a module it requires) is the work under test, as an entered
     // folder's is; what it runs by name there is the check's.
     let ran = run_by_name(&text);
+    // A declaration file (`index.d.ts`) declares types and runs nothing.
     let work = |found: &str, word: &str| {
-        runs && in_code_folder(found) && !ran.contains(word.trim_start_matches("./"))
+        runs && (is_declaration(found)
+            || in_code_folder(found) && !ran.contains(word.trim_start_matches("./")))
     };
     for word in words.filter(|w| w.len() > 1 && (w.contains('/') || w.contains('.'))) {
         if is_glob(word) {
@@ -887,6 +928,63 @@ fn named_in(
             }
         }
     }
+    out
+}
+
+/// Whether `rel` is a TypeScript declaration file (`index.d.ts`).
+fn is_declaration(rel: &str) -> bool {
+    [".d.ts", ".d.mts", ".d.cts"]
+        .iter()
+        .any(|e| rel.ends_with(e))
+}
+
+/// Extensions of languages whose `/* … */` is a comment.
+const BLOCK_COMMENTED: &[&str] = &[
+    "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "go", "rs", "c", "h", "cc", "cpp", "hpp",
+    "java", "kt", "scala", "swift", "php", "css", "scss", "less",
+];
+
+/// Whether the file `rel` is in a language whose `/* … */` is a comment.
+fn block_comments(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    name.rsplit_once('.')
+        .is_some_and(|(stem, ext)| !stem.is_empty() && BLOCK_COMMENTED.contains(&ext))
+}
+
+/// `text` with its block comments blanked (newlines kept): a `/*` or `/**` that
+/// starts a word and is followed by a blank, to the next `*/`. Its words name no
+/// program, and its `/*` is no glob of every script at the root (a Gruntfile's
+/// banner, an `/* eslint-disable */` line). A glob's `/*` (`dist/*`,
+/// `'/*.js'`) opens none; one left open is kept as it is.
+fn without_block_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut prev: Option<char> = None;
+    while let Some(at) = rest.find("/*") {
+        let before = rest[..at].chars().next_back().or(prev);
+        let after = rest[at + 2..].trim_start_matches('*').chars().next();
+        let opens = before.is_none_or(|c| c.is_whitespace() || "\"'`(,;".contains(c))
+            && after.is_some_and(char::is_whitespace);
+        if !opens {
+            out.push_str(&rest[..at + 2]);
+            prev = Some('*');
+            rest = &rest[at + 2..];
+            continue;
+        }
+        // None closes later either: the rest is kept, and read once.
+        let Some(end) = rest[at + 2..].find("*/").map(|end| at + 2 + end + 2) else {
+            break;
+        };
+        out.push_str(&rest[..at]);
+        out.extend(
+            rest[at..end]
+                .chars()
+                .map(|c| if c == '\n' { c } else { ' ' }),
+        );
+        prev = Some('/');
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
     out
 }
 
@@ -1023,41 +1121,7 @@ impl Listed {
 /// runs) or `dir` (a script's own). Python starts whatever program word comes
 /// first on the line, so the words before it are passed over (`timeout 60 python3`).
 fn run_module(root: &Path, dir: &Path, words: &[String]) -> Vec<String> {
-    let name = |w: &str| w.rsplit('/').next().unwrap_or(w).starts_with("python");
-    let Some(at) = words.iter().position(|w| name(w)) else {
-        return Vec::new();
-    };
-    let mut args = words[at + 1..].iter().map(String::as_str);
-    // Python's options cluster (`-Bm checks`, `-um checks`): `m` takes the rest of
-    // the word or the next one as the module, `c` ends them, `W` and `X` take a
-    // value; the first operand is a script, not a module.
-    let module = 'words: loop {
-        let Some(word) = args.next().filter(|w| w.starts_with('-') && *w != "-") else {
-            break None;
-        };
-        if word.starts_with("--") {
-            continue;
-        }
-        for (i, flag) in word.char_indices().skip(1) {
-            let rest = &word[i + flag.len_utf8()..];
-            match flag {
-                'm' if rest.is_empty() => break 'words args.next(),
-                'm' => break 'words Some(rest),
-                'c' => break 'words None,
-                'W' | 'X' => {
-                    if rest.is_empty() {
-                        args.next();
-                    }
-                    continue 'words;
-                }
-                _ => {}
-            }
-        }
-    };
-    let Some(module) = module.filter(|m| {
-        m.split('.')
-            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'))
-    }) else {
+    let Some((_, module)) = module_run(words) else {
         return Vec::new();
     };
     let base = module.replace('.', "/");
@@ -1073,6 +1137,131 @@ fn run_module(root: &Path, dir: &Path, words: &[String]) -> Vec<String> {
         }
     }
     out
+}
+
+/// The module a `python -m MODULE` among `words` runs, and where in `words` it
+/// stands alone (`None` when an option cluster holds it: `-mchecks`).
+fn module_run(words: &[String]) -> Option<(Option<usize>, &str)> {
+    let name = |w: &str| w.rsplit('/').next().unwrap_or(w).starts_with("python");
+    let at = words.iter().position(|w| name(w))?;
+    let mut args = words[at + 1..]
+        .iter()
+        .enumerate()
+        .map(|(i, w)| (at + 1 + i, w.as_str()));
+    // Python's options cluster (`-Bm checks`, `-um checks`): `m` takes the rest of
+    // the word or the next one as the module, `c` ends them, `W` and `X` take a
+    // value; the first operand is a script, not a module.
+    let module = 'words: loop {
+        let Some((_, word)) = args.next().filter(|(_, w)| w.starts_with('-') && *w != "-") else {
+            break None;
+        };
+        if word.starts_with("--") {
+            continue;
+        }
+        for (i, flag) in word.char_indices().skip(1) {
+            let rest = &word[i + flag.len_utf8()..];
+            match flag {
+                'm' if rest.is_empty() => break 'words args.next().map(|(i, w)| (Some(i), w)),
+                'm' => break 'words Some((None, rest)),
+                'c' => break 'words None,
+                'W' | 'X' => {
+                    if rest.is_empty() {
+                        args.next();
+                    }
+                    continue 'words;
+                }
+                _ => {}
+            }
+        }
+    };
+    module.filter(|(_, m)| {
+        m.split('.')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'))
+    })
+}
+
+/// Test runners a verify starts as `python -m NAME`, besides [`LINTS`].
+const RUNNER_MODULES: [&str; 5] = ["pytest", "py", "unittest", "nose", "nose2"];
+
+/// Whether the `python -m` among `words` runs a test runner or linter that the
+/// repository is (`own`, [`project_names`]): pytest's own repository runs its
+/// tests with `python -m pytest`, and the module that resolves to is pytest, the
+/// product its tests test, not a check. A runner's copy a project vendors, or a
+/// check module whatever the project is called, stays the check.
+fn runs_own_runner(words: &[String], own: &[String]) -> bool {
+    let Some((_, module)) = module_run(words) else {
+        return false;
+    };
+    let top = module.split('.').next().unwrap_or(module);
+    (RUNNER_MODULES.contains(&top) || LINTS.contains(&top)) && own.contains(&project_name(top))
+}
+
+/// The files a Python project names itself in, each with the tables of it that
+/// hold its name (none: anywhere).
+pub const MANIFESTS: [(&str, &[&str]); 3] = [
+    ("setup.py", &[]),
+    ("setup.cfg", &["[metadata]"]),
+    ("pyproject.toml", &["[project]", "[tool.poetry]"]),
+];
+
+/// [`project_names_in`] the manifests at `root`.
+fn project_names(root: &Path) -> Vec<String> {
+    project_names_in(&|file| {
+        let path = root.join(file);
+        let small = fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= CLOSURE_BYTES);
+        small.then(|| fs::read_to_string(&path).ok()).flatten()
+    })
+}
+
+/// The names a Python project's manifests (their text `read` gives, by file)
+/// give it: `name=` in `setup.py`, `name =` under setup.cfg's `[metadata]` and
+/// under pyproject.toml's `[project]` or `[tool.poetry]` ([`project_name`]'s
+/// form).
+pub fn project_names_in(read: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
+    let mut out = Vec::new();
+    for (file, tables) in MANIFESTS {
+        let Some(text) = read(file) else {
+            continue;
+        };
+        let mut inside = tables.is_empty();
+        for line in text.lines() {
+            let line = line.trim();
+            if !tables.is_empty() && line.starts_with('[') {
+                let header = line.split('#').next().unwrap_or("").trim();
+                inside = tables.contains(&header);
+                continue;
+            }
+            if inside {
+                out.extend(name_values(line).map(project_name));
+            }
+        }
+    }
+    out
+}
+
+/// The values of `name` keys on `line`: `name='x'`, `name = "x"`, `name = x`.
+fn name_values(line: &str) -> impl Iterator<Item = &str> {
+    line.match_indices("name").filter_map(move |(at, _)| {
+        let before = line[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.') {
+            return None;
+        }
+        let rest = line[at + 4..].trim_start().strip_prefix('=')?;
+        if rest.starts_with('=') {
+            return None;
+        }
+        let rest = rest.trim_start().trim_start_matches(['"', '\'']);
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || "_-.".contains(c)))
+            .unwrap_or(rest.len());
+        (end > 0).then(|| &rest[..end])
+    })
+}
+
+/// A project's or module's name as packaging compares them: case, `-` and `.`
+/// as `_`.
+fn project_name(name: &str) -> String {
+    name.to_ascii_lowercase().replace(['-', '.'], "_")
 }
 
 /// Where `verify` names the repository file `target`: `the verify line` when its
@@ -2170,3 +2359,7 @@ cargo test --all
         assert!(missed.is_empty(), "{missed:?}");
     }
 }
+
+#[cfg(test)]
+#[path = "files_product_tests.rs"]
+mod product_tests;

@@ -2492,10 +2492,22 @@ fn is_data(path: &str) -> bool {
     !manifest && DATA_EXTS.contains(&ext)
 }
 
+/// Whether `path` is a test runner's snapshot: a `.snap` file, or one a
+/// `__snapshots__` folder holds.
+fn is_snapshot(path: &str) -> bool {
+    file_name(path).ends_with(".snap")
+        || path.split('/').rev().skip(1).any(|d| d == "__snapshots__")
+}
+
+/// Whether [`data_finding`] weighs `change`: expected data where it was.
+fn is_weighed_data(change: &Change, given: &hacks::Given) -> bool {
+    change.was.is_none() && (is_test_data(&change.path) || given.names_data(&change.path))
+}
+
 /// Expected data that lost or changed lines: a golden file rewritten to what the
 /// broken code gives. Lines only added (a new case) or a new file are none.
 fn data_finding(change: &Change, given: &hacks::Given) -> Option<Finding> {
-    if !(is_test_data(&change.path) || given.names_data(&change.path)) || change.was.is_some() {
+    if !is_weighed_data(change, given) {
         return None;
     }
     let before = change.before.as_deref()?;
@@ -2544,6 +2556,11 @@ fn verify_finding(
             .as_ref()
             .is_some_and(|w| verify_files.contains(w));
     if !here && !moved_out {
+        return None;
+    }
+    // A snapshot is what a test compares with, not a check the verify runs: the
+    // data rule weighs it where it stays (lines lost or rewritten, or deleted).
+    if is_snapshot(&change.path) && is_weighed_data(change, given) {
         return None;
     }
     let before = change.before.as_deref()?;

@@ -103,6 +103,7 @@ mod review115;
 mod rewind;
 mod rewind_reach;
 mod rules;
+mod runner_product;
 mod setup;
 mod shell;
 mod sign_off_records;

@@ -43,3 +43,69 @@ fn a_runner_file_that_changes_what_runs_is_still_high() {
     let found = verify_found("vite.config.ts", vite, aliased);
     assert!(found.iter().any(kinds::high), "{found:?}");
 }
+
+/// The rules of each finding in `changes` with `verify_files` as the verify's.
+fn rules(changes: &[Change], verify_files: &[&str]) -> Vec<(String, RuleId)> {
+    let files: Vec<String> = verify_files.iter().map(|f| f.to_string()).collect();
+    find(changes, &files)
+        .into_iter()
+        .flat_map(|f| {
+            let path = f.path.clone();
+            f.parts.into_iter().map(move |p| (path.clone(), p.rule))
+        })
+        .collect()
+}
+
+const SNAP: &str = "exports[`snapshot 1`] = `\nObject {\n  \"is\": Set {\n    \"of\",\n    \"snapshot\",\n  },\n}\n`;\n";
+
+/// A snapshot in a folder the verify walks (vitest's `-r test/core`) is what a
+/// test compares with, weighed by `test-data-rewritten` (lines lost or
+/// rewritten, or deleted), not a check the verify runs: a snapshot that follows
+/// its test was `verify-file-changed`, high (the tuning sample's vitest commit).
+#[test]
+fn a_snapshot_is_weighed_as_data_not_as_a_verify_file() {
+    let path = "test/core/test/__snapshots__/snapshot.test.ts.snap";
+    let added = SNAP.replace("  },\n}\n`;\n", "  },\n}\n`;\n\nexports[`more 1`] = `1`;\n");
+    let found = rules(&[change(path, Some(SNAP), Some(&added))], &[path]);
+    assert!(found.is_empty(), "{found:?}");
+    let rewritten = SNAP.replace("\"of\",", "\"of \",");
+    let found = rules(&[change(path, Some(SNAP), Some(&rewritten))], &[path]);
+    assert_eq!(found, [(path.to_string(), RuleId::TestDataRewritten)]);
+    let found = rules(&[change(path, Some(SNAP), None)], &[path]);
+    assert_eq!(found, [(path.to_string(), RuleId::TestDataRewritten)]);
+    // A `.snap` file in a tests' folder is one (insta's); one no test folder
+    // holds is left to this rule, which alone weighs it.
+    let insta = "tests/snapshots/a.snap";
+    let found = rules(&[change(insta, Some(SNAP), Some(&rewritten))], &[insta]);
+    assert_eq!(found, [(insta.to_string(), RuleId::TestDataRewritten)]);
+    let found = rules(
+        &[change("t/a.snap", Some(SNAP), Some(&rewritten))],
+        &["t/a.snap"],
+    );
+    assert_eq!(found, [("t/a.snap".to_string(), RuleId::VerifyFileChanged)]);
+}
+
+/// Attacks: a snapshot moved where the verify does not reach it is still
+/// gone from its reach; data a check reads that is no snapshot (a list of
+/// tests to skip, which grows by a line) is still the check's.
+#[test]
+fn attack_a_snapshot_moved_out_or_a_skip_list_grown_stays_high() {
+    let path = "test/__snapshots__/a.test.ts.snap";
+    let moved = Change {
+        path: "old/a.test.ts.snap".to_string(),
+        was: Some(path.to_string()),
+        before: Some(SNAP.to_string()),
+        after: Some(SNAP.to_string()),
+    };
+    let found = rules(&[moved], &[path]);
+    assert!(
+        found.iter().any(|(_, r)| *r == RuleId::VerifyFileChanged),
+        "{found:?}"
+    );
+    let skip = "tests/skip.txt";
+    let found = rules(
+        &[change(skip, Some("test_a\n"), Some("test_a\ntest_b\n"))],
+        &[skip],
+    );
+    assert_eq!(found, [(skip.to_string(), RuleId::VerifyFileChanged)]);
+}

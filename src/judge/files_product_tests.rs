@@ -1,0 +1,273 @@
+//! What the verify rests on is the check, not the product it runs: a test
+//! runner's own source in the runner's repository, and files a block comment
+//! spells, are left out of [`verify_runs`]; every check script stays.
+
+use super::*;
+
+fn verify(line: &str) -> Verify {
+    crate::verify::parse(line).unwrap()
+}
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
+fn has(files: &[String], rel: &str) -> bool {
+    files.iter().any(|f| f == rel)
+}
+
+/// pytest's repository runs its tests with `python3 -m pytest`: the module that
+/// resolves to is pytest itself, the product its tests test, not a check (the
+/// tuning sample's pytest commits: `pytest.py`, and through `pytest/__main__.py`
+/// the whole package and the `setup.py` a plugin names, were
+/// `verify-file-changed`, high).
+#[test]
+fn a_runners_own_module_in_the_runners_repository_is_the_product() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "setup.py",
+        "from setuptools import setup\nsetup(\n    name='pytest',\n    py_modules=['pytest'],\n)\n",
+    );
+    write(root, "pytest.py", "def main():\n    return 0\n");
+    write(root, "testing/conftest.py", "pytest_plugins = 'pytester'\n");
+    write(
+        root,
+        "testing/test_main.py",
+        "def test_main():\n    assert 1\n",
+    );
+    let runs = |line: &str| verify_runs(root, &verify(line));
+    let found = runs("python3 -m pytest -q");
+    assert!(!has(&found, "pytest.py"), "{found:?}");
+    // What the verify names besides is still its check.
+    let found = runs("python3 -m pytest -q testing");
+    assert!(!has(&found, "pytest.py"), "{found:?}");
+    assert!(has(&found, "testing/conftest.py"), "{found:?}");
+    // The judge's and the record's closure, and the gate's laying, keep it.
+    assert!(has(
+        &verify_closure(root, &verify("python3 -m pytest -q")),
+        "pytest.py"
+    ));
+    assert!(has(
+        &verify_scripts(root, &verify("python3 -m pytest -q")),
+        "pytest.py"
+    ));
+
+    // A package: its `__main__.py`, what that reaches, and the folder the
+    // module's name spells.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "setup.py",
+        "setup(name=\"pytest\", packages=['pytest', 'pytest.plugin'])\n",
+    );
+    write(
+        root,
+        "pytest/__main__.py",
+        "import pytest\nraise SystemExit(pytest.main())\n",
+    );
+    write(root, "pytest/__init__.py", "from pytest.main import main\n");
+    write(root, "pytest/main.py", "def main():\n    return 0\n");
+    write(
+        root,
+        "pytest/plugin/genscript.py",
+        "import os\nos.system('python setup.py sdist')\n",
+    );
+    let found = verify_runs(root, &verify("python3 -m pytest -q"));
+    assert!(found.is_empty(), "{found:?}");
+}
+
+/// Attacks: a module of a runner's name the repository does not ship (a copy it
+/// vendors, or no manifest at all), and a check module a manifest names as the
+/// project, stay what the verify rests on; so does a check the verify runs
+/// beside a runner in its own repository.
+#[test]
+fn attack_a_runner_the_repository_does_not_ship_or_a_check_it_names_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "pytest.py", "import sys\nsys.exit(0)\n");
+    let runs = |line: &str| verify_runs(root, &verify(line));
+    assert!(has(&runs("python3 -m pytest -q"), "pytest.py"));
+    write(
+        root,
+        "setup.py",
+        "setup(name='myapp', py_modules=['myapp'])\n",
+    );
+    assert!(has(&runs("python3 -m pytest -q"), "pytest.py"));
+    // A manifest whose `name` is another key's (a console script's) names no
+    // project.
+    write(
+        root,
+        "pyproject.toml",
+        "[project]\nname = \"myapp\"\n[[tool.x]]\nname = \"pytest\"\n",
+    );
+    assert!(has(&runs("python3 -m pytest -q"), "pytest.py"));
+    // A check module is a check, whatever the manifest calls the project.
+    write(root, "setup.py", "setup(name='checks')\n");
+    write(root, "checks.py", "import sys\nsys.exit(0)\n");
+    assert!(has(&runs("python3 -m checks"), "checks.py"));
+    write(root, "setup.py", "setup(name='pytest')\n");
+    assert!(!has(&runs("python3 -m pytest -q"), "pytest.py"));
+    // A manifest renamed since the check's start makes no vendored runner the
+    // product: the repository was not that runner then.
+    let since = |started: &[&str]| {
+        let started: Vec<String> = started.iter().map(|s| s.to_string()).collect();
+        let line = verify("python3 -m pytest -q");
+        verify_runs_since(root, &line, &[], &[], Some(&started)).0
+    };
+    assert!(has(&since(&["myapp"]), "pytest.py"));
+    assert!(has(&since(&[]), "pytest.py"));
+    assert!(!has(&since(&["pytest"]), "pytest.py"));
+    write(root, "check.py", "assert 1\n");
+    write(
+        root,
+        "run_tests.sh",
+        "#!/bin/sh\npython3 -m pytest -q\npython3 check.py\n",
+    );
+    write(root, "Makefile", "check:\n\tbash run_tests.sh\n");
+    for line in [
+        "python3 -m pytest -q && python3 check.py",
+        "bash run_tests.sh",
+        "make check",
+    ] {
+        let found = runs(line);
+        assert!(has(&found, "check.py"), "{line}: {found:?}");
+        assert!(!has(&found, "pytest.py"), "{line}: {found:?}");
+    }
+    assert!(has(&runs("bash run_tests.sh"), "run_tests.sh"));
+    assert!(has(&runs("make check"), "Makefile"));
+}
+
+/// axios's `npm test` runs `grunt test`: its Gruntfile's banner string opens a
+/// block comment (`'/* <%= pkg.name %> … */'`), whose `/*` read as a glob of
+/// every script at the root, an executable README.md and the `index.d.ts` the
+/// package ships among them (`verify-file-changed`, high). Text inside a block
+/// comment runs nothing, and a declaration file runs no code.
+#[test]
+fn a_block_comment_or_a_declaration_file_is_no_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "package.json",
+        r#"{"scripts": {"test": "grunt test"}}"#,
+    );
+    write(
+        root,
+        "Gruntfile.js",
+        "/* eslint-disable strict */\nmodule.exports = function (grunt) {\n  grunt.initConfig({\n    meta: { banner: '/* <%= pkg.name %> v<%= pkg.version %> */\\n' },\n    karma: { options: { configFile: 'karma.conf.js' } },\n  });\n};\n",
+    );
+    write(
+        root,
+        "karma.conf.js",
+        "/**\n * Runs the specs: see README.md\n */\nmodule.exports = function (config) {};\n",
+    );
+    write(root, "README.md", "# lib\n\nrun `npm test`\n");
+    write(
+        root,
+        "index.d.ts",
+        "export declare function get(url: string): void;\n",
+    );
+    write(root, "index.js", "module.exports = require('./lib/a');\n");
+    write(root, "test/a.spec.js", "require('./types.d.ts');\n");
+    write(root, "test/types.d.ts", "export {};\n");
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(root.join("README.md"), fs::Permissions::from_mode(0o755)).unwrap();
+    let found = sorted(verify_runs(root, &verify("npm test")));
+    assert_eq!(found, ["Gruntfile.js", "karma.conf.js"]);
+    assert_eq!(
+        verify_runs(root, &verify("node test/a.spec.js")),
+        ["test/a.spec.js"]
+    );
+}
+
+/// Attacks: a script named beside a block comment, after it on its line or in a
+/// glob whose `/*` opens no comment, and a script a shell runner globs, stay.
+#[test]
+fn attack_a_script_beside_a_comment_or_in_a_glob_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "package.json",
+        r#"{"scripts": {"test": "grunt test"}}"#,
+    );
+    write(
+        root,
+        "Gruntfile.js",
+        "/* the checks */ require('./checks/one.js');\nconst all = glob.sync(__dirname + '/checks/*.js');\n/* unclosed: require('./checks/two.js')\n",
+    );
+    write(root, "checks/one.js", "process.exit(0);\n");
+    write(root, "checks/three.js", "process.exit(0);\n");
+    write(root, "checks/two.js", "process.exit(0);\n");
+    let found = verify_runs(root, &verify("npm test"));
+    for rel in ["checks/one.js", "checks/three.js", "checks/two.js"] {
+        assert!(has(&found, rel), "{rel}: {found:?}");
+    }
+    // A shell's `/*` is a glob, not a comment.
+    write(
+        root,
+        "run.sh",
+        "#!/bin/sh\nfor t in checks/*; do node \"$t\"; done\n",
+    );
+    let found = verify_runs(root, &verify("sh run.sh"));
+    assert!(has(&found, "checks/one.js"), "{found:?}");
+    // A declaration a test names is no check, but a check it names is.
+    write(
+        root,
+        "test/a.spec.js",
+        "require('./helper.ts');\nrequire('./types.d.ts');\n",
+    );
+    write(root, "test/types.d.ts", "export {};\n");
+    write(root, "test/helper.ts", "export const x = 1;\n");
+    let found = verify_runs(root, &verify("node test/a.spec.js"));
+    assert!(has(&found, "test/helper.ts"), "{found:?}");
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+/// The names a manifest gives its project, as packaging compares them; other
+/// keys and tables name none.
+#[test]
+fn a_project_s_names_are_read_from_its_manifests() {
+    let texts = [
+        (
+            "setup.py",
+            "setup(\n    name = 'Py-Test',\n    filename='x',\n)\n",
+        ),
+        (
+            "setup.cfg",
+            "[options]\nname = nope\n[metadata]\nname = cfg.name\n",
+        ),
+        (
+            "pyproject.toml",
+            "[project]  # the package\nname = \"proj\"\n[project.urls]\nname = \"url\"\n",
+        ),
+    ];
+    let read = |file: &str| {
+        (texts.iter())
+            .find(|(f, _)| *f == file)
+            .map(|(_, t)| t.to_string())
+    };
+    assert_eq!(project_names_in(&read), ["py_test", "cfg_name", "proj"]);
+}
+
+/// Many `/*` that open no comment, or one left open, are read in one pass.
+#[test]
+fn block_comments_are_read_in_linear_time() {
+    let many = "a/*b ".repeat(200_000);
+    assert_eq!(without_block_comments(&many), many);
+    let open = format!("/* {}", "y /* ".repeat(200_000));
+    assert_eq!(without_block_comments(&open), open);
+    assert_eq!(
+        without_block_comments("x /* a\nb */ y /**\n * c\n */z"),
+        "x     \n     y    \n    \n   z"
+    );
+}
