@@ -37,12 +37,21 @@ impl Guarded {
     }
 }
 
+/// Copies of one check in one test past which the rule says nothing of it.
+const MAX_COPIES: usize = 32;
+
 /// In words, each check of `old` whose only copies in `new`, in the same test,
 /// run under a condition the old one did not.
 pub(super) fn newly(old: &[Guarded], new: &[Guarded]) -> Vec<String> {
-    let mut now: HashMap<(&str, &str), Vec<&Guarded>> = HashMap::new();
+    let mut now: HashMap<(&str, &str), Vec<Guarded>> = HashMap::new();
     for g in new {
-        now.entry((&g.test, &g.normal)).or_default().push(g);
+        now.entry((&g.test, &g.normal)).or_default().push(g.clone());
+    }
+    // A check written more than this often in one test is left to the
+    // counts: pairing its copies one by one would cost their square.
+    now.retain(|_, copies| copies.len() <= MAX_COPIES);
+    for copies in now.values_mut() {
+        merge_sides(copies);
     }
     let mut out = Vec::new();
     for was in old {
@@ -52,7 +61,7 @@ pub(super) fn newly(old: &[Guarded], new: &[Guarded]) -> Vec<String> {
         let under = |c: &(String, String)| was.guards.iter().any(|w| w.0 == c.0);
         // As guarded as before, or less, or as deep under conditions rewritten
         // (a failing branch's bar moved is the bars' to read): the same check.
-        let kept = |g: &&Guarded| g.guards.len() <= was.guards.len() || g.guards.iter().all(under);
+        let kept = |g: &Guarded| g.guards.len() <= was.guards.len() || g.guards.iter().all(under);
         if let Some(k) = copies.iter().position(kept) {
             copies.swap_remove(k);
             continue;
@@ -82,4 +91,41 @@ pub(super) fn newly(old: &[Guarded], new: &[Guarded]) -> Vec<String> {
         ));
     }
     out
+}
+
+/// The same check written in both branches of one `if` (`if old: check else:
+/// check`, a line between them that differs) runs on either side: the two
+/// copies are one, under the conditions they share. Pairs are merged until
+/// none is left; a test holds few copies of one check.
+fn merge_sides(copies: &mut Vec<Guarded>) {
+    let negated =
+        |a: &str, b: &str| b.strip_prefix("not (").and_then(|r| r.strip_suffix(')')) == Some(a);
+    let sides = |a: &Guarded, b: &Guarded| -> Option<usize> {
+        if a.guards.len() != b.guards.len() {
+            return None;
+        }
+        let differ: Vec<usize> = (0..a.guards.len())
+            .filter(|&k| a.guards[k].0 != b.guards[k].0)
+            .collect();
+        match differ[..] {
+            [k] if negated(&a.guards[k].0, &b.guards[k].0)
+                || negated(&b.guards[k].0, &a.guards[k].0) =>
+            {
+                Some(k)
+            }
+            _ => None,
+        }
+    };
+    'merged: loop {
+        for i in 0..copies.len() {
+            for j in i + 1..copies.len() {
+                if let Some(k) = sides(&copies[i], &copies[j]) {
+                    copies[i].guards.remove(k);
+                    copies.swap_remove(j);
+                    continue 'merged;
+                }
+            }
+        }
+        return;
+    }
 }

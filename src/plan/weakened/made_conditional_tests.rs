@@ -117,3 +117,16 @@ fn a_guard_no_reading_knows_or_one_the_tests_skip_implies_is_no_finding() {
         "{said:?}"
     );
 }
+
+// pytest `007a77c2`'s shape: the same check written in both branches of a new
+// version `if` (a line before it differs) runs on either side: no finding.
+#[test]
+fn the_same_check_in_both_branches_of_a_new_if_is_no_finding() {
+    let before =
+        "def test_a(run):\n    result = run()\n    result.stdout.fnmatch_lines([\"--x\"])\n";
+    let after = "import sys\n\n\ndef test_a(run):\n    result = run()\n    if sys.version_info < (2, 7):\n        result.stdout.lines = result.stdout.lines[0].split(\"\\x0b\")\n        result.stdout.fnmatch_lines([\"--x\"])\n    else:\n        result.stdout.fnmatch_lines([\"--x\"])\n";
+    assert_eq!(
+        found("tests/test_a.py", before, after),
+        Vec::<String>::new()
+    );
+}
