@@ -7,6 +7,9 @@
 //! weigh).
 
 use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::plan::syntax::Guard;
 
 /// An assertion of a test, as this rule pairs it.
 #[derive(Clone, Debug, Default)]
@@ -18,8 +21,11 @@ pub(super) struct Guarded {
     pub text: String,
     /// The conditions it runs under, each in normal form and in words
     /// ([`crate::plan::syntax::Assertion::guards`]).
-    pub guards: Vec<(String, String)>,
+    pub guards: Vec<Arc<Guard>>,
 }
+
+/// The most copies of one check in one test read for each old one.
+const SCAN: usize = 64;
 
 /// In words, each check of `old` whose only copies in `new`, in the same test,
 /// run under a condition the old one did not.
@@ -33,21 +39,28 @@ pub(super) fn newly(old: &[Guarded], new: &[Guarded]) -> Vec<String> {
         let Some(copies) = now.get_mut(&(was.test.as_str(), was.normal.as_str())) else {
             continue;
         };
-        let under = |c: &(String, String)| was.guards.iter().any(|w| w.0 == c.0);
+        let under = |c: &Arc<Guard>| was.guards.iter().any(|w| w.key == c.key);
         // As guarded as before, or less, or as deep under conditions rewritten
         // (a failing branch's bar moved is the bars' to read): the same check.
         let kept = |g: &&Guarded| g.guards.len() <= was.guards.len() || g.guards.iter().all(under);
-        if let Some(k) = copies.iter().position(kept) {
+        // A look at the first copies only: a test of thousands of one check, each
+        // asked of all the others, was quadratic. Past them a copy may be kept,
+        // so none is said.
+        if let Some(k) = copies.iter().take(SCAN).position(kept) {
             copies.swap_remove(k);
             continue;
         }
         if copies.is_empty() {
             continue;
         }
+        if copies.len() > SCAN {
+            copies.swap_remove(0);
+            continue;
+        }
         let g = copies.swap_remove(0);
         let added: Vec<String> = (g.guards.iter())
             .filter(|c| !under(c))
-            .map(|c| format!("`{}`", super::forms::clip(&c.1)))
+            .map(|c| format!("`{}`", super::forms::clip(&c.text)))
             .collect();
         out.push(format!(
             "`{}` now runs only when {}",

@@ -83,3 +83,61 @@ fn a_check_taken_out_of_an_if_or_a_new_check_under_one_is_no_finding() {
         Vec::<String>::new()
     );
 }
+
+// Helper 118's red team: a long condition over thousands of checks was copied
+// into each (200 MB of conditions for a 135 KB file), and a test of thousands of
+// one check wrapped in an `if` asked each old copy of every new one.
+#[test]
+fn a_long_condition_over_many_checks_is_held_once() {
+    let condition = "a".repeat(20_000);
+    let checks = "    expect(a).toBe(1);\n".repeat(2_000);
+    let text = format!("test('a', () => {{\n  if ({condition}) {{\n{checks}  }}\n}});\n");
+    let view = view_of("a.test.js", &text).expect("a view");
+    let guards: Vec<&std::sync::Arc<syntax::Guard>> = view
+        .tests
+        .iter()
+        .flat_map(|t| t.assertions.iter())
+        .flat_map(|a| a.guards.iter())
+        .collect();
+    assert_eq!(guards.len(), 2_000);
+    assert!(guards.iter().all(|g| std::sync::Arc::ptr_eq(g, guards[0])));
+}
+
+#[test]
+fn a_check_nested_deeper_than_any_test_keeps_its_outermost_conditions() {
+    let depth = 40;
+    let opened: String = (0..depth).map(|k| format!("if (c{k}) {{\n")).collect();
+    let text = format!(
+        "test('a', () => {{\n{opened}expect(a).toBe(1);\n{}}});\n",
+        "}\n".repeat(depth)
+    );
+    let view = view_of("a.test.js", &text).expect("a view");
+    let guards = &view.tests[0].assertions[0].guards;
+    assert_eq!(guards.len(), syntax::MAX_GUARDS);
+    assert_eq!(guards[0].text, "(c0)");
+}
+
+#[test]
+fn thousands_of_one_check_wrapped_in_an_if_are_read_in_linear_time() {
+    let guard = std::sync::Arc::new(syntax::Guard {
+        key: 1,
+        text: "(c)".into(),
+    });
+    let check = |guards: Vec<std::sync::Arc<syntax::Guard>>| made_conditional::Guarded {
+        test: "a".into(),
+        normal: "expect(a).toBe(1)".into(),
+        text: "expect(a).toBe(1)".into(),
+        guards,
+    };
+    let n = 40_000;
+    let old: Vec<_> = (0..n).map(|_| check(Vec::new())).collect();
+    let new: Vec<_> = (0..n).map(|_| check(vec![guard.clone()])).collect();
+    let started = std::time::Instant::now();
+    let said = made_conditional::newly(&old, &new);
+    // Quadratic, it took minutes on a debug build.
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    assert!(!said.is_empty() && said.len() < n, "{}", said.len());
+    // A few copies, each asked of all: each said.
+    let said = made_conditional::newly(&old[..3], &new[..3]);
+    assert_eq!(said.len(), 3, "{said:?}");
+}
