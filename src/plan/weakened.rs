@@ -1202,7 +1202,11 @@ impl<'c> Row<'c> {
             .map_or_else(HashSet::new, |n| keys(&n.read));
         if let Some(new) = &mut self.new {
             let old_keys = keys(&old.read);
-            let fresh = new.read.skipped.iter().filter(|k| !old_keys.contains(&k.key));
+            let fresh = new
+                .read
+                .skipped
+                .iter()
+                .filter(|k| !old_keys.contains(&k.key));
             let (count, held) = fresh.fold((0, 0), |(n, h), k| (n + 1, h + k.held));
             let c = &mut new.read.counts;
             c.tests = c.tests.saturating_sub(count);
