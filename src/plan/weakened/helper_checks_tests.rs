@@ -130,7 +130,6 @@ fn helper_calls_folded_into_a_loop_or_a_table_are_no_loss() {
 // checking one: the checks run as often, but a helper's calls are counted only
 // from a test.
 #[test]
-#[ignore = "hole: review 118 (d9afc0df), a check helper wrapped in another helper the tests call reads as its checks removed, high"]
 fn a_check_helper_called_through_another_helper_is_no_loss() {
     let inner = "function inner(x) {\n  expect(f(x)).toBe(2);\n  expect(g(x)).toBe(3);\n}\n";
     let direct = format!("{inner}\ntest('a', () => {{\n  inner(1);\n  inner(2);\n}});\n");
@@ -160,4 +159,33 @@ fn checks_moved_into_a_helper_called_where_it_never_runs_are_a_loss() {
             "{call}: {found:?}"
         );
     }
+}
+
+// Helpers that call each other in a cycle, or each the one before twice (a
+// weight of 2 to the 40th), are weighed to a bound, and a chain of thousands in
+// linear time.
+#[test]
+fn helpers_calling_each_other_in_cycles_and_fans_are_weighed_to_a_bound() {
+    let cycle = "function a(x) {\n  expect(f(x)).toBe(1);\n  b(x);\n}\nfunction b(x) {\n  a(x);\n}\n\ntest('t', () => {\n  a(1);\n});\n";
+    let view = view_of("a.test.js", cycle).expect("a view");
+    assert!(view.helper_checks >= 1 && view.helper_checks <= 1 << 20);
+    let mut fan = String::from("function h0(x) {\n  expect(f(x)).toBe(1);\n}\n");
+    for k in 1..4 {
+        let calls = format!("  h{}(x);\n", k - 1).repeat(200);
+        fan.push_str(&format!("function h{k}(x) {{\n{calls}}}\n"));
+    }
+    fan.push_str("test('t', () => {\n  h3(1);\n});\n");
+    let view = view_of("a.test.js", &fan).expect("a view");
+    assert_eq!(view.helper_checks, 1 << 20);
+    let mut chain = String::from("function h0(x) {\n  expect(f(x)).toBe(1);\n}\n");
+    for k in 1..5_000 {
+        chain.push_str(&format!("function h{k}(x) {{\n  h{}(x);\n}}\n", k - 1));
+    }
+    chain.push_str("test('t', () => {\n  h4999(1);\n  h7(1);\n});\n");
+    let started = std::time::Instant::now();
+    let view = view_of("a.test.js", &chain).expect("a view");
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    // A chain is weighed eight calls deep: the long one's call weighs none,
+    // and stands for none of the checks at its end.
+    assert_eq!((view.helper_checks, view.helper_loose), (1, 1));
 }
