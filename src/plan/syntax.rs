@@ -420,12 +420,10 @@ pub const MAX_GUARDS: usize = 16;
 
 /// A condition an assertion runs under: a hash of its normal form (`not (…)`
 /// for an `else`), which tells two conditions apart in constant time however
-/// long they are, the hash of the other branch's, and its source text (`!`
-/// before it for an `else`).
+/// long they are, and its source text (`!` before it for an `else`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Guard {
     pub key: u64,
-    pub other: u64,
     pub text: String,
 }
 

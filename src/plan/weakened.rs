@@ -1614,7 +1614,7 @@ impl<'c> Row<'c> {
                 .map(rewritten),
         );
         what.extend(
-            made_conditional::newly(old.lang, &old.read.guarded, &new.read.guarded)
+            made_conditional::newly(&old.read.guarded, &new.read.guarded)
                 .into_iter()
                 .map(rewritten),
         );

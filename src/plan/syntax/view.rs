@@ -545,10 +545,13 @@ impl<'s, 'r> Reader<'s, 'r> {
     fn guarded(&self, node: Node<'_>, assertions: Vec<Node<'_>>) -> Vec<Assertion> {
         use std::hash::{Hash, Hasher};
         use std::sync::Arc;
-        let hash = |normal: &str| {
+        let guard = |normal: &str, text: String| {
             let mut h = std::collections::hash_map::DefaultHasher::new();
             normal.hash(&mut h);
-            h.finish()
+            Arc::new(super::Guard {
+                key: h.finish(),
+                text,
+            })
         };
         let mut branches: Vec<(std::ops::Range<usize>, Arc<super::Guard>)> = Vec::new();
         for n in preorder(node).filter(|n| n.kind() == "if_statement") {
@@ -556,20 +559,10 @@ impl<'s, 'r> Reader<'s, 'r> {
                 continue;
             };
             let (normal, text) = (self.normal(condition), self.text(condition));
-            let (holds, fails) = (hash(&normal), hash(&format!("not ({normal})")));
             if let Some(then) = n.child_by_field_name("consequence") {
-                let guard = super::Guard {
-                    key: holds,
-                    other: fails,
-                    text: text.to_string(),
-                };
-                branches.push((then.byte_range(), Arc::new(guard)));
+                branches.push((then.byte_range(), guard(&normal, text.to_string())));
             }
-            let negated = Arc::new(super::Guard {
-                key: fails,
-                other: holds,
-                text: format!("!{text}"),
-            });
+            let negated = guard(&format!("not ({normal})"), format!("!{text}"));
             let mut walk = n.walk();
             for other in n.children_by_field_name("alternative", &mut walk) {
                 branches.push((other.byte_range(), negated.clone()));

@@ -9,7 +9,6 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::{Lang, cannot_fail};
 use crate::plan::syntax::Guard;
 
 /// An assertion of a test, as this rule pairs it.
@@ -30,18 +29,10 @@ const SCAN: usize = 64;
 
 /// In words, each check of `old` whose only copies in `new`, in the same test,
 /// run under a condition the old one did not.
-pub(super) fn newly(lang: Lang, old: &[Guarded], new: &[Guarded]) -> Vec<String> {
+pub(super) fn newly(old: &[Guarded], new: &[Guarded]) -> Vec<String> {
     let mut now: HashMap<(&str, &str), Vec<&Guarded>> = HashMap::new();
     for g in new {
         now.entry((&g.test, &g.normal)).or_default().push(g);
-    }
-    // Each new check by its test and each branch it is in: where a check's
-    // other branch holds it rewritten.
-    let mut branch: HashMap<(&str, u64), Vec<&Guarded>> = HashMap::new();
-    for g in new {
-        for c in &g.guards {
-            branch.entry((&g.test, c.key)).or_default().push(g);
-        }
     }
     let mut out = Vec::new();
     for was in old {
@@ -67,22 +58,8 @@ pub(super) fn newly(lang: Lang, old: &[Guarded], new: &[Guarded]) -> Vec<String>
             continue;
         }
         let g = copies.swap_remove(0);
-        // Split by platform, the same check with another value on the other
-        // branch (`if (win32) { expect(sep()).toBe('\\') } else { expect(sep()).toBe('/') }`):
-        // each run checks as strictly as before (helper 118's red team).
-        let rewritten_there = |c: &&Arc<Guard>| {
-            (branch
-                .get(&(g.test.as_str(), c.other))
-                .into_iter()
-                .flatten())
-            .take(SCAN)
-            .any(|h| one_word_apart(&was.text, &h.text) && !cannot_fail(lang, &h.text))
-        };
-        let new_guards: Vec<&Arc<Guard>> = g.guards.iter().filter(|c| !under(c)).collect();
-        if !new_guards.is_empty() && new_guards.iter().all(rewritten_there) {
-            continue;
-        }
-        let added: Vec<String> = (new_guards.iter())
+        let added: Vec<String> = (g.guards.iter())
+            .filter(|c| !under(c))
             .map(|c| format!("`{}`", super::forms::clip(&c.text)))
             .collect();
         out.push(format!(
@@ -90,45 +67,6 @@ pub(super) fn newly(lang: Lang, old: &[Guarded], new: &[Guarded]) -> Vec<String>
             super::forms::clip(&was.text),
             added.join(" and ")
         ));
-    }
-    out
-}
-
-/// Whether two checks have the same tokens but at most one (`toBe('/')`,
-/// `toBe('\\')`; `toBe(1)`, `toBe(2)`): the same check of another value. A
-/// string is one token; an operator's each sign is one (`==` is no `>=`).
-fn one_word_apart(a: &str, b: &str) -> bool {
-    let (a, b) = (tokens(a), tokens(b));
-    a.len() == b.len() && a.iter().zip(&b).filter(|(x, y)| x != y).count() <= 1
-}
-
-/// The tokens of a check's text: words, strings whole, and each other sign.
-fn tokens(s: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut rest = s;
-    while let Some(c) = rest.chars().next() {
-        let len = match c {
-            _ if c.is_whitespace() => {
-                rest = &rest[c.len_utf8()..];
-                continue;
-            }
-            '\'' | '"' | '`' => {
-                let mut escaped = false;
-                let close = rest[1..].char_indices().find(|&(_, d)| {
-                    let end = d == c && !escaped;
-                    escaped = d == '\\' && !escaped;
-                    end
-                });
-                close.map_or(rest.len(), |(k, _)| k + 2)
-            }
-            _ if c.is_alphanumeric() || c == '_' => rest
-                .char_indices()
-                .find(|&(_, d)| !(d.is_alphanumeric() || d == '_'))
-                .map_or(rest.len(), |(k, _)| k),
-            _ => c.len_utf8(),
-        };
-        out.push(&rest[..len]);
-        rest = &rest[len..];
     }
     out
 }

@@ -121,7 +121,6 @@ fn a_check_nested_deeper_than_any_test_keeps_its_outermost_conditions() {
 fn thousands_of_one_check_wrapped_in_an_if_are_read_in_linear_time() {
     let guard = std::sync::Arc::new(syntax::Guard {
         key: 1,
-        other: 2,
         text: "(c)".into(),
     });
     let check = |guards: Vec<std::sync::Arc<syntax::Guard>>| made_conditional::Guarded {
@@ -134,12 +133,12 @@ fn thousands_of_one_check_wrapped_in_an_if_are_read_in_linear_time() {
     let old: Vec<_> = (0..n).map(|_| check(Vec::new())).collect();
     let new: Vec<_> = (0..n).map(|_| check(vec![guard.clone()])).collect();
     let started = std::time::Instant::now();
-    let said = made_conditional::newly(Lang::Js, &old, &new);
+    let said = made_conditional::newly(&old, &new);
     // Quadratic, it took minutes on a debug build.
     assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
     assert!(!said.is_empty() && said.len() < n, "{}", said.len());
     // A few copies, each asked of all: each said.
-    let said = made_conditional::newly(Lang::Js, &old[..3], &new[..3]);
+    let said = made_conditional::newly(&old[..3], &new[..3]);
     assert_eq!(said.len(), 3, "{said:?}");
 }
 
@@ -167,26 +166,4 @@ fn a_check_made_conditional_by_and_or_switch_is_high() {
         let said = found("a.test.js", before, after);
         assert!(!said.is_empty(), "{after}: {said:?}");
     }
-}
-
-// Helper 118's red team: a check split by platform, the same check of another
-// value on the other branch, checks each run as strictly as before; a looser
-// one there (a list to contain, an operator widened) is still high.
-#[test]
-fn a_check_split_by_platform_with_another_value_is_no_finding() {
-    let before = "test('a', () => {\n  expect(sep()).toBe('/');\n});\n";
-    let after = "test('a', () => {\n  if (process.platform === 'win32') {\n    expect(sep()).toBe('\\\\');\n  } else {\n    expect(sep()).toBe('/');\n  }\n});\n";
-    assert_eq!(found("a.test.js", before, after), Vec::<String>::new());
-    let py_before = "import sys\n\n\ndef test_a():\n    assert size() == 5\n";
-    let split = "import sys\n\n\ndef test_a():\n    if sys.platform == 'win32':\n        assert size() == 6\n    else:\n        assert size() == 5\n";
-    assert_eq!(
-        found("tests/test_a.py", py_before, split),
-        Vec::<String>::new()
-    );
-    let widened = split.replace("assert size() == 6", "assert size() >= 0");
-    let said = found("tests/test_a.py", py_before, &widened);
-    assert!(
-        said.iter().any(|s| s.contains("now runs only when")),
-        "{said:?}"
-    );
 }
