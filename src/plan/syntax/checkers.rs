@@ -72,13 +72,17 @@ pub(super) fn weigh(g: Grammar, src: &str, root: Node<'_>, view: &View) -> (usiz
         }
     }
     // A helper's weight: its own checks and its callees'; a few rounds reach
-    // the chains written, and a cycle or a fan of calls stops at a bound.
+    // the chains written, and a cycle or a fan of calls stops at a bound: no
+    // more than the file's loose checks, as if all were written in it. A fan
+    // of helpers each calling the one before twice would else weigh 2 to the
+    // depth, an agent's few lines making up for any checks deleted.
+    let limit = loose.len();
     let mut weight = own.clone();
     for _ in 0..ROUNDS {
         let was = weight.clone();
         for (k, calls) in inside.iter().enumerate() {
             let more = calls.iter().fold(0usize, |w, &c| w.saturating_add(was[c]));
-            weight[k] = own[k].saturating_add(more).min(MOST);
+            weight[k] = own[k].saturating_add(more).min(limit);
         }
         if weight == was {
             break;
