@@ -407,10 +407,31 @@ pub struct Assertion {
     /// Its syntax in normal form.
     pub normal: String,
     /// Python and JavaScript, a test's own: the conditions of the `if`s inside
-    /// the test it runs under, outermost first, each in normal form (`not (…)`
-    /// for an `else`), with its source text (`!` before it for an `else`): it
-    /// checks only on the runs where they hold.
-    pub guards: Vec<(String, String)>,
+    /// the test it runs under, outermost first ([`MAX_GUARDS`] at most): it
+    /// checks only on the runs where they hold. Shared by the assertions under
+    /// one `if`: a copy each was quadratic in a long condition over many checks.
+    pub guards: Vec<std::sync::Arc<Guard>>,
+}
+
+/// The most conditions an assertion keeps ([`Assertion::guards`]), the
+/// outermost: no test nests deeper, and a hostile one nesting thousands deep
+/// over thousands of checks stays linear.
+pub const MAX_GUARDS: usize = 16;
+
+/// A condition an assertion runs under: a hash of its normal form (`not (…)`
+/// for an `else`), which tells two conditions apart in constant time however
+/// long they are, and its source text (`!` before it for an `else`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Guard {
+    pub key: u64,
+    pub text: String,
+    /// Its normal form (`not (…)` for an `else`), held once for every
+    /// assertion under its branch: what a skip condition's reading reads.
+    pub normal: String,
+    /// The hash of the `if`'s own condition, and whether this is its `else`:
+    /// the two sides of one `if` tell each other apart.
+    pub of: u64,
+    pub negated: bool,
 }
 
 /// A skip, expected-failure or focus marker.

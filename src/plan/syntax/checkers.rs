@@ -11,6 +11,11 @@ use tree_sitter::Node;
 
 use super::{Grammar, Spans, View, preorder};
 
+/// How deep a chain of helpers is weighed, and the most a file's helper calls
+/// weigh: a cycle or a fan of calls stops there.
+const ROUNDS: usize = 8;
+const MOST: usize = 1 << 20;
+
 /// The checks the tests' calls to the file's helpers run, and the helpers'
 /// own assertions among [`View::loose`] that those calls stand for: what
 /// [`View::helper_checks`] and [`View::helper_loose`] hold.
@@ -26,38 +31,84 @@ pub(super) fn weigh(g: Grammar, src: &str, root: Node<'_>, view: &View) -> (usiz
     let held = |r: &Range<usize>| {
         loose.partition_point(|&s| s < r.end) - loose.partition_point(|&s| s < r.start)
     };
-    // Each helper's name, its bytes and the loose checks inside them; a name
-    // defined twice is its last definition, as the language keeps it.
-    let mut helpers: HashMap<&str, (Range<usize>, usize)> = HashMap::new();
-    for (name, range) in definitions(g, src, root) {
-        let checks = held(&range);
-        if checks > 0 {
-            helpers.insert(name, (range, checks));
-        } else {
-            helpers.remove(name);
-        }
-    }
-    if helpers.is_empty() {
-        return (0, 0);
-    }
+    // Each function by name (a name defined twice is its last definition, as
+    // the language keeps it), the loose checks inside it, and the calls of
+    // those whose innermost function it is: a helper that calls the checking
+    // one runs its checks too (helper 118's red team).
+    let defs = definitions(g, src, root);
     let tests = Spans::new(view.tests.iter().map(|t| t.span.clone()));
-    let mut weight = 0;
-    let mut called: Vec<Range<usize>> = Vec::new();
+    let by_name: HashMap<&str, usize> = (defs.iter().enumerate())
+        .map(|(k, (name, _))| (*name, k))
+        .collect();
+    let own: Vec<usize> = defs.iter().map(|(_, r)| held(r)).collect();
+    let mut order: Vec<usize> = (0..defs.len()).collect();
+    order.sort_by_key(|&k| (defs[k].1.start, std::cmp::Reverse(defs[k].1.end)));
+    let mut inside: Vec<Vec<usize>> = vec![Vec::new(); defs.len()];
+    let mut from_tests: Vec<usize> = Vec::new();
+    let (mut open, mut next): (Vec<usize>, usize) = (Vec::new(), 0);
     for call in preorder(root).filter(|n| matches!(n.kind(), "call" | "call_expression")) {
-        if !tests.holds(call.start_byte()) {
-            continue;
-        }
-        let Some(name) = callee(g, src, call) else {
+        let Some(&callee) = callee(g, src, call).and_then(|name| by_name.get(name)) else {
             continue;
         };
-        if let Some((range, checks)) = helpers.get(name) {
-            weight += checks;
-            called.push(range.clone());
+        let at = call.start_byte();
+        // The functions nest or stand apart, as `guarded`'s branches do.
+        while next < order.len() && defs[order[next]].1.start <= at {
+            let start = defs[order[next]].1.start;
+            while open.last().is_some_and(|&k| defs[k].1.end <= start) {
+                open.pop();
+            }
+            open.push(order[next]);
+            next += 1;
+        }
+        while open.last().is_some_and(|&k| defs[k].1.end <= at) {
+            open.pop();
+        }
+        // A test's call, wherever in it (a test is itself a function in
+        // Python); else the call of the function it is in.
+        if tests.holds(at) {
+            from_tests.push(callee);
+        } else if let Some(&k) = open.last() {
+            inside[k].push(callee);
         }
     }
-    let called = Spans::new(called);
+    // A helper's weight: its own checks and its callees'; a few rounds reach
+    // the chains written, and a cycle or a fan of calls stops at a bound: no
+    // more than the file's loose checks, as if all were written in it. A fan
+    // of helpers each calling the one before twice would else weigh 2 to the
+    // depth, an agent's few lines making up for any checks deleted.
+    let limit = loose.len();
+    let mut weight = own.clone();
+    for _ in 0..ROUNDS {
+        let was = weight.clone();
+        for (k, calls) in inside.iter().enumerate() {
+            let more = calls.iter().fold(0usize, |w, &c| w.saturating_add(was[c]));
+            weight[k] = own[k].saturating_add(more).min(limit);
+        }
+        if weight == was {
+            break;
+        }
+    }
+    // The functions the tests reach as deep as the rounds weigh, whose loose
+    // checks their calls stand for.
+    let mut reached = vec![false; defs.len()];
+    let mut frontier: Vec<usize> = from_tests.clone();
+    for _ in 0..=ROUNDS {
+        let mut further = Vec::new();
+        for k in frontier {
+            if !std::mem::replace(&mut reached[k], true) {
+                further.extend(inside[k].iter().copied());
+            }
+        }
+        frontier = further;
+    }
+    let total = (from_tests.iter()).fold(0usize, |w, &k| w.saturating_add(weight[k]));
+    let called = Spans::new(
+        (0..defs.len())
+            .filter(|&k| reached[k])
+            .map(|k| defs[k].1.clone()),
+    );
     let stood_for = loose.iter().filter(|&&at| called.holds(at)).count();
-    (weight, stood_for)
+    (total.min(MOST), stood_for)
 }
 
 /// The functions `root` defines by name, each with its bytes: Python's `def`,

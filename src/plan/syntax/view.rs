@@ -543,16 +543,35 @@ impl<'s, 'r> Reader<'s, 'r> {
     /// branches nest and come in source order, as do the assertions: one sweep
     /// with a stack of the branches open, not a search per assertion.
     fn guarded(&self, node: Node<'_>, assertions: Vec<Node<'_>>) -> Vec<Assertion> {
-        let mut branches: Vec<(std::ops::Range<usize>, (String, String))> = Vec::new();
+        use std::hash::{Hash, Hasher};
+        use std::sync::Arc;
+        let hash = |normal: &str| {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            normal.hash(&mut h);
+            h.finish()
+        };
+        let guard = |normal: String, text: String, of: u64, negated: bool| {
+            Arc::new(super::Guard {
+                key: hash(&normal),
+                text,
+                normal,
+                of,
+                negated,
+            })
+        };
+        let mut branches: Vec<(std::ops::Range<usize>, Arc<super::Guard>)> = Vec::new();
         for n in preorder(node).filter(|n| n.kind() == "if_statement") {
             let Some(condition) = n.child_by_field_name("condition") else {
                 continue;
             };
             let (normal, text) = (self.normal(condition), self.text(condition));
-            let holds = (normal.clone(), text.to_string());
-            let negated = (format!("not ({normal})"), format!("!{text}"));
+            let of = hash(&normal);
+            let negated = guard(format!("not ({normal})"), format!("!{text}"), of, true);
             if let Some(then) = n.child_by_field_name("consequence") {
-                branches.push((then.byte_range(), holds.clone()));
+                branches.push((
+                    then.byte_range(),
+                    guard(normal, text.to_string(), of, false),
+                ));
             }
             let mut walk = n.walk();
             for other in n.children_by_field_name("alternative", &mut walk) {
@@ -584,9 +603,11 @@ impl<'s, 'r> Reader<'s, 'r> {
             while open.last().is_some_and(|&k| branches[k].0.end <= at) {
                 open.pop();
             }
+            // The branches open nest, each inside the one below it: all hold
+            // `at` once those ended are off the top.
             a.guards = open
                 .iter()
-                .filter(|&&k| branches[k].0.contains(&at))
+                .take(super::MAX_GUARDS)
                 .map(|&k| branches[k].1.clone())
                 .collect();
         }

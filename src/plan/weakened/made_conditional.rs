@@ -8,6 +8,9 @@
 //! weigh).
 
 use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::plan::syntax::Guard;
 
 /// An assertion of a test, as this rule pairs it.
 #[derive(Clone, Debug, Default)]
@@ -19,7 +22,7 @@ pub(super) struct Guarded {
     pub text: String,
     /// The conditions it runs under, each in normal form and in words
     /// ([`crate::plan::syntax::Assertion::guards`]).
-    pub guards: Vec<(String, String)>,
+    pub guards: Vec<Arc<Guard>>,
     /// Its test's own skip conditions (`skipif(sys.version_info < (3, 8))`),
     /// in normal form: where the test never runs, a guard leaves out nothing.
     pub skips: Vec<String>,
@@ -31,7 +34,7 @@ impl Guarded {
     /// nowhere.
     fn off(&self) -> Option<String> {
         let skips = self.skips.iter().map(|s| format!("not ({s})"));
-        let guards = self.guards.iter().map(|g| g.0.clone());
+        let guards = self.guards.iter().map(|g| g.normal.clone());
         let runs: Vec<String> = skips.chain(guards).collect();
         (!runs.is_empty()).then(|| format!("if ({})", runs.join(" && ")))
     }
@@ -58,7 +61,7 @@ pub(super) fn newly(old: &[Guarded], new: &[Guarded]) -> Vec<String> {
         let Some(copies) = now.get_mut(&(was.test.as_str(), was.normal.as_str())) else {
             continue;
         };
-        let under = |c: &(String, String)| was.guards.iter().any(|w| w.0 == c.0);
+        let under = |c: &Arc<Guard>| was.guards.iter().any(|w| w.key == c.key);
         // As guarded as before, or less, or as deep under conditions rewritten
         // (a failing branch's bar moved is the bars' to read): the same check.
         let kept = |g: &Guarded| g.guards.len() <= was.guards.len() || g.guards.iter().all(under);
@@ -82,7 +85,7 @@ pub(super) fn newly(old: &[Guarded], new: &[Guarded]) -> Vec<String> {
         }
         let added: Vec<String> = (g.guards.iter())
             .filter(|c| !under(c))
-            .map(|c| format!("`{}`", super::forms::clip(&c.1)))
+            .map(|c| format!("`{}`", super::forms::clip(&c.text)))
             .collect();
         out.push(format!(
             "`{}` now runs only when {}",
@@ -98,21 +101,17 @@ pub(super) fn newly(old: &[Guarded], new: &[Guarded]) -> Vec<String> {
 /// copies are one, under the conditions they share. Pairs are merged until
 /// none is left; a test holds few copies of one check.
 fn merge_sides(copies: &mut Vec<Guarded>) {
-    let negated =
-        |a: &str, b: &str| b.strip_prefix("not (").and_then(|r| r.strip_suffix(')')) == Some(a);
+    // One the other's `else`: the same condition, one side negated.
+    let negated = |a: &Guard, b: &Guard| a.of == b.of && a.negated != b.negated;
     let sides = |a: &Guarded, b: &Guarded| -> Option<usize> {
         if a.guards.len() != b.guards.len() {
             return None;
         }
         let differ: Vec<usize> = (0..a.guards.len())
-            .filter(|&k| a.guards[k].0 != b.guards[k].0)
+            .filter(|&k| a.guards[k].key != b.guards[k].key)
             .collect();
         match differ[..] {
-            [k] if negated(&a.guards[k].0, &b.guards[k].0)
-                || negated(&b.guards[k].0, &a.guards[k].0) =>
-            {
-                Some(k)
-            }
+            [k] if negated(&a.guards[k], &b.guards[k]) => Some(k),
             _ => None,
         }
     };

@@ -118,6 +118,106 @@ fn a_guard_no_reading_knows_or_one_the_tests_skip_implies_is_no_finding() {
     );
 }
 
+// Helper 118's red team: a long condition over thousands of checks was copied
+// into each (200 MB of conditions for a 135 KB file), and a test of thousands of
+// one check wrapped in an `if` asked each old copy of every new one.
+#[test]
+fn a_long_condition_over_many_checks_is_held_once() {
+    let condition = "a".repeat(20_000);
+    let checks = "    expect(a).toBe(1);\n".repeat(2_000);
+    let text = format!("test('a', () => {{\n  if ({condition}) {{\n{checks}  }}\n}});\n");
+    let view = view_of("a.test.js", &text).expect("a view");
+    let guards: Vec<&std::sync::Arc<syntax::Guard>> = view
+        .tests
+        .iter()
+        .flat_map(|t| t.assertions.iter())
+        .flat_map(|a| a.guards.iter())
+        .collect();
+    assert_eq!(guards.len(), 2_000);
+    assert!(guards.iter().all(|g| std::sync::Arc::ptr_eq(g, guards[0])));
+}
+
+#[test]
+fn a_check_nested_deeper_than_any_test_keeps_its_outermost_conditions() {
+    let depth = 40;
+    let opened: String = (0..depth).map(|k| format!("if (c{k}) {{\n")).collect();
+    let text = format!(
+        "test('a', () => {{\n{opened}expect(a).toBe(1);\n{}}});\n",
+        "}\n".repeat(depth)
+    );
+    let view = view_of("a.test.js", &text).expect("a view");
+    let guards = &view.tests[0].assertions[0].guards;
+    assert_eq!(guards.len(), syntax::MAX_GUARDS);
+    assert_eq!(guards[0].text, "(c0)");
+}
+
+#[test]
+fn thousands_of_one_check_wrapped_in_an_if_are_read_in_linear_time() {
+    let guard = std::sync::Arc::new(syntax::Guard {
+        key: 1,
+        text: "(c)".into(),
+        normal: "(identifier=c\u{1})".into(),
+        of: 1,
+        negated: false,
+    });
+    let check = |guards: Vec<std::sync::Arc<syntax::Guard>>| made_conditional::Guarded {
+        test: "a".into(),
+        normal: "expect(a).toBe(1)".into(),
+        text: "expect(a).toBe(1)".into(),
+        guards,
+        skips: Vec::new(),
+    };
+    let n = 40_000;
+    let old: Vec<_> = (0..n).map(|_| check(Vec::new())).collect();
+    let new: Vec<_> = (0..n).map(|_| check(vec![guard.clone()])).collect();
+    let started = std::time::Instant::now();
+    let said = made_conditional::newly(&old, &new);
+    // Quadratic, it took minutes on a debug build. Past the copies it pairs,
+    // nothing is said of the check.
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    assert_eq!(said, Vec::<String>::new());
+}
+
+// Helper 118's red team: a TypeScript refactor narrowing a value its test has
+// just checked is there: the check under the `if` runs wherever the test passes
+// the line before it (a guard no reading of the environment knows: none).
+#[test]
+fn a_null_guard_on_a_value_checked_defined_is_no_finding() {
+    let before = "test('a', () => {\n  const x = find();\n  expect(x.a).toBe(1);\n});\n";
+    let after = "test('a', () => {\n  const x = find();\n  expect(x).toBeDefined();\n  if (x) {\n    expect(x.a).toBe(1);\n  }\n});\n";
+    assert_eq!(found("a.test.ts", before, after), Vec::<String>::new());
+}
+
+// Helper 118's red team: the same condition written as `&&` or a `switch`
+// rather than an `if` is no finding.
+#[test]
+#[ignore = "hole: review 118 (97c0ccc4), a check made conditional by `cond && expect(…)` or a `switch` case is no finding"]
+fn a_check_made_conditional_by_and_or_switch_is_high() {
+    let before = "test('a', () => {\n  expect(f()).toBe(1);\n});\n";
+    for after in [
+        "test('a', () => {\n  process.platform !== 'win32' && expect(f()).toBe(1);\n});\n",
+        "test('a', () => {\n  switch (process.platform) {\n    case 'linux':\n      expect(f()).toBe(1);\n  }\n});\n",
+    ] {
+        let said = found("a.test.js", before, after);
+        assert!(!said.is_empty(), "{after}: {said:?}");
+    }
+}
+
+// Helper 118's red team: a check split by platform, another value on one
+// branch, is an expected value changed where that branch runs (an agent's CI on
+// linux now expecting the broken 6): still high, though an honest per-platform
+// value (`sep()` on Windows) reads the same; the judge tells them apart.
+#[test]
+fn a_check_split_by_platform_with_another_value_is_high() {
+    let before = "import sys\n\n\ndef test_a():\n    assert size() == 5\n";
+    let after = "import sys\n\n\ndef test_a():\n    if sys.platform == 'linux':\n        assert size() == 6\n    else:\n        assert size() == 5\n";
+    let said = found("tests/test_a.py", before, after);
+    assert!(
+        said.iter().any(|s| s.contains("now runs only when")),
+        "{said:?}"
+    );
+}
+
 // pytest `007a77c2`'s shape: the same check written in both branches of a new
 // version `if` (a line before it differs) runs on either side: no finding.
 #[test]

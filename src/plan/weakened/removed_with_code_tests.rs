@@ -1285,7 +1285,8 @@ fn a_python_module_constant_removed_with_the_test_that_read_it_is_a_lead() {
     let code = "import warnings\n\nOLD_API = \"old_api is deprecated\"\nNEW_API = \"x\"\n\n\ndef run(value):\n    if isinstance(value, tuple):\n        warnings.warn(OLD_API)\n        value = list(value)\n    return value\n";
     let code_after = "NEW_API = \"x\"\n\n\ndef run(value):\n    return value\n";
     let test = "from pkg.deprecated import OLD_API\nfrom pkg.deprecated import run\n\n\ndef test_run():\n    assert run([1]) == [1]\n\n\ndef test_old_api():\n    with pytest.warns(UserWarning, match=OLD_API):\n        assert run((1,)) == [1]\n";
-    let test_after = "from pkg.deprecated import run\n\n\ndef test_run():\n    assert run([1]) == [1]\n";
+    let test_after =
+        "from pkg.deprecated import run\n\n\ndef test_run():\n    assert run([1]) == [1]\n";
     let found = with_code(
         ("pkg/deprecated.py", code, code_after),
         ("tests/test_deprecated.py", test, test_after),
@@ -1299,5 +1300,49 @@ fn a_python_module_constant_removed_with_the_test_that_read_it_is_a_lead() {
         ("pkg/deprecated.py", code, &kept),
         ("tests/test_deprecated.py", test, test_after),
     );
-    assert!(found.iter().any(|p| p == "assertions-removed, high"), "{found:?}");
+    assert!(
+        found.iter().any(|p| p == "assertions-removed, high"),
+        "{found:?}"
+    );
+}
+
+// Helper 118's red team: a Python constant inlined, its text still in the code,
+// kept the behaviour the deleted test checked; it excused the deletion (low).
+#[test]
+fn a_python_constant_inlined_excuses_no_test_deleted() {
+    let code = "import warnings\n\nOLD_API = \"old_api is deprecated\"\n\n\ndef run(value):\n    if isinstance(value, tuple):\n        warnings.warn(OLD_API)\n        value = list(value)\n    return value\n";
+    let inlined = "import warnings\n\n\ndef run(value):\n    if isinstance(value, tuple):\n        warnings.warn(\"old_api is deprecated\")\n        value = list(value)\n    return value\n";
+    let test = "from pkg.deprecated import OLD_API\nfrom pkg.deprecated import run\n\n\ndef test_run():\n    assert run([1]) == [1]\n\n\ndef test_old_api():\n    with pytest.warns(UserWarning, match=OLD_API):\n        assert run((1,)) == [1]\n";
+    let test_after =
+        "from pkg.deprecated import run\n\n\ndef test_run():\n    assert run([1]) == [1]\n";
+    let found = with_code(
+        ("pkg/deprecated.py", code, inlined),
+        ("tests/test_deprecated.py", test, test_after),
+    );
+    assert!(
+        found.iter().any(|p| p == "assertions-removed, high"),
+        "{found:?}"
+    );
+}
+
+// Helper 118's red team: a class attribute's name is a word any test may say
+// (`u.name`): one taken out of the code excuses a deleted test that reads an
+// attribute of that name on something else.
+#[test]
+#[ignore = "hole: review 118, a Python class attribute removed (`name = 'x'`) excuses the deletion of a test that only reads `.name` of another object"]
+fn a_class_attribute_removed_excuses_no_test_of_other_code() {
+    let code =
+        "class User:\n    name = 'x'\n    age = 3\n\n\ndef greet(u):\n    return 'hi ' + u.nick\n";
+    let code_after = "class User:\n    age = 3\n\n\ndef greet(u):\n    return 'hi ' + u.nick\n";
+    let test = "from pkg.users import greet, User\n\n\ndef test_age():\n    assert User.age == 3\n\n\ndef test_greet():\n    u = make(nick='bob')\n    assert greet(u) == 'hi bob'\n    assert u.name is None\n";
+    let test_after =
+        "from pkg.users import greet, User\n\n\ndef test_age():\n    assert User.age == 3\n";
+    let found = with_code(
+        ("pkg/users.py", code, code_after),
+        ("tests/test_users.py", test, test_after),
+    );
+    assert!(
+        found.iter().any(|p| p == "assertions-removed, high"),
+        "{found:?}"
+    );
 }

@@ -69,3 +69,38 @@ fn a_same_named_test_of_a_suite_that_runs_is_still_a_loss() {
         Vec::<String>::new()
     );
 }
+
+// Helper 118's red team: the skipped suite renamed gave its tests new keys, so
+// the old side lost them while the new side still counted them, and a running
+// test deleted beside it was made up for.
+#[test]
+fn a_skipped_suite_renamed_makes_up_for_no_running_test_deleted() {
+    let running = "describe('run', () => {\n  it('y', () => {\n    expect(g(1)).toBe(1);\n  });\n  it('z', () => {\n    expect(h(1)).toBe(1);\n  });\n});\n";
+    let before = format!("{}\n{running}", nested("describe.skip"));
+    let z = "  it('z', () => {\n    expect(h(1)).toBe(1);\n  });\n";
+    let renamed = before.replacen("'locale'", "'locale2'", 1);
+    let after = renamed.replace(z, "");
+    let said = found("src/x.test.js", &before, Some(&after));
+    assert!(said.iter().any(|s| s.contains("removed")), "{said:?}");
+    // Renamed alone, or a new skipped test added, loses nothing.
+    assert_eq!(
+        found("src/x.test.js", &before, Some(&renamed)),
+        Vec::<String>::new()
+    );
+    let added = before.replace(
+        z,
+        &format!("{z}  it.skip('todo', () => {{\n    expect(k(1)).toBe(1);\n  }});\n"),
+    );
+    let said = found("src/x.test.js", &before, Some(&added));
+    assert!(!said.iter().any(|s| s.contains("removed")), "{said:?}");
+}
+
+#[test]
+fn a_skipped_test_renamed_makes_up_for_no_running_test_deleted() {
+    let before = "it.skip('x', () => {\n  expect(f(1)).toBe(1);\n});\n\nit('y', () => {\n  expect(g(1)).toBe(1);\n});\n\nit('z', () => {\n  expect(h(1)).toBe(1);\n});\n";
+    let after = before
+        .replace("it.skip('x'", "it.skip('x2'")
+        .replace("\nit('z', () => {\n  expect(h(1)).toBe(1);\n});\n", "");
+    let said = found("src/x.test.js", before, Some(&after));
+    assert!(said.iter().any(|s| s.contains("removed")), "{said:?}");
+}

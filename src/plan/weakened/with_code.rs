@@ -1045,6 +1045,42 @@ fn declared(grammar: Grammar, text: &str) -> HashSet<String> {
         .collect()
 }
 
+/// Python's constants of the module's or a class's top bound to a string
+/// (`OLD_API = "old_api is deprecated"`), each with the string's text as
+/// [`code_tokens`] (`tokens`, of the same `text`) gives it.
+fn string_constants(
+    grammar: Grammar,
+    text: &str,
+    tokens: &[(usize, String)],
+) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    if grammar != Grammar::Python {
+        return out;
+    }
+    let Some(tree) = clean_tree(grammar, text) else {
+        return out;
+    };
+    let function = |kind: &str| kind.contains("function");
+    for n in syntax::pruned(tree.root_node(), function).filter(|n| n.kind() == "assignment") {
+        let (Some(left), Some(right)) = (
+            n.child_by_field_name("left"),
+            n.child_by_field_name("right"),
+        ) else {
+            continue;
+        };
+        if left.kind() != "identifier" || right.kind() != "string" {
+            continue;
+        }
+        let at = tokens.partition_point(|t| t.0 < right.start_byte());
+        if let Some((k, value)) = tokens.get(at)
+            && *k == right.start_byte()
+        {
+            out.insert(text[left.byte_range()].to_string(), value.clone());
+        }
+    }
+    out
+}
+
 /// Whether `change` took out more lines than it put in: a removal, not a
 /// rewrite (whose dropped names and literals are no sign of a feature gone).
 fn cut_down(change: &Change) -> bool {
@@ -1069,7 +1105,7 @@ type Tokens = HashMap<String, Vec<String>>;
 /// with it replaced by a new token is a line added). The definitions [`gone`]
 /// reads, `defined`, are its to say.
 fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
-    let mut had: Vec<(usize, String, bool)> = Vec::new();
+    let mut had: Vec<(usize, String, bool, Option<String>)> = Vec::new();
     let mut now: HashSet<String> = HashSet::new();
     for (i, c) in changes.iter().enumerate() {
         let old_path = c.was.as_deref().unwrap_or(&c.path);
@@ -1091,18 +1127,24 @@ fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
             continue;
         }
         let names = declared(grammar, before);
-        for (at, token) in code_tokens(grammar, before) {
+        let tokens = code_tokens(grammar, before);
+        let values = string_constants(grammar, before, &tokens);
+        for (at, token) in tokens {
             let literal = before[at..].starts_with(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
                 || !before[at..].starts_with(token.as_str());
             if literal || names.contains(&token) {
-                had.push((i, token, literal));
+                let value = values.get(&token).cloned().filter(|_| !literal);
+                had.push((i, token, literal, value));
             }
         }
     }
     let telling = |t: &str| t.chars().filter(|c| c.is_alphanumeric()).count() >= 3;
     let mut out: Tokens = HashMap::new();
-    for (i, token, literal) in &had {
+    for (i, token, literal, value) in &had {
+        // A constant whose text the code still spells was inlined, not taken
+        // out: `warnings.warn(OLD_API)` become `warnings.warn("old_api is …")`.
         if now.contains(token)
+            || value.as_ref().is_some_and(|v| now.contains(v))
             || defined.contains(token)
             || !telling(token)
             || renamed(&changes[*i], token)
