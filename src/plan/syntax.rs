@@ -161,6 +161,9 @@ pub struct View {
     /// [`View::loose`] are those helpers' own: counted at each call instead.
     pub helper_checks: usize,
     pub helper_loose: usize,
+    /// Whether the calls written say how often the helpers run: none in a loop
+    /// of a test, no table of cases in the file.
+    pub helpers_counted: bool,
 }
 
 impl View {

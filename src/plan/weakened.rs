@@ -158,6 +158,14 @@ pub struct Counts {
     /// Markers that switch off tests other than their own, so count in a new file
     /// too: `.only`/`fit` (focus), an exit at a module's top level.
     pub switches: usize,
+    /// Python and JavaScript: how many more checks run than [`Counts::assertions`]
+    /// says, each call of a check helper from a test counted as the helper's
+    /// checks and the helper's own no more; `None` where no test calls one, or
+    /// where the calls written do not say how often they run
+    /// ([`syntax::View::helpers_counted`]). Only ever read for a loss the
+    /// assertions do not show: a check helper's calls make up for no
+    /// assertion removed (a weak helper called in their place checks less).
+    pub helper_extra: Option<i64>,
 }
 
 impl Counts {
@@ -1468,6 +1476,24 @@ impl<'c> Row<'c> {
                     "{} of {} removed",
                     o.assertions - n.assertions,
                     plural(o.assertions, "assertion")
+                ),
+            ));
+        } else if let (Some(extra_was), Some(extra_now)) = (o.helper_extra, n.helper_extra)
+            && let (was, now) = (
+                o.assertions as i64 + extra_was,
+                n.assertions as i64 + extra_now,
+            )
+            && now < was
+            && n.assertions >= o.assertions
+        {
+            // No assertion written lost, but a test's call of a check helper
+            // dropped (or the helper's checks): the checks that run are fewer.
+            what.push(Part::new(
+                RuleId::AssertionsRemoved,
+                format!(
+                    "{} of {} removed (calls of the file's check helpers)",
+                    was - now,
+                    plural(usize::try_from(was).unwrap_or(0), "check")
                 ),
             ));
         }

@@ -16,17 +16,18 @@ use super::{Grammar, Spans, View, preorder};
 const ROUNDS: usize = 8;
 const MOST: usize = 1 << 20;
 
-/// The checks the tests' calls to the file's helpers run, and the helpers'
-/// own assertions among [`View::loose`] that those calls stand for: what
-/// [`View::helper_checks`] and [`View::helper_loose`] hold.
-pub(super) fn weigh(g: Grammar, src: &str, root: Node<'_>, view: &View) -> (usize, usize) {
+/// The checks the tests' calls to the file's helpers run, the helpers' own
+/// assertions among [`View::loose`] that those calls stand for, and whether
+/// the calls written say how often they run: what [`View::helper_checks`],
+/// [`View::helper_loose`] and [`View::helpers_counted`] hold.
+pub(super) fn weigh(g: Grammar, src: &str, root: Node<'_>, view: &View) -> (usize, usize, bool) {
     let loose: Vec<usize> = {
         let mut at: Vec<usize> = view.loose.iter().map(|a| a.span.start).collect();
         at.sort_unstable();
         at
     };
     if loose.is_empty() || view.tests.is_empty() {
-        return (0, 0);
+        return (0, 0, true);
     }
     let held = |r: &Range<usize>| {
         loose.partition_point(|&s| s < r.end) - loose.partition_point(|&s| s < r.start)
@@ -46,6 +47,18 @@ pub(super) fn weigh(g: Grammar, src: &str, root: Node<'_>, view: &View) -> (usiz
     let mut inside: Vec<Vec<usize>> = vec![Vec::new(); defs.len()];
     let mut from_tests: Vec<usize> = Vec::new();
     let (mut open, mut next): (Vec<usize>, usize) = (Vec::new(), 0);
+    // Loops and comprehensions: a call in one runs as often as it loops.
+    let loops = Spans::new(
+        preorder(root)
+            .filter(|n| {
+                n.kind().starts_with("for_")
+                    || n.kind().starts_with("while_")
+                    || n.kind().starts_with("do_")
+                    || n.kind().ends_with("_comprehension")
+            })
+            .map(|n| n.byte_range()),
+    );
+    let mut looped = false;
     for call in preorder(root).filter(|n| matches!(n.kind(), "call" | "call_expression")) {
         let Some(&callee) = callee(g, src, call).and_then(|name| by_name.get(name)) else {
             continue;
@@ -66,6 +79,7 @@ pub(super) fn weigh(g: Grammar, src: &str, root: Node<'_>, view: &View) -> (usiz
         // A test's call, wherever in it (a test is itself a function in
         // Python); else the call of the function it is in.
         if tests.holds(at) {
+            looped |= loops.holds(at);
             from_tests.push(callee);
         } else if let Some(&k) = open.last() {
             inside[k].push(callee);
@@ -108,7 +122,10 @@ pub(super) fn weigh(g: Grammar, src: &str, root: Node<'_>, view: &View) -> (usiz
             .map(|k| defs[k].1.clone()),
     );
     let stood_for = loose.iter().filter(|&&at| called.holds(at)).count();
-    (total.min(MOST), stood_for)
+    // A test's call in a loop runs as often as it loops, and a table's test
+    // once per row: no count of calls written says how often.
+    let certain = !looped && view.uses.cases == 0;
+    (total.min(MOST), stood_for, certain)
 }
 
 /// The functions `root` defines by name, each with its bytes: Python's `def`,

@@ -160,10 +160,14 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
             r.view.loose = loose.map(|a| r.assertion(a)).collect();
         }
     }
-    if g == Grammar::Python || g.is_js() {
-        (r.view.helper_checks, r.view.helper_loose) = super::checkers::weigh(g, src, root, &r.view);
-    }
     r.view.uses = super::uses::read(g, src, root, &r.view.marks.generated);
+    if g == Grammar::Python || g.is_js() {
+        (
+            r.view.helper_checks,
+            r.view.helper_loose,
+            r.view.helpers_counted,
+        ) = super::checkers::weigh(g, src, root, &r.view);
+    }
     r.view.bindings = super::bound::read(g, src, root);
     r.view.bars = super::bars::read(g, src, root, &r.names);
     if g.is_js() {

@@ -211,7 +211,9 @@ fn scripted(lang: Lang, view: &syntax::View) -> Read {
     let statements: Vec<String> = placed.iter().map(|p| p.1.clone()).collect();
     let mut counts = Counts {
         tests: view.tests.len(),
-        assertions: placed.len() - view.helper_loose.min(placed.len()) + view.helper_checks,
+        assertions: placed.len(),
+        helper_extra: (view.helpers_counted && view.helper_checks > 0)
+            .then(|| view.helper_checks as i64 - view.helper_loose as i64),
         ..Counts::default()
     };
     // A focus switches off the other tests: the whole file's, whoever it names.
