@@ -362,19 +362,7 @@ pub fn find_given(
             .after
             .as_deref()
             .filter(|_| !new_tests_only(row.change, changes, given))
-            .and_then(|after| {
-                let moved = row.change.was.is_some();
-                let (path, before) = (&row.change.path, row.change.before.as_deref());
-                // A JS runner's config read as it follows the tests: paths the
-                // change moved as where they went, projects as the one that holds
-                // the old options.
-                let followed =
-                    before.and_then(|b| follows::moved_paths(path, b, after, changes, given));
-                let before = followed.as_deref().or(before);
-                let view = before.and_then(|b| follows::projects_view(path, b, after));
-                let after = view.as_deref().unwrap_or(after);
-                runner::finding(path, before, after, moved, &options_left)
-            });
+            .and_then(|after| runner_part(row.change, after, (changes, given), &options_left));
         what.extend(runner);
         let path = &row.change.path;
         // In any Python file, test or not: a test's own file can patch it too.
@@ -1478,24 +1466,8 @@ impl<'c> Row<'c> {
                     plural(o.assertions, "assertion")
                 ),
             ));
-        } else if let (Some(extra_was), Some(extra_now)) = (o.helper_extra, n.helper_extra)
-            && let (was, now) = (
-                o.assertions as i64 + extra_was,
-                n.assertions as i64 + extra_now,
-            )
-            && now < was
-            && n.assertions >= o.assertions
-        {
-            // No assertion written lost, but a test's call of a check helper
-            // dropped (or the helper's checks): the checks that run are fewer.
-            what.push(Part::new(
-                RuleId::AssertionsRemoved,
-                format!(
-                    "{} of {} removed (calls of the file's check helpers)",
-                    was - now,
-                    plural(usize::try_from(was).unwrap_or(0), "check")
-                ),
-            ));
+        } else {
+            what.extend(helper_calls_lost(o, n));
         }
         if n.tests < o.tests && net.units_lost() {
             what.push(Part::new(
@@ -2650,6 +2622,43 @@ fn verify_finding(
         vec![Part::new(RuleId::VerifyFileChanged, said)],
         None,
     ))
+}
+
+/// `change`'s runner part ([`runner::finding`]), a JS runner's config read as
+/// it follows the tests: paths the change moved as where they went, projects
+/// as the one that holds the old options.
+fn runner_part(
+    change: &Change,
+    after: &str,
+    (changes, given): (&[Change], &hacks::Given),
+    options_left: &HashSet<String>,
+) -> Option<Part> {
+    let moved = change.was.is_some();
+    let (path, before) = (&change.path, change.before.as_deref());
+    let followed = before.and_then(|b| follows::moved_paths(path, b, after, changes, given));
+    let before = followed.as_deref().or(before);
+    let view = before.and_then(|b| follows::projects_view(path, b, after));
+    let after = view.as_deref().unwrap_or(after);
+    runner::finding(path, before, after, moved, options_left)
+}
+
+/// No assertion written lost, but a test's call of a check helper dropped (or
+/// a check from a helper its tests call): the checks that run are fewer
+/// ([`Counts::helper_extra`]).
+fn helper_calls_lost(o: &Counts, n: &Counts) -> Option<Part> {
+    let (extra_was, extra_now) = (o.helper_extra?, n.helper_extra?);
+    let was = i64::try_from(o.assertions).ok()? + extra_was;
+    let now = i64::try_from(n.assertions).ok()? + extra_now;
+    (now < was && n.assertions >= o.assertions).then(|| {
+        Part::new(
+            RuleId::AssertionsRemoved,
+            format!(
+                "{} of {} removed (calls of the file's check helpers)",
+                was - now,
+                plural(usize::try_from(was).unwrap_or(0), "check")
+            ),
+        )
+    })
 }
 
 /// Equal but for line endings and trailing blanks.
