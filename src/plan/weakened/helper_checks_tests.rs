@@ -181,9 +181,9 @@ fn helpers_calling_each_other_in_cycles_and_fans_are_weighed_to_a_bound() {
         chain.push_str(&format!("function h{k}(x) {{\n  h{}(x);\n}}\n", k - 1));
     }
     chain.push_str("test('t', () => {\n  h4999(1);\n  h7(1);\n});\n");
-    let started = std::time::Instant::now();
+    // Read in linear time: quadratic, this test would take minutes (the core
+    // reads no clock; the suite's time says it).
     let view = view_of("a.test.js", &chain).expect("a view");
-    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
     // A chain is weighed eight calls deep: the long one's call weighs none,
     // and stands for none of the checks at its end.
     assert_eq!((view.helper_checks, view.helper_loose), (1, 1));

@@ -170,11 +170,10 @@ fn thousands_of_one_check_wrapped_in_an_if_are_read_in_linear_time() {
     let n = 40_000;
     let old: Vec<_> = (0..n).map(|_| check(Vec::new())).collect();
     let new: Vec<_> = (0..n).map(|_| check(vec![guard.clone()])).collect();
-    let started = std::time::Instant::now();
+    // Quadratic, it took minutes on a debug build (the core reads no clock;
+    // the suite's time says it). Past the copies it pairs, nothing is said of
+    // the check.
     let said = made_conditional::newly(&old, &new);
-    // Quadratic, it took minutes on a debug build. Past the copies it pairs,
-    // nothing is said of the check.
-    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
     assert_eq!(said, Vec::<String>::new());
 }
 
