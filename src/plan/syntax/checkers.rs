@@ -41,7 +41,36 @@ pub(super) fn weigh(g: Grammar, src: &str, root: Node<'_>, view: &View) -> (usiz
     let by_name: HashMap<&str, usize> = (defs.iter().enumerate())
         .map(|(k, (name, _))| (*name, k))
         .collect();
-    let own: Vec<usize> = defs.iter().map(|(_, r)| held(r)).collect();
+    // A helper's call weighs the checks it always runs: one under an `if`, a
+    // loop or a `switch` of it may run on none of its calls (`if (want.ip)
+    // t.equal(req.ip, want.ip)`), and a weight it may not have would read
+    // checks written out in its place as fewer.
+    let branching = Spans::new(
+        preorder(root)
+            .filter(|n| {
+                let kind = n.kind();
+                kind == "if_statement"
+                    || kind.starts_with("for_")
+                    || kind.starts_with("while_")
+                    || kind.starts_with("do_")
+                    || kind.starts_with("switch_")
+                    || kind == "match_statement"
+                    || kind == "conditional_expression"
+                    || kind == "ternary_expression"
+                    || kind.ends_with("_comprehension")
+            })
+            .map(|n| n.byte_range()),
+    );
+    let always: Vec<usize> = loose
+        .iter()
+        .copied()
+        .filter(|&at| !branching.holds(at))
+        .collect();
+    let own: Vec<usize> = (defs.iter())
+        .map(|(_, r)| {
+            always.partition_point(|&s| s < r.end) - always.partition_point(|&s| s < r.start)
+        })
+        .collect();
     let mut order: Vec<usize> = (0..defs.len()).collect();
     order.sort_by_key(|&k| (defs[k].1.start, std::cmp::Reverse(defs[k].1.end)));
     let mut inside: Vec<Vec<usize>> = vec![Vec::new(); defs.len()];
