@@ -29,9 +29,6 @@ pub(super) fn weigh(g: Grammar, src: &str, root: Node<'_>, view: &View) -> (usiz
     if loose.is_empty() || view.tests.is_empty() {
         return (0, 0, true);
     }
-    let held = |r: &Range<usize>| {
-        loose.partition_point(|&s| s < r.end) - loose.partition_point(|&s| s < r.start)
-    };
     // Each function by name (a name defined twice is its last definition, as
     // the language keeps it), the loose checks inside it, and the calls of
     // those whose innermost function it is: a helper that calls the checking
