@@ -361,30 +361,37 @@ fn scripted(lang: Lang, view: &syntax::View) -> Read {
             .iter()
             .map(|t| (t.name.clone(), t.span.clone()))
             .collect(),
-        guarded: view
-            .tests
-            .iter()
-            .flat_map(|t| {
-                let key = scoped(&t.scope, &t.name);
-                (t.assertions.iter()).map(move |a| made_conditional::Guarded {
-                    test: key.clone(),
-                    normal: a.normal.clone(),
-                    text: statement(&a.text),
-                    guards: a.guards.clone(),
-                    skips: own_skips(view, &t.name),
-                })
-            })
-            .collect(),
+        guarded: guarded(view),
     }
 }
 
-/// The skip conditions on the test `name` itself (a decorator's, a
-/// marker's), not a guard of an `if` around it nor a `cfg`.
-fn own_skips(view: &syntax::View, name: &str) -> Vec<String> {
-    (view.skips.iter())
-        .filter(|s| s.test.as_deref() == Some(name) && !s.focus && !s.guard)
-        .filter_map(|s| s.condition.clone())
-        .filter(|c| !c.starts_with("if (") && !c.starts_with("cfg"))
+/// Each test's assertions with the conditions they run under and the test's
+/// own skip conditions ([`made_conditional::Guarded`]). The skips are read by
+/// test name once, not searched for each assertion (assertions times skips).
+fn guarded(view: &syntax::View) -> Vec<made_conditional::Guarded> {
+    let mut skips: HashMap<&str, Vec<String>> = HashMap::new();
+    for s in (view.skips.iter()).filter(|s| !s.focus && !s.guard) {
+        let (Some(test), Some(c)) = (s.test.as_deref(), s.condition.as_ref()) else {
+            continue;
+        };
+        // Not a guard of an `if` around the test, nor a `cfg`.
+        if !c.starts_with("if (") && !c.starts_with("cfg") {
+            skips.entry(test).or_default().push(c.clone());
+        }
+    }
+    view.tests
+        .iter()
+        .flat_map(|t| {
+            let key = scoped(&t.scope, &t.name);
+            let own = skips.get(t.name.as_str()).cloned().unwrap_or_default();
+            (t.assertions.iter()).map(move |a| made_conditional::Guarded {
+                test: key.clone(),
+                normal: a.normal.clone(),
+                text: statement(&a.text),
+                guards: a.guards.clone(),
+                skips: own.clone(),
+            })
+        })
         .collect()
 }
 
