@@ -229,3 +229,25 @@ fn the_same_check_in_both_branches_of_a_new_if_is_no_finding() {
         Vec::<String>::new()
     );
 }
+
+// Helper 119's read: a check put under a condition on the environment
+// (`RUN_SLOW` set or not) is a switch the runner's machine sets, as a skip
+// marker on it is: high, though no reading knows its value. A guard on the
+// test's own value stays none (above).
+#[test]
+fn a_check_put_under_an_environment_switch_is_high() {
+    let before = "import os\n\n\ndef test_a():\n    assert f() == 1\n";
+    let after = "import os\n\n\ndef test_a():\n    if os.environ.get(\"RUN_SLOW\"):\n        assert f() == 1\n";
+    let said = found("tests/test_a.py", before, after);
+    assert!(
+        said.iter().any(|s| s.contains("now runs only when")),
+        "{said:?}"
+    );
+    let before = "test('a', () => {\n  expect(f()).toBe(1)\n})\n";
+    let after = "test('a', () => {\n  if (process.env.FULL) {\n    expect(f()).toBe(1)\n  }\n})\n";
+    let said = found("a.test.js", before, after);
+    assert!(
+        said.iter().any(|s| s.contains("now runs only when")),
+        "{said:?}"
+    );
+}
