@@ -6,18 +6,10 @@
 use super::*;
 
 fn found(path: &str, before: &str, after: &str) -> Vec<String> {
-    find(
-        &[Change {
-            path: path.to_string(),
-            was: None,
-            before: Some(before.to_string()),
-            after: Some(after.to_string()),
-        }],
-        &[],
-    )
-    .iter()
-    .map(ToString::to_string)
-    .collect()
+    found_in(path, before, after)
+        .iter()
+        .map(ToString::to_string)
+        .collect()
 }
 
 const JS_INLINE: &str = "const { a, b, c } = require('../index.js');\n\ntest('a', () => {\n  expect(a.constructor.name).toBe('A');\n});\n\ntest('b', () => {\n  expect(b.constructor.name).toBe('B');\n});\n\ntest('c', () => {\n  expect(c.constructor.name).toBe('C');\n});\n";

@@ -7,18 +7,10 @@
 use super::*;
 
 fn found(path: &str, before: &str, after: &str) -> Vec<String> {
-    find(
-        &[Change {
-            path: path.to_string(),
-            was: None,
-            before: Some(before.to_string()),
-            after: Some(after.to_string()),
-        }],
-        &[],
-    )
-    .iter()
-    .map(ToString::to_string)
-    .collect()
+    found_in(path, before, after)
+        .iter()
+        .map(ToString::to_string)
+        .collect()
 }
 
 const JS: &str = "test('token file is not served', async () => {\n  const res = await get(url)\n  expect(res.status()).toBe(403)\n})\n";
