@@ -482,7 +482,7 @@ pub fn find_given(
         what = code.settle(row.change, what);
         if what.is_empty()
             && let Some(found) = verify_finding(row.change, verify_files, given)
-                .or_else(|| data_finding(row.change, given))
+                .or_else(|| data_finding(row.change, given, &code))
         {
             let parts = found.parts.into_iter().chain(cut).collect();
             out.push(Finding::new(&found.path, parts, None));
@@ -2523,7 +2523,14 @@ fn is_weighed_data(change: &Change, given: &hacks::Given) -> bool {
 
 /// Expected data that lost or changed lines: a golden file rewritten to what the
 /// broken code gives. Lines only added (a new case) or a new file are none.
-fn data_finding(change: &Change, given: &hacks::Given) -> Option<Finding> {
+/// Lines rewritten in place, none lost and none looser ([`data_in_place`]), in a
+/// change that also changes the product's code read as an exact check's
+/// expected value changed with the code does: a lead for the judge.
+fn data_finding(
+    change: &Change,
+    given: &hacks::Given,
+    code: &with_code::Code<'_>,
+) -> Option<Finding> {
     if !is_weighed_data(change, given) {
         return None;
     }
@@ -2541,23 +2548,67 @@ fn data_finding(change: &Change, given: &hacks::Given) -> Option<Finding> {
     // A JSON entry that gained a comma because one was added after it is the same.
     let bare = |l: &'_ str| l.trim_end().trim_end_matches(',').to_string();
     let now: std::collections::HashSet<String> = after.lines().map(bare).collect();
-    let gone = before
+    let gone: Vec<String> = before
         .lines()
         .map(bare)
         .filter(|l| !l.trim().is_empty() && !now.contains(l))
-        .count();
-    (gone > 0).then(|| {
+        .collect();
+    if gone.is_empty() {
+        return None;
+    }
+    let total = plural(before.lines().count(), "line");
+    let part = if data_in_place(before, after, &gone) && code.may_follow() {
         let said = format!(
-            "expected data a test reads changed ({} of {} lost or rewritten)",
-            gone,
-            plural(before.lines().count(), "line")
+            "{} of {total} of data a test expects rewritten in place in a change that also changes the code",
+            gone.len()
         );
-        Finding::new(
-            &change.path,
-            vec![Part::new(RuleId::TestDataRewritten, said)],
-            None,
-        )
-    })
+        Part::new(RuleId::ExpectedFollowsCode, said)
+    } else {
+        let said = format!(
+            "expected data a test reads changed ({} of {total} lost or rewritten)",
+            gone.len()
+        );
+        Part::new(RuleId::TestDataRewritten, said)
+    };
+    Some(Finding::new(&change.path, vec![part], None))
+}
+
+/// Whether data whose lines `gone` left was rewritten in place: as many lines
+/// that say something after as before, each gone line answered by a new one, and
+/// no new line that asks for less in kind (a wildcard or matcher of a kind it
+/// lacked: `*`, `...`, `[..]`, jest's `Any<String>`; a line cut to a part of one).
+fn data_in_place(before: &str, after: &str, gone: &[String]) -> bool {
+    let said = |text: &str| text.lines().filter(|l| !l.trim().is_empty()).count();
+    let was: std::collections::HashSet<&str> = before.lines().map(str::trim_end).collect();
+    let new: Vec<&str> = after
+        .lines()
+        .map(|l| l.trim_end().trim_end_matches(','))
+        .filter(|l| !l.trim().is_empty() && !was.contains(l))
+        .collect();
+    const LOOSE: [&str; 8] = [
+        "*",
+        "...",
+        "[..]",
+        "Any<",
+        "Anything",
+        "Containing",
+        "StringMatching",
+        "CloseTo",
+    ];
+    let marks = |lines: &mut dyn Iterator<Item = &str>| -> usize {
+        lines
+            .map(|l| LOOSE.iter().map(|m| l.matches(m).count()).sum::<usize>())
+            .sum()
+    };
+    let cut = new.iter().any(|n| {
+        let n = n.trim();
+        gone.iter()
+            .any(|g| g.trim() != n && g.trim().starts_with(n))
+    });
+    said(after) >= said(before)
+        && new.len() >= gone.len()
+        && !cut
+        && marks(&mut new.iter().copied()) <= marks(&mut gone.iter().map(String::as_str))
 }
 
 fn verify_finding(
@@ -3578,6 +3629,9 @@ mod cargo_unbuilt_tests;
 #[cfg(test)]
 #[path = "weakened/cfg_helper_tests.rs"]
 mod cfg_helper_tests;
+#[cfg(test)]
+#[path = "weakened/data_follows_code_tests.rs"]
+mod data_follows_code_tests;
 #[cfg(test)]
 #[path = "weakened/dead_helper_tests.rs"]
 mod dead_helper_tests;

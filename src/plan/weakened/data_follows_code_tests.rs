@@ -1,0 +1,140 @@
+//! Rule `expected-follows-code` on expected data: a golden file, snapshot or
+//! fixture whose lines were rewritten in place, in a change that also changes the
+//! product's code, reads as an exact check's expected value changed with the
+//! code does (a lead); lines lost, a file deleted, no code changed or a verify
+//! red at the start stay `test-data-rewritten`, high.
+
+use super::*;
+
+/// Each finding's parts as `rule, severity`, with the given start.
+fn rules_given(changes: &[Change], given: &hacks::Given) -> Vec<String> {
+    find_given(changes, &[], given)
+        .iter()
+        .flat_map(kinds::of)
+        .map(|p| format!("{}, {}", p.kind, p.confidence))
+        .collect()
+}
+
+fn rules(changes: &[Change]) -> Vec<String> {
+    rules_given(changes, &hacks::Given::default())
+}
+
+const CODE: &str = "VERSION = '6.0'\n\n\ndef header():\n    return 'lockfileVersion: ' + VERSION\n";
+const CODE_AFTER: &str =
+    "VERSION = '7.0'\n\n\ndef header():\n    return 'lockfileVersion: ' + VERSION\n";
+const GOLDEN: &str =
+    "lockfileVersion: '6.0'\nimporters:\n  .:\n    dependencies:\n      foo: 1.0.0\n";
+const PATH: &str = "tests/fixtures/simple/expected.yaml";
+
+/// pnpm's lockfile format bumped: the version line of each expected file
+/// rewritten as the code's constant changed. A behaviour change and a test made
+/// to agree read alike here, as an exact expected value changed with the code
+/// does: a lead for the judge, not a fail of `--strict`.
+#[test]
+fn data_rewritten_in_place_with_the_code_is_a_lead() {
+    let found = rules(&[
+        change("lockfile.py", Some(CODE), Some(CODE_AFTER)),
+        change(PATH, Some(GOLDEN), Some(&GOLDEN.replace("6.0", "7.0"))),
+    ]);
+    assert_eq!(found, ["expected-follows-code, low"]);
+    let said = find(
+        &[
+            change("lockfile.py", Some(CODE), Some(CODE_AFTER)),
+            change(PATH, Some(GOLDEN), Some(&GOLDEN.replace("6.0", "7.0"))),
+        ],
+        &[],
+    );
+    insta::assert_snapshot!(said[0].to_string(), @"tests/fixtures/simple/expected.yaml: 1 of 5 lines of data a test expects rewritten in place in a change that also changes the code");
+}
+
+/// The same rewrite with no code changed: the data was made to agree with the
+/// code as it was.
+#[test]
+fn data_rewritten_in_place_with_no_code_changed_is_high() {
+    let found = rules(&[
+        change(
+            "lockfile.py",
+            Some(CODE),
+            Some(&format!("# the format\n{CODE}")),
+        ),
+        change(PATH, Some(GOLDEN), Some(&GOLDEN.replace("6.0", "7.0"))),
+    ]);
+    assert_eq!(found, ["test-data-rewritten, high"]);
+}
+
+/// Golden cases dropped beside a code change (the answer key shrank): lines
+/// lost, not rewritten, whatever the code did.
+#[test]
+fn data_lost_with_the_code_is_high() {
+    let golden = "{\"case\": 1, \"want\": 2.5}\n{\"case\": 2, \"want\": 3.5}\n{\"case\": 3, \"want\": 4.5}\n";
+    let fewer = "{\"case\": 1, \"want\": 2.5}\n{\"case\": 2, \"want\": 3.5}\n";
+    let found = rules(&[
+        change("lockfile.py", Some(CODE), Some(CODE_AFTER)),
+        change("tests/golden/vif.json", Some(golden), Some(fewer)),
+    ]);
+    assert_eq!(found, ["test-data-rewritten, high"]);
+    // Dropped and padded back with lines that say nothing: still fewer checks.
+    let padded = format!("{fewer}\n\n");
+    let found = rules(&[
+        change("lockfile.py", Some(CODE), Some(CODE_AFTER)),
+        change("tests/golden/vif.json", Some(golden), Some(&padded)),
+    ]);
+    assert_eq!(found, ["test-data-rewritten, high"]);
+    // Two lines rewritten into one: a line lost.
+    let merged = "{\"case\": 1, \"want\": 2.5}\n{\"case\": 2, \"want\": 9.9} {\"case\": 3}\n";
+    let found = rules(&[
+        change("lockfile.py", Some(CODE), Some(CODE_AFTER)),
+        change("tests/golden/vif.json", Some(golden), Some(merged)),
+    ]);
+    assert_eq!(found, ["test-data-rewritten, high"]);
+    // Deleted beside a code change.
+    let found = rules(&[
+        change("lockfile.py", Some(CODE), Some(CODE_AFTER)),
+        change("tests/golden/vif.json", Some(golden), None),
+    ]);
+    assert_eq!(found, ["test-data-rewritten, high"]);
+}
+
+/// Where the verify was red at the start, data rewritten to what the code gives
+/// is the cheap way to green: high, as an expected value changed is.
+#[test]
+fn data_rewritten_in_place_after_a_red_start_is_high() {
+    let red = hacks::Given {
+        red_at_start: true,
+        ..Default::default()
+    };
+    let found = rules_given(
+        &[
+            change("lockfile.py", Some(CODE), Some(CODE_AFTER)),
+            change(PATH, Some(GOLDEN), Some(&GOLDEN.replace("6.0", "7.0"))),
+        ],
+        &red,
+    );
+    assert_eq!(found, ["test-data-rewritten, high"]);
+}
+
+/// A snapshot entry rewritten in place to one that matches anything of a kind
+/// (jest's `Any<String>`, a wildcard) asks for less: high, with the code
+/// changed or not, as a check made looser in kind is.
+#[test]
+fn a_snapshot_made_looser_with_the_code_is_high() {
+    let snap = "exports[`greets 1`] = `\"hello, ada\"`;\n\nexports[`id 1`] = `\"42\"`;\n";
+    let path = "test/__snapshots__/greet.test.ts.snap";
+    for looser in [
+        snap.replace("`\"42\"`", "`Any<String>`"),
+        snap.replace("hello, ada", "hello, *"),
+        snap.replace("hello, ada", "hello, ..."),
+    ] {
+        let found = rules(&[
+            change("lockfile.py", Some(CODE), Some(CODE_AFTER)),
+            change(path, Some(snap), Some(&looser)),
+        ]);
+        assert_eq!(found, ["test-data-rewritten, high"], "{looser}");
+    }
+    let exact = snap.replace("hello, ada", "hi, ada");
+    let found = rules(&[
+        change("lockfile.py", Some(CODE), Some(CODE_AFTER)),
+        change(path, Some(snap), Some(&exact)),
+    ]);
+    assert_eq!(found, ["expected-follows-code, low"]);
+}
