@@ -385,7 +385,15 @@ pub struct Test {
     /// Python: its own body yields (a function nested in it yields for itself):
     /// a generator, of which pytest runs nothing and unittest drops unrun.
     pub yields: bool,
+    /// The headers of the loops inside it whose body holds one of its
+    /// assertions (`for i in range(1000):`, `for i := 0; i < 1000; i++`),
+    /// each whitespace run one space, the first [`MAX_LOOPS`]: the range each
+    /// check walks.
+    pub loops: Vec<String>,
 }
+
+/// The most check loops a test keeps ([`Test::loops`]).
+pub const MAX_LOOPS: usize = 64;
 
 /// A Rust check helper ([`View::helpers`]), read for its assertion
 /// statements as a test is for all of its statements ([`Test::gated`]).

@@ -25,6 +25,7 @@ mod js_assert_patch;
 pub mod kinds;
 mod made_conditional;
 mod mock_any;
+mod narrowed;
 pub mod not_read;
 mod own_copy;
 mod planted;
@@ -1625,6 +1626,11 @@ impl<'c> Row<'c> {
                 .into_iter()
                 .map(rewritten),
         );
+        what.extend(
+            narrowed::loops(&old.read.loops, &new.read.loops)
+                .into_iter()
+                .map(rewritten),
+        );
         what.extend(self.expected_parts((old, new), (&removed, &added), code));
         if added
             .iter()
@@ -2797,6 +2803,9 @@ struct Read {
     /// Python and JavaScript: each test's assertions with the conditions they
     /// run under ([`made_conditional::Guarded`]).
     guarded: Vec<made_conditional::Guarded>,
+    /// Each test's loops over its checks, by the test's scoped name
+    /// ([`syntax::Test::loops`]).
+    loops: Vec<(String, String)>,
 }
 
 /// A `lang` file read from its syntax `view` ([`viewed::read`]; none without
@@ -3669,6 +3678,9 @@ mod made_conditional_tests;
 #[cfg(test)]
 #[path = "weakened/module_marker_tests.rs"]
 mod module_marker_tests;
+#[cfg(test)]
+#[path = "weakened/narrowed_tests.rs"]
+mod narrowed_tests;
 #[cfg(test)]
 #[path = "weakened/nested_rust_tests.rs"]
 mod nested_rust_tests;

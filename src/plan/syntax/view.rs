@@ -517,6 +517,7 @@ impl<'s, 'r> Reader<'s, 'r> {
 
     fn test(&self, name: &str, scope: &str, node: Node<'_>, assertions: Vec<Node<'_>>) -> Test {
         let repeats = assertions.iter().filter(|a| self.repeated(**a)).count();
+        let loops = self.check_loops(node, &assertions);
         Test {
             repeats,
             name: name.to_string(),
@@ -530,7 +531,42 @@ impl<'s, 'r> Reader<'s, 'r> {
             ungated: Vec::new(),
             returns_early: false,
             yields: false,
+            loops,
         }
+    }
+
+    /// The headers of the loops inside the test at `node` whose body holds one
+    /// of its `assertions`, each whitespace run one space, in source order
+    /// ([`Test::loops`]). The assertions' starts are sorted once and each body
+    /// searched in them: loops times the log of the checks, not their product.
+    fn check_loops(&self, node: Node<'_>, assertions: &[Node<'_>]) -> Vec<String> {
+        const LOOPS: [&str; 6] = [
+            "for_statement",
+            "for_in_statement",
+            "for_expression",
+            "while_statement",
+            "while_expression",
+            "loop_expression",
+        ];
+        let mut starts: Vec<usize> = assertions.iter().map(|a| a.start_byte()).collect();
+        starts.sort_unstable();
+        let mut out = Vec::new();
+        for n in preorder(node).filter(|n| LOOPS.contains(&n.kind())) {
+            let Some(body) = n.child_by_field_name("body") else {
+                continue;
+            };
+            let range = body.byte_range();
+            let first = starts.partition_point(|&s| s < range.start);
+            if starts.get(first).is_none_or(|&s| s >= range.end) {
+                continue;
+            }
+            let header = self.src.get(n.start_byte()..range.start).unwrap_or("");
+            out.push(header.split_whitespace().collect::<Vec<_>>().join(" "));
+            if out.len() == super::MAX_LOOPS {
+                break;
+            }
+        }
+        out
     }
 
     fn assertion(&self, a: Node<'_>) -> Assertion {

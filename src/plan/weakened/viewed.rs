@@ -138,6 +138,7 @@ fn marked(lang: Lang, view: &syntax::View) -> Read {
             .filter_map(|t| Some((t.name.clone(), t.body.clone()?)))
             .collect(),
         guarded: Vec::new(),
+        loops: loops(view),
     }
 }
 
@@ -362,7 +363,19 @@ fn scripted(lang: Lang, view: &syntax::View) -> Read {
             .map(|t| (t.name.clone(), t.span.clone()))
             .collect(),
         guarded: guarded(view),
+        loops: loops(view),
     }
+}
+
+/// Each test's loops over its checks with the test's scoped name
+/// ([`syntax::Test::loops`]).
+fn loops(view: &syntax::View) -> Vec<(String, String)> {
+    (view.tests.iter())
+        .flat_map(|t| {
+            let key = scoped(&t.scope, &t.name);
+            t.loops.iter().map(move |h| (key.clone(), h.clone()))
+        })
+        .collect()
 }
 
 /// Each test's assertions with the conditions they run under and the test's
