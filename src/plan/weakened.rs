@@ -3691,6 +3691,9 @@ mod new_conftest_tests;
 #[path = "weakened/node_only_tests.rs"]
 mod node_only_tests;
 #[cfg(test)]
+#[path = "weakened/one_of_tests.rs"]
+mod one_of_tests;
+#[cfg(test)]
 mod planted_tests;
 #[cfg(test)]
 #[path = "weakened/pytester_checks_tests.rs"]

@@ -2903,8 +2903,53 @@ fn js_never_runs(src: &str, n: Node<'_>) -> Option<std::ops::Range<usize>> {
     (super::folded(src, condition) == Some(false)).then(|| branch.byte_range())
 }
 
+/// AVA's and tap's checks, called on the test's `t` (`t.is(a, b)`,
+/// `t.same(a, b)`): not `t.plan`, `t.end`, `t.pass` or `t.teardown`.
+const T_CHECKS: [&str; 28] = [
+    "is",
+    "not",
+    "deepEqual",
+    "notDeepEqual",
+    "like",
+    "truthy",
+    "falsy",
+    "true",
+    "false",
+    "regex",
+    "notRegex",
+    "throws",
+    "throwsAsync",
+    "notThrows",
+    "notThrowsAsync",
+    "fail",
+    "snapshot",
+    "equal",
+    "same",
+    "notSame",
+    "strictSame",
+    "ok",
+    "notOk",
+    "match",
+    "notMatch",
+    "rejects",
+    "resolves",
+    "error",
+];
+
 /// Whether the chain whose outermost link is `top` checks (see [`js_assertions`]).
 fn js_check(src: &str, top: Node<'_>) -> bool {
+    let on_t = (top.kind() == "call_expression")
+        .then(|| top.child_by_field_name("function"))
+        .flatten()
+        .filter(|f| f.kind() == "member_expression")
+        .is_some_and(|f| {
+            let text = |n: Option<Node<'_>>| n.map(|n| &src[n.byte_range()]);
+            text(f.child_by_field_name("object")) == Some("t")
+                && text(f.child_by_field_name("property")).is_some_and(|p| T_CHECKS.contains(&p))
+        });
+    if on_t {
+        return true;
+    }
     let mut node = top;
     let mut expects = false;
     let mut asserts = false;

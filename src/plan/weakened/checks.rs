@@ -32,6 +32,13 @@ enum Check<S = String> {
     /// shapes differ (`assertEqual(got, 5)` become `assert got > 0`, testify's
     /// `Equal(t, 5, got)` become `Greater(t, got, 0)`).
     Order(S),
+    /// Matching a pattern or a part (`toMatch(/reset|pipe/)`, testify's
+    /// `Regexp`, `expect.arrayContaining([1])`): the subject, then the
+    /// pattern. In place of an exact check it passes for more; the old side's
+    /// pattern is still a check of its subject, as an exact one is, and a
+    /// pattern rewritten is an expected value changed ([`expected_changed`]
+    /// reads it as exact).
+    Pattern(S, S),
 }
 
 impl<S> Check<S> {
@@ -42,6 +49,7 @@ impl<S> Check<S> {
             Check::Presence(x) => Check::Presence(f(x)),
             Check::Differs(a, b) => Check::Differs(f(a), f(b)),
             Check::Order(x) => Check::Order(f(x)),
+            Check::Pattern(x, p) => Check::Pattern(f(x), f(p)),
         }
     }
 }
@@ -135,7 +143,7 @@ pub(super) fn weakened_in_place(
         .flatten()
         .filter_map(|c| match c {
             Check::Exact(a, b) => Some((a, b)),
-            Check::Presence(_) | Check::Differs(..) | Check::Order(_) => None,
+            Check::Presence(_) | Check::Differs(..) | Check::Order(_) | Check::Pattern(..) => None,
         })
         .filter(|&(a, b)| {
             !*one_value
@@ -172,11 +180,13 @@ pub(super) fn weakened_in_place(
         .collect();
     // The first of them not yet matched to an added statement.
     // With `selfless`, not one that compared one value with itself already.
-    let exact_of = |subject: &str, used: &[bool], selfless: bool| {
-        let j = *of_subject
-            .get(subject)?
-            .iter()
-            .find(|&&j| !(used[j] || selfless && was_itself[j]))?;
+    // With `pattern` false, not an old pattern: a pattern changed is not an
+    // exact check loosened.
+    let exact_of = |subject: &str, used: &[bool], selfless: bool, pattern: bool| {
+        let j = *of_subject.get(subject)?.iter().find(|&&j| {
+            let a_pattern = matches!(old[j], Some(Check::Pattern(..)));
+            !(used[j] || selfless && was_itself[j] || !pattern && a_pattern)
+        })?;
         Some((j, &old[j]))
     };
     // The old subjects, and by the word each opens with the lengths they come in,
@@ -232,9 +242,9 @@ pub(super) fn weakened_in_place(
     let mut used = vec![false; removed.len()];
     let mut out = Vec::new();
     for (k, now) in new.iter().enumerate() {
-        let next = |list: &mut (Vec<&str>, usize), used: &[bool], selfless: bool| {
+        let next = |list: &mut (Vec<&str>, usize), used: &[bool], selfless: bool, pattern: bool| {
             while let Some(subject) = list.0.get(list.1) {
-                if let Some(found) = exact_of(subject, used, selfless) {
+                if let Some(found) = exact_of(subject, used, selfless, pattern) {
                     return Some(found);
                 }
                 list.1 += 1;
@@ -242,7 +252,7 @@ pub(super) fn weakened_in_place(
             None
         };
         let found = match now {
-            Some(Check::Presence(x) | Check::Order(x)) => {
+            Some(Check::Presence(x) | Check::Order(x) | Check::Pattern(x, _)) => {
                 // A name whose value is still checked exactly through it
                 // (`assert n.real == 2`) lost nothing.
                 let list = alike.entry((x, "")).or_insert_with(|| {
@@ -258,9 +268,14 @@ pub(super) fn weakened_in_place(
                 });
                 let why = match now {
                     Some(Check::Order(_)) => "an exact comparison loosened",
+                    Some(Check::Pattern(..)) => "an exact check became a pattern or partial match",
                     _ => "an exact check became a presence check",
                 };
-                next(list, &used, false).map(|(j, _)| (j, why))
+                // An old pattern made a presence check checks less; made
+                // another pattern or a part (`Regexp` become `Contains`), no
+                // reading says which asks for more.
+                let pattern = matches!(now, Some(Check::Presence(_)));
+                next(list, &used, false, pattern).map(|(j, _)| (j, why))
             }
             // The same code on both sides passes whatever the code does: the old
             // subject compared with itself, or wrapped (`(f(3), 9,).0`).
@@ -299,14 +314,14 @@ pub(super) fn weakened_in_place(
                     }
                     (list, 0)
                 });
-                next(list, &used, true)
+                next(list, &used, true, true)
                     .map(|(j, _)| (j, "its expected value became the value itself"))
             }
             // Through a name too: `v = f(3)` then `v == f(3,)`.
             Some(Check::Exact(a, b)) => [(a, b), (b, a)].into_iter().find_map(|(x, y)| {
                 let (x, (j, was)) = values(x, bound)
                     .into_iter()
-                    .find_map(|x| Some((x, exact_of(x, &used, false)?)))?;
+                    .find_map(|x| Some((x, exact_of(x, &used, false, true)?)))?;
                 let Some(Check::Exact(l, r)) = was else {
                     return None;
                 };
@@ -320,7 +335,7 @@ pub(super) fn weakened_in_place(
             }),
             Some(Check::Differs(a, b)) if !still_exact(a) && !still_exact(b) => [a, b]
                 .into_iter()
-                .find_map(|x| exact_of(x, &used, false))
+                .find_map(|x| exact_of(x, &used, false, true))
                 .map(|(j, _)| {
                     (
                         j,
@@ -352,6 +367,9 @@ pub(super) fn weakened_in_place(
 fn exact_subjects(old: &[Option<Check<Side>>]) -> HashMap<&str, Vec<usize>> {
     let mut of_subject: HashMap<&str, Vec<usize>> = HashMap::new();
     for (j, was) in old.iter().enumerate() {
+        if let Some(Check::Pattern(x, _)) = was {
+            of_subject.entry(x).or_default().push(j);
+        }
         if let Some(Check::Exact(a, b)) = was
             && a != b
         {
@@ -505,7 +523,7 @@ pub(super) fn expected_changed<'s>(
     removed: &'s [String],
     added: &'s [String],
 ) -> Vec<(&'s str, &'s str)> {
-    let now: Vec<Option<Check<Side>>> = added.iter().map(|s| read(lang, s)).collect();
+    let now: Vec<Option<Check<Side>>> = added.iter().map(|s| exactly(lang, s)).collect();
     // Each added exact check by the skeleton of one side (its subject, spaces
     // aside) and the shape of the other (its expected value, literals aside):
     // left side first, then right. Within one, by the other side's literals.
@@ -543,7 +561,7 @@ pub(super) fn expected_changed<'s>(
     }
     let mut left = Vec::new();
     for old in removed {
-        let Some(Check::Exact(l, r)) = read(lang, old) else {
+        let Some(Check::Exact(l, r)) = exactly(lang, old) else {
             continue;
         };
         let key = (l.valued.clone(), r.valued.clone());
@@ -1494,6 +1512,15 @@ fn informative(expected: &str) -> bool {
     )
 }
 
+/// [`read`], a pattern as the exact check of its subject against it: its
+/// pattern rewritten is its expected value changed.
+fn exactly(lang: Lang, s: &str) -> Option<Check<Side>> {
+    match read(lang, s) {
+        Some(Check::Pattern(x, p)) => Some(Check::Exact(x, p)),
+        c => c,
+    }
+}
+
 /// What the assertion statement `s` checks, when its form is one of the common
 /// ones of `lang`.
 fn check(lang: Lang, s: &str) -> Option<Check> {
@@ -1543,7 +1570,9 @@ fn python(s: &str) -> Option<Check<Spelled>> {
     let found = match statement.kind() {
         "assert_statement" => python_expr(s, unparen(*syntax::kids(statement).first()?), &spelling),
         "expression_statement" => match syntax::kids(statement)[..] {
-            [call] if call.kind() == "call" => unittest(s, call),
+            [call] if call.kind() == "call" => {
+                unittest(s, call).or_else(|| raises(s, call.child_by_field_name("function")?, call))
+            }
             _ => None,
         },
         _ => None,
@@ -1598,7 +1627,8 @@ fn python_expr<'s>(s: &'s str, e: Node<'_>, spelling: &Spelling<'_>) -> Option<C
     let text = |n: Node<'_>| &s[n.byte_range()];
     match e.kind() {
         "comparison_operator" => compared(s, e, spelling),
-        "boolean_operator" | "not_operator" | "conditional_expression" | "lambda" => None,
+        "boolean_operator" => one_of(s, e, spelling),
+        "not_operator" | "conditional_expression" | "lambda" => None,
         // A part of the value, not all of it: `got.startswith(x)`.
         "call" => {
             let function = e.child_by_field_name("function")?;
@@ -1620,6 +1650,27 @@ fn python_expr<'s>(s: &'s str, e: Node<'_>, spelling: &Spelling<'_>) -> Option<C
         }
         _ => Some(Check::Presence(text(e))),
     }
+}
+
+/// `pytest.raises(E, match=M)` (or `warns`): the error's message checked
+/// against `M`, exact as a pattern of it is; without `match`, that `E` is
+/// raised at all.
+fn raises<'s>(s: &'s str, function: Node<'_>, call: Node<'_>) -> Option<Check<&'s str>> {
+    let text = |n: Node<'_>| &s[n.byte_range()];
+    if !matches!(text(function), "pytest.raises" | "pytest.warns" | "raises") {
+        return None;
+    }
+    let args = syntax::kids(call.child_by_field_name("arguments")?);
+    let error = args.iter().find(|a| a.kind() != "keyword_argument")?;
+    let matched = args.iter().find(|a| {
+        a.kind() == "keyword_argument"
+            && a.child_by_field_name("name")
+                .is_some_and(|n| text(n) == "match")
+    });
+    Some(match matched.and_then(|m| m.child_by_field_name("value")) {
+        Some(m) => Check::Exact(text(*error), text(m)),
+        None => Check::Presence(text(*error)),
+    })
 }
 
 /// A Python comparison: equal in a chain (`a == b == c`, read as its first pair
@@ -1662,9 +1713,36 @@ fn compared<'s>(s: &'s str, e: Node<'_>, spelling: &Spelling<'_>) -> Option<Chec
         ["!="] => Some(Check::Differs(text(l), text(r))),
         ["is not"] if r.kind() == "none" => Some(Check::Presence(text(l))),
         [">=" | "<=" | ">" | "<"] => bounded(text(l), text(r)),
+        // In values written out (`got in (2, 3)`): one of them, the subject
+        // the left side; in a whole (`'a' in got`), a part of the right side.
+        ["in"] if matches!(r.kind(), "tuple" | "list" | "set") && syntax::kids(r).len() >= 2 => {
+            Some(Check::Order(text(l)))
+        }
         ["in"] => Some(Check::Order(text(r))),
         _ => None,
     }
+}
+
+/// A Python `or` of exact checks that share a side (`got == 2 or got == 3`):
+/// that side is one of several values, which passes for more than one.
+fn one_of<'s>(s: &'s str, e: Node<'_>, spelling: &Spelling<'_>) -> Option<Check<&'s str>> {
+    let op = e.child_by_field_name("operator")?;
+    if &s[op.byte_range()] != "or" {
+        return None;
+    }
+    let sides = |n: Node<'_>| {
+        let n = unparen(n);
+        match python_expr(s, n, spelling) {
+            Some(Check::Exact(a, b)) => Some([a, b]),
+            // A longer `or`: its left is one of its own.
+            Some(Check::Order(x)) if n.kind() == "boolean_operator" => Some([x, x]),
+            _ => None,
+        }
+    };
+    let l = sides(e.child_by_field_name("left")?)?;
+    let r = sides(e.child_by_field_name("right")?)?;
+    let shared = l.into_iter().find(|x| r.contains(x))?;
+    Some(Check::Order(shared))
 }
 
 /// The sides of a comparison with the name one binds (`(v := f(3)) == v`) read
@@ -1729,6 +1807,14 @@ fn rust_macro<'s>(s: &'s str, root: Node<'_>) -> Option<Check<&'s str>> {
             Some(Check::Exact(arg(0)?, bare))
         }
         "assert_ne" if args.len() >= 2 => Some(Check::Differs(arg(0)?, arg(1)?)),
+        // Near a value, not equal to it: the `approx` crate's and the hand-made
+        // `assert_almost_eq!` kin pass for more than one value.
+        "assert_almost_eq" | "assert_approx_eq" | "assert_relative_eq" | "assert_abs_diff_eq"
+        | "assert_ulps_eq"
+            if args.len() >= 2 =>
+        {
+            Some(Check::Order(arg(0)?))
+        }
         "assert" | "debug_assert" if !args.is_empty() => {
             let tokens = &args[0];
             let x = arg(0)?;
@@ -1780,6 +1866,18 @@ fn rust_macro<'s>(s: &'s str, root: Node<'_>) -> Option<Check<&'s str>> {
                     .and_then(|p| part(p))
                     .is_some_and(|p| p.contains('_') || p.contains(".."));
                 return wild.then(|| part(&margs[0]).map(Check::Presence))?;
+            }
+            // A part of a value (`got.contains("reset")`, `starts_with`,
+            // `ends_with`) as the whole check: an order of that value.
+            if let [.., dot, method, call] = tokens[..]
+                && tokens.len() >= 4
+                && text(dot) == "."
+                && matches!(text(method), "contains" | "starts_with" | "ends_with")
+                && call.kind() == "token_tree"
+                && !joined
+                && !x.starts_with('!')
+            {
+                return part(&tokens[..tokens.len() - 3]).map(Check::Order);
             }
             // No comparison or joining operator among its own tokens.
             let operator = tokens.iter().any(|t| {
@@ -1913,10 +2011,13 @@ fn testify<'s>(s: &'s str, name: &str, nodes: &[Node<'_>]) -> Option<Check<&'s s
         "InDelta" | "InEpsilon" | "WithinDuration" | "InDeltaSlice" if args.len() >= 4 => {
             Some(Check::Order(args[2]))
         }
-        "Contains" | "Subset" | "Regexp" if args.len() >= 3 => {
-            let subject = if name == "Regexp" { args[2] } else { args[1] };
-            Some(Check::Order(subject))
-        }
+        "Contains" | "Subset" if args.len() >= 3 => Some(Check::Order(args[1])),
+        "Regexp" if args.len() >= 3 => Some(Check::Pattern(args[2], args[1])),
+        // An error's whole message, or its identity, is exact; that there is
+        // one, or a part of its message, is not.
+        "EqualError" | "ErrorIs" if args.len() >= 3 => Some(Check::Exact(args[2], args[1])),
+        "ErrorContains" if args.len() >= 3 => Some(Check::Order(args[1])),
+        "Error" if args.len() >= 2 => Some(Check::Presence(args[1])),
         "NotNil" | "NotEmpty" | "NotZero" if args.len() >= 2 => Some(Check::Presence(args[1])),
         "IsType" if args.len() >= 3 => Some(Check::Presence(args[2])),
         _ => None,
@@ -1924,7 +2025,7 @@ fn testify<'s>(s: &'s str, name: &str, nodes: &[Node<'_>]) -> Option<Check<&'s s
 }
 
 /// Go's `if` whose block fails the test: `if got != 9` checks `got` is 9.
-fn go_if(s: &str, statement: Node<'_>, spelling: &Spelling<'_>) -> Option<Check<Spelled>> {
+fn go_if<'t>(s: &str, statement: Node<'t>, spelling: &Spelling<'_>) -> Option<Check<Spelled>> {
     let text = |n: Node<'_>| &s[n.byte_range()];
     let cond = statement.child_by_field_name("condition")?;
     // `if got := f(3); got != 9`: the name the statement binds is its value.
@@ -1960,11 +2061,32 @@ fn go_if(s: &str, statement: Node<'_>, spelling: &Spelling<'_>) -> Option<Check<
         }
         _ => spelling.part(text(x)),
     };
+    if let Some(part) = go_part(s, cond, &side) {
+        return Some(part);
+    }
     let op = go_operator(s, cond)?;
     let (l, r) = (
         cond.child_by_field_name("left")?,
         cond.child_by_field_name("right")?,
     );
+    // `got != 2 && got != 3` fails only when it is none of them: one of
+    // several values passes.
+    if op == "&&" {
+        let differs = |x: Node<'t>| {
+            (go_operator(s, x) == Some("!=")).then(move || {
+                [
+                    x.child_by_field_name("left"),
+                    x.child_by_field_name("right"),
+                ]
+            })
+        };
+        let (a, b) = (differs(l)?, differs(r)?);
+        let shared = a
+            .into_iter()
+            .flatten()
+            .find(|x| b.iter().flatten().any(|y| text(*y) == text(*x)))?;
+        return (skeleton(text(shared)).0 != "#").then(|| Check::Order(side(shared)));
+    }
     match op {
         "!=" => Some(Check::Exact(side(l), side(r))),
         "==" if text(r) == "nil" => go_operator(s, l)
@@ -1972,6 +2094,32 @@ fn go_if(s: &str, statement: Node<'_>, spelling: &Spelling<'_>) -> Option<Check<
             .then(|| Check::Presence(side(l))),
         // The test fails when they are equal: it checks only that they differ.
         "==" => Some(Check::Differs(side(l), side(r))),
+        _ => None,
+    }
+}
+
+/// Go's `if !strings.Contains(got, "reset")` (or `HasPrefix`, `HasSuffix`,
+/// `bytes.`'s, a regexp's `MatchString`) whose block fails the test: a part
+/// of `got`, or a pattern, checked.
+fn go_part(s: &str, cond: Node<'_>, side: &dyn Fn(Node<'_>) -> Spelled) -> Option<Check<Spelled>> {
+    let text = |n: Node<'_>| &s[n.byte_range()];
+    if cond.kind() != "unary_expression" || !text(cond).starts_with('!') {
+        return None;
+    }
+    let call = cond.child_by_field_name("operand")?;
+    let function =
+        (call.kind() == "call_expression").then(|| call.child_by_field_name("function"))??;
+    let args = syntax::kids(call.child_by_field_name("arguments")?);
+    let field = text(function.child_by_field_name("field")?);
+    let package = function.child_by_field_name("operand").map(text);
+    match (package, field, &args[..]) {
+        (Some("strings" | "bytes"), "Contains" | "HasPrefix" | "HasSuffix", [x, _]) => {
+            Some(Check::Order(side(*x)))
+        }
+        (Some(_), "MatchString" | "Match", [x]) => {
+            let re = function.child_by_field_name("operand")?;
+            Some(Check::Pattern(side(*x), side(re)))
+        }
         _ => None,
     }
 }
@@ -2015,7 +2163,11 @@ fn bounded<'s>(l: &'s str, r: &'s str) -> Option<Check<&'s str>> {
 }
 
 /// The testify checks read, by name.
-const TESTIFY: [&str; 25] = [
+const TESTIFY: [&str; 29] = [
+    "EqualError",
+    "ErrorIs",
+    "ErrorContains",
+    "Error",
     "IsType",
     "InDelta",
     "InEpsilon",
@@ -2134,7 +2286,7 @@ fn js_check<'s>(s: &'s str, e: Node<'_>) -> Option<Check<&'s str>> {
         };
         if truth
             && !negated
-            && let Some(c) = js_compared(s, subject)
+            && let Some(c) = js_compared(s, subject).or_else(|| js_part(s, subject))
         {
             return Some(c);
         }
@@ -2149,10 +2301,30 @@ fn js_check<'s>(s: &'s str, e: Node<'_>) -> Option<Check<&'s str>> {
             return bounded(subject, margs[0]);
         }
         let anything = margs.first().is_some_and(|a| a.starts_with("expect.any"));
+        // An asymmetric matcher of a part (`expect.arrayContaining([1])`) or a
+        // pattern, where the whole was expected.
+        let part = margs.first().is_some_and(|a| {
+            ["arrayContaining", "objectContaining", "stringContaining"]
+                .iter()
+                .any(|m| a.starts_with(&format!("expect.{m}(")))
+        });
+        let pattern = match (name, margs.first()) {
+            ("toMatch", Some(a)) => a.starts_with('/') || a.starts_with("new RegExp"),
+            (_, Some(a)) => a.starts_with("expect.stringMatching("),
+            _ => false,
+        };
+        let whole = matches!(name, "toBe" | "toEqual" | "toStrictEqual" | "toMatchObject");
+        if !negated && (pattern || part && whole) {
+            return Some(Check::Pattern(subject, margs[0]));
+        }
         // Called at all, threw at all: what a call's arguments or count, or an
         // error's message, said more precisely.
         let present = match (negated, name) {
-            (false, "toBeDefined" | "toBeTruthy" | "toBeInstanceOf" | "toBeTypeOf") => true,
+            (
+                false,
+                "toBeDefined" | "toBeTruthy" | "toBeFalsy" | "toBeInstanceOf" | "toBeTypeOf",
+            ) => true,
+            (true, "toBeTruthy") => true,
             (false, "toHaveBeenCalled" | "toBeCalled") => true,
             (false, "toThrow" | "toThrowError") => margs.is_empty(),
             (true, "toBeUndefined" | "toBeNull" | "toBeFalsy" | "toBeNaN") => true,
@@ -2200,15 +2372,42 @@ fn js_check<'s>(s: &'s str, e: Node<'_>) -> Option<Check<&'s str>> {
         }
         "ok" if !args.is_empty() => {
             let x = args[0];
+            // Checked false (`assert(!ctx.type)`): any falsy value passes.
+            let falsy = (x.kind() == "unary_expression")
+                .then(|| x.child_by_field_name("argument"))
+                .flatten()
+                .filter(|_| text(x).starts_with('!') && !text(x).starts_with("!!"));
+            if let Some(v) = falsy {
+                return (js_operator(s, v).is_none()).then(|| Check::Presence(text(v)));
+            }
             match js_compared(s, x) {
                 Some(c @ Check::Exact(..)) => Some(c),
                 Some(_) => None,
-                None => (js_operator(s, x).is_none() && !text(x).starts_with('!'))
-                    .then(|| Check::Presence(text(x))),
+                None => js_part(s, x).or_else(|| {
+                    (js_operator(s, x).is_none() && !text(x).starts_with('!'))
+                        .then(|| Check::Presence(text(x)))
+                }),
             }
+        }
+        "match" if args.len() >= 2 => Some(Check::Pattern(text(args[0]), text(args[1]))),
+        "falsy" if !args.is_empty() => {
+            (js_operator(s, args[0]).is_none()).then(|| Check::Presence(text(args[0])))
         }
         _ => None,
     }
+}
+
+/// AVA's and tap's checks on the test's `t` (`t.is(a, b)`, `t.regex(s, re)`,
+/// `t.like(o, part)`), by the name node's `assert` gives the same check.
+fn ava(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "is" | "same" | "strictSame" | "deepEqual" | "equal" | "strictEqual" => "equal",
+        "not" | "notSame" | "notDeepEqual" | "notEqual" => "notEqual",
+        "truthy" | "true" | "ok" | "assert" => "ok",
+        "falsy" | "false" | "notOk" => "falsy",
+        "regex" | "match" | "like" => "match",
+        _ => return None,
+    })
 }
 
 /// `assert(x)` (named `ok`) or `assert.name(args)`: the name and the arguments.
@@ -2224,6 +2423,13 @@ fn js_assert<'t>(s: &'t str, e: Node<'t>) -> Option<(&'t str, Vec<Node<'t>>)> {
                 .is_some_and(|o| o.kind() == "identifier" && text(o) == "assert") =>
         {
             Some((text(function.child_by_field_name("property")?), args))
+        }
+        "member_expression"
+            if function
+                .child_by_field_name("object")
+                .is_some_and(|o| o.kind() == "identifier" && text(o) == "t") =>
+        {
+            Some((ava(text(function.child_by_field_name("property")?))?, args))
         }
         _ => None,
     }
@@ -2258,6 +2464,18 @@ fn js_operator<'t>(s: &'t str, x: Node<'_>) -> Option<&'t str> {
         }
         _ => None,
     }
+}
+
+/// What checking `x` true checks when it asks for a part of a value
+/// (`got.startsWith("000")`, `got.includes("reset")`): an order of that value,
+/// which passes for more than one.
+fn js_part<'s>(s: &'s str, x: Node<'_>) -> Option<Check<&'s str>> {
+    let function = (x.kind() == "call_expression").then(|| x.child_by_field_name("function"))??;
+    (function.kind() == "member_expression").then_some(())?;
+    let method = &s[function.child_by_field_name("property")?.byte_range()];
+    let object = function.child_by_field_name("object")?;
+    matches!(method, "startsWith" | "endsWith" | "includes")
+        .then(|| Check::Order(&s[object.byte_range()]))
 }
 
 /// What checking `x` true checks when it is an equality, an inequality or an
@@ -2940,7 +3158,9 @@ mod tests {
             ("assert.equal(x, 3)", exact("x", "3")),
             ("assert(x == 3)", exact("x", "3")),
             ("assert.ok(res?.body)", presence("res?.body")),
-            ("assert.ok(!x)", None),
+            // Checked falsy: any falsy value passes, the subject only.
+            ("assert.ok(!x)", presence("x")),
+            ("assert.ok(!!x)", None),
             ("assert.ok(a && b)", None),
             ("assert.strict.equal(x, 3)", None),
             ("expect(x).toBe(", None),
