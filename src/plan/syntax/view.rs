@@ -600,7 +600,28 @@ impl<'s, 'r> Reader<'s, 'r> {
             })
         };
         let mut branches: Vec<(std::ops::Range<usize>, Arc<super::Guard>)> = Vec::new();
-        for n in preorder(node).filter(|n| n.kind() == "if_statement") {
+        for n in preorder(node) {
+            // `cond && expect(…)`, `cond || expect(…)` and a `switch`'s cases
+            // are conditions as an `if` is (JavaScript).
+            if let Some(found) = self.short_circuit(n).or_else(|| self.switch_cases(n)) {
+                for (range, normal, text, negated) in found {
+                    let of = hash(&normal);
+                    let (normal, text) = match negated {
+                        true => (format!("not ({normal})"), format!("!{text}")),
+                        false => (normal, text),
+                    };
+                    branches.push((range, guard(normal, text, of, negated)));
+                }
+                continue;
+            }
+            // Python's `elif` runs under its own condition too, inside the
+            // `else` of the `if` before it.
+            if !matches!(
+                n.kind(),
+                "if_statement" | "ternary_expression" | "elif_clause"
+            ) {
+                continue;
+            }
             let Some(condition) = n.child_by_field_name("condition") else {
                 continue;
             };
@@ -652,6 +673,73 @@ impl<'s, 'r> Reader<'s, 'r> {
                 .collect();
         }
         out
+    }
+
+    /// JavaScript's `cond && check` (`||`: run when it does not hold): the
+    /// right side's bytes with the left side as its condition, in normal form
+    /// and in words, and whether negated.
+    fn short_circuit(
+        &self,
+        n: Node<'_>,
+    ) -> Option<Vec<(std::ops::Range<usize>, String, String, bool)>> {
+        if !self.g.is_js() || n.kind() != "binary_expression" {
+            return None;
+        }
+        let op = n.child_by_field_name("operator")?;
+        let negated = match self.text(op) {
+            "&&" => false,
+            "||" => true,
+            _ => return None,
+        };
+        let (left, right) = (
+            n.child_by_field_name("left")?,
+            n.child_by_field_name("right")?,
+        );
+        Some(vec![(
+            right.byte_range(),
+            self.normal(left),
+            self.text(left).to_string(),
+            negated,
+        )])
+    }
+
+    /// A JavaScript `switch`'s cases, each its statements' bytes with the
+    /// condition it runs under (`value === case`), in normal form and in
+    /// words; `default` runs under none of its siblings': read as no case of
+    /// its own (not narrowed), which says nothing rather than too much.
+    fn switch_cases(
+        &self,
+        n: Node<'_>,
+    ) -> Option<Vec<(std::ops::Range<usize>, String, String, bool)>> {
+        if !self.g.is_js() || n.kind() != "switch_statement" {
+            return None;
+        }
+        let value = n.child_by_field_name("value")?;
+        let value = if value.kind() == "parenthesized_expression" {
+            value.named_child(0)?
+        } else {
+            value
+        };
+        let body = n.child_by_field_name("body")?;
+        let mut out = Vec::new();
+        let mut walk = body.walk();
+        for case in body.named_children(&mut walk) {
+            if case.kind() != "switch_case" {
+                continue;
+            }
+            let Some(label) = case.child_by_field_name("value") else {
+                continue;
+            };
+            let normal = format!(
+                " (binary_expression{} ==={})",
+                self.normal(value),
+                self.normal(label)
+            );
+            let text = format!("{} === {}", self.text(value), self.text(label));
+            let from = label.end_byte();
+            out.push((from..case.end_byte(), normal, text, false));
+        }
+        Some(out)
     }
 
     /// Whether the statement of `assertion` is the same as the statement right

@@ -182,7 +182,6 @@ fn a_null_guard_on_a_value_checked_defined_is_no_finding() {
 // Helper 118's red team: the same condition written as `&&` or a `switch`
 // rather than an `if` is no finding.
 #[test]
-#[ignore = "hole: review 118 (97c0ccc4), a check made conditional by `cond && expect(…)` or a `switch` case is no finding"]
 fn a_check_made_conditional_by_and_or_switch_is_high() {
     let before = "test('a', () => {\n  expect(f()).toBe(1);\n});\n";
     for after in [
@@ -190,7 +189,10 @@ fn a_check_made_conditional_by_and_or_switch_is_high() {
         "test('a', () => {\n  switch (process.platform) {\n    case 'linux':\n      expect(f()).toBe(1);\n  }\n});\n",
     ] {
         let said = found("a.test.js", before, after);
-        assert!(!said.is_empty(), "{after}: {said:?}");
+        assert!(
+            said.iter().any(|s| s.contains("now runs only when")),
+            "{after}: {said:?}"
+        );
     }
 }
 
@@ -241,5 +243,60 @@ fn a_check_put_under_an_environment_switch_is_high() {
     assert!(
         said.iter().any(|s| s.contains("now runs only when")),
         "{said:?}"
+    );
+}
+
+// Honest twins of the `&&` and `switch` reading: a guard on the test's own
+// value (`x && expect(x.a)…`, a `switch` on what the test computed) is one no
+// reading of the environment knows: no finding, as under an `if`.
+#[test]
+fn a_check_under_and_or_switch_on_the_tests_own_value_is_no_finding() {
+    let before = "test('a', () => {\n  const x = find();\n  expect(x.a).toBe(1);\n});\n";
+    for after in [
+        "test('a', () => {\n  const x = find();\n  x && expect(x.a).toBe(1);\n});\n",
+        "test('a', () => {\n  const x = find();\n  x ? expect(x.a).toBe(1) : null;\n});\n",
+        "test('a', () => {\n  const x = find();\n  switch (x.kind) {\n    case 'b':\n      expect(x.a).toBe(1);\n  }\n});\n",
+    ] {
+        assert_eq!(
+            found("a.test.js", before, after),
+            Vec::<String>::new(),
+            "{after}"
+        );
+    }
+    // An assertion holding a `&&` of its own is no check under it.
+    let before = "test('a', () => {\n  expect(f() && g()).toBe(1);\n});\n";
+    let after = "test('a', () => {\n  expect(f() && g()).toBe(1);\n  expect(h()).toBe(2);\n});\n";
+    assert_eq!(found("a.test.js", before, after), Vec::<String>::new());
+}
+
+// A ternary on the platform is an `if` on it.
+#[test]
+fn a_check_made_conditional_by_a_ternary_is_high() {
+    let before = "test('a', () => {\n  expect(f()).toBe(1);\n});\n";
+    let after =
+        "test('a', () => {\n  process.platform === 'linux' ? expect(f()).toBe(1) : null;\n});\n";
+    let said = found("a.test.js", before, after);
+    assert!(
+        said.iter().any(|s| s.contains("now runs only when")),
+        "{said:?}"
+    );
+}
+
+// Helper 119's read: a check copied into an `if` and an `elif` (no `else`)
+// runs on neither where both conditions fail: not the two sides of one `if`.
+#[test]
+fn a_check_copied_into_an_if_and_an_elif_is_high() {
+    let before = "import sys\n\n\ndef test_a():\n    assert f() == 1\n";
+    let after = "import sys\n\n\ndef test_a():\n    if sys.platform == 'linux':\n        assert f() == 1\n    elif sys.platform == 'darwin':\n        assert f() == 1\n";
+    let said = found("tests/test_a.py", before, after);
+    assert!(
+        said.iter().any(|s| s.contains("now runs only when")),
+        "{said:?}"
+    );
+    // With an `else` that checks it too, it runs wherever it ran.
+    let every = format!("{after}    else:\n        assert f() == 1\n");
+    assert_eq!(
+        found("tests/test_a.py", before, &every),
+        Vec::<String>::new()
     );
 }
