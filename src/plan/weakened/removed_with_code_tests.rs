@@ -1346,3 +1346,40 @@ fn a_class_attribute_removed_excuses_no_test_of_other_code() {
         "{found:?}"
     );
 }
+
+/// koa's shape: the test requires the package's root (`require('../..')`),
+/// whose entry reaches the class the method was removed from; a method the test
+/// names, taken out with its test, is a lead, as one named by its file is.
+#[test]
+fn a_test_of_a_method_removed_reached_through_the_package_root_is_a_lead() {
+    let app = "module.exports = class Application {\n  listen () {\n    return 1\n  }\n\n  createStorage () {\n    const app = this\n    return function storage (ctx, next) {\n      return app.run(ctx, next)\n    }\n  }\n}\n";
+    let app_after = "module.exports = class Application {\n  listen () {\n    return 1\n  }\n}\n";
+    let test = "const assert = require('assert')\nconst Koa = require('../..')\n\ndescribe('app', () => {\n  it('listens', () => {\n    assert.strictEqual(new Koa().listen(), 1)\n  })\n\n  it('exports createStorage', () => {\n    assert.strictEqual(typeof new Koa().createStorage, 'function')\n  })\n})\n";
+    let test_after = "const assert = require('assert')\nconst Koa = require('../..')\n\ndescribe('app', () => {\n  it('listens', () => {\n    assert.strictEqual(new Koa().listen(), 1)\n  })\n})\n";
+    let found = rules(&[
+        change("lib/application.js", Some(app), Some(app_after)),
+        change(
+            "__tests__/application/index.js",
+            Some(test),
+            Some(test_after),
+        ),
+    ]);
+    assert!(!found.is_empty());
+    assert!(
+        found.iter().all(|f| f == "removed-with-code, low"),
+        "{found:?}"
+    );
+    // The root of another package of a monorepo reaches none of this one's code.
+    let found = rules(&[
+        change("packages/b/lib/application.js", Some(app), Some(app_after)),
+        change(
+            "packages/a/test/index.js",
+            Some(&test.replace("../..", "..")),
+            Some(&test_after.replace("../..", "..")),
+        ),
+    ]);
+    assert!(
+        found.iter().any(|f| f == "assertions-removed, high"),
+        "{found:?}"
+    );
+}

@@ -437,6 +437,57 @@ type Gone = (
 /// the file's stem or its folder (`from calc import`, `require('../lib/x')`).
 fn reaches(test: &str, text: &str, code: &str) -> bool {
     reaches_words(test, &words(text).collect(), code)
+        || required_dirs(test, text)
+            .iter()
+            .any(|d| d.is_empty() || code.starts_with(&format!("{d}/")))
+}
+
+/// The folders a JavaScript test file requires or imports whole by a path of
+/// dots alone (`require('../..')`, `from '..'`): the package there, whose
+/// entry reaches the code under it. Each resolved from the test's own folder
+/// ("" for the repository's root, and for a path that climbs past it).
+fn required_dirs(test: &str, text: &str) -> Vec<String> {
+    if !matches!(Grammar::of(test), Some(g) if g.is_js()) {
+        return Vec::new();
+    }
+    let folder: Vec<&str> = test
+        .rsplit_once('/')
+        .map_or(vec![], |(d, _)| d.split('/').collect());
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        let q = bytes[at];
+        if !matches!(q, b'\'' | b'"' | b'`') {
+            at += 1;
+            continue;
+        }
+        // A path of dots and slashes, closed by the same quote.
+        let body: Vec<u8> = bytes[at + 1..]
+            .iter()
+            .copied()
+            .take_while(|b| matches!(b, b'.' | b'/'))
+            .take(64)
+            .collect();
+        let end = at + 1 + body.len();
+        let steps = || text[at + 1..end].split('/');
+        if body.first() == Some(&b'.')
+            && bytes.get(end) == Some(&q)
+            && steps().all(|step| matches!(step, "." | ".." | ""))
+        {
+            let mut dir = folder.clone();
+            for step in steps() {
+                if step == ".." {
+                    dir.pop();
+                }
+            }
+            out.push(dir.join("/"));
+        }
+        at = end.max(at + 1);
+    }
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// [`reaches`], with the test file's words (`said`) read once.
