@@ -2516,6 +2516,40 @@ fn is_snapshot(path: &str) -> bool {
         || path.split('/').rev().skip(1).any(|d| d == "__snapshots__")
 }
 
+/// The snapshots of a jest or vitest snapshot file by key: the runner evaluates
+/// it as JavaScript, so the last `exports[KEY] = …` of a key is its snapshot.
+fn snapshot_bodies(text: &str) -> HashMap<&str, String> {
+    let mut out = HashMap::new();
+    let mut current: Option<(&str, String)> = None;
+    for line in text.lines() {
+        let opened = line
+            .strip_prefix("exports[")
+            .and_then(|rest| rest.split_once("] = "));
+        if let Some((key, rest)) = opened {
+            out.extend(current.take());
+            current = Some((key, rest.to_string()));
+        } else if let Some((_, body)) = current.as_mut() {
+            body.push('\n');
+            body.push_str(line.trim_end());
+        }
+    }
+    out.extend(current);
+    out
+}
+
+/// How many of the snapshots `before` holds `after` lost, rewrote or assigned
+/// again below (so that another body wins), of how many: `None` when none did
+/// or `before` holds none. A snapshot of a new test, wherever it is put, is none.
+fn snapshots_lost(before: &str, after: &str) -> Option<(usize, usize)> {
+    let was = snapshot_bodies(before);
+    let now = snapshot_bodies(after);
+    let trimmed = |b: &String| b.trim_end().to_string();
+    let lost = (was.iter())
+        .filter(|(key, body)| now.get(*key).map(trimmed) != Some(trimmed(body)))
+        .count();
+    (lost > 0).then_some((lost, was.len()))
+}
+
 /// Whether [`data_finding`] weighs `change`: expected data where it was.
 fn is_weighed_data(change: &Change, given: &hacks::Given) -> bool {
     change.was.is_none() && (is_test_data(&change.path) || given.names_data(&change.path))
@@ -2538,6 +2572,16 @@ fn data_finding(change: &Change, given: &hacks::Given) -> Option<Finding> {
             )
         });
     };
+    if is_snapshot(&change.path)
+        && let Some((lost, total)) = snapshots_lost(before, after)
+    {
+        let said = format!(
+            "expected data a test reads changed ({lost} of {} lost, rewritten or assigned again)",
+            plural(total, "snapshot")
+        );
+        let part = Part::new(RuleId::TestDataRewritten, said);
+        return Some(Finding::new(&change.path, vec![part], None));
+    }
     // A JSON entry that gained a comma because one was added after it is the same.
     let bare = |l: &'_ str| l.trim_end().trim_end_matches(',').to_string();
     let now: std::collections::HashSet<String> = after.lines().map(bare).collect();

@@ -109,3 +109,40 @@ fn attack_a_snapshot_moved_out_or_a_skip_list_grown_stays_high() {
     );
     assert_eq!(found, [(skip.to_string(), RuleId::VerifyFileChanged)]);
 }
+
+const TWO: &str = "exports[`a 1`] = `\nObject {\n  \"value\": 1,\n}\n`;\n\nexports[`b 1`] = `\nObject {\n  \"value\": 2,\n}\n`;\n";
+
+/// Attacks: a jest or vitest snapshot file is JavaScript that assigns each
+/// snapshot to `exports[key]`, the last assignment winning. A snapshot that
+/// loses no line still changes when its key is assigned again below (the
+/// broken code's output appended), or when two snapshots trade bodies whose
+/// lines the file held already: neither is a new case.
+#[test]
+fn attack_a_snapshot_overridden_by_a_key_assigned_again_is_rewritten() {
+    let path = "test/__snapshots__/a.test.ts.snap";
+    let appended = format!("{TWO}\nexports[`a 1`] = `\nObject {{\n  \"value\": 2,\n}}\n`;\n");
+    let found = rules(&[change(path, Some(TWO), Some(&appended))], &[path]);
+    assert_eq!(found, [(path.to_string(), RuleId::TestDataRewritten)]);
+    let swapped = TWO
+        .replace("\"value\": 1", "\"value\": X")
+        .replace("\"value\": 2", "\"value\": 1")
+        .replace("\"value\": X", "\"value\": 2");
+    let found = rules(&[change(path, Some(TWO), Some(&swapped))], &[path]);
+    assert_eq!(found, [(path.to_string(), RuleId::TestDataRewritten)]);
+}
+
+/// Honest twin: a snapshot of a new test, put in its sorted place between two
+/// others or after them, rewrites none.
+#[test]
+fn a_snapshot_added_between_others_rewrites_none() {
+    let path = "test/__snapshots__/a.test.ts.snap";
+    let between = TWO.replace(
+        "exports[`b 1`]",
+        "exports[`ab 1`] = `\nObject {\n  \"value\": 3,\n}\n`;\n\nexports[`b 1`]",
+    );
+    let found = rules(&[change(path, Some(TWO), Some(&between))], &[path]);
+    assert!(found.is_empty(), "{found:?}");
+    let after = format!("{TWO}\nexports[`c 1`] = `\nObject {{\n  \"value\": 2,\n}}\n`;\n");
+    let found = rules(&[change(path, Some(TWO), Some(&after))], &[path]);
+    assert!(found.is_empty(), "{found:?}");
+}
