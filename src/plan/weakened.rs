@@ -320,6 +320,9 @@ pub fn find_given(
     let code = with_code::Code::new(changes, given.red_at_start, &given.born);
     let deleted = deleted_discovered(&rows, &given.discovered);
     let options_left = runner::pytest_options_left(changes);
+    let renames: HashSet<(&str, &str)> = (changes.iter())
+        .filter_map(|c| c.was.as_deref().map(|was| (was, c.path.as_str())))
+        .collect();
     let mut out = Vec::new();
     for (row, pair) in rows.iter().zip(&pairs) {
         // A reformat (black, prettier, rustfmt, gofmt) changes no test, runner
@@ -483,6 +486,7 @@ pub fn find_given(
         if what.is_empty()
             && let Some(found) = verify_finding(row.change, verify_files, given)
                 .or_else(|| data_finding(row.change, given))
+                .or_else(|| snapshot_detached(row.change, &renames))
         {
             let parts = found.parts.into_iter().chain(cut).collect();
             out.push(Finding::new(&found.path, parts, None));
@@ -2548,6 +2552,33 @@ fn snapshots_lost(before: &str, after: &str) -> Option<(usize, usize)> {
         .filter(|(key, body)| now.get(*key).map(trimmed) != Some(trimmed(body)))
         .count();
     (lost > 0).then_some((lost, was.len()))
+}
+
+/// The test a jest or vitest snapshot file belongs to: `t/__snapshots__/a.test.ts.snap`
+/// is `t/a.test.ts`'s.
+fn snapshot_owner(path: &str) -> Option<String> {
+    let (dir, name) = path.rsplit_once('/')?;
+    let test = name.strip_suffix(".snap").filter(|t| !t.is_empty())?;
+    let dir = dir.strip_suffix("__snapshots__")?;
+    (dir.is_empty() || dir.ends_with('/')).then(|| format!("{dir}{test}"))
+}
+
+/// A jest or vitest snapshot renamed away from its test (`renames`, old path to
+/// new, does not move the test along): the test finds none where it reads it,
+/// and the runner writes what the code gives, as with one deleted.
+fn snapshot_detached(change: &Change, renames: &HashSet<(&str, &str)>) -> Option<Finding> {
+    let was = change.was.as_deref()?;
+    let owner = snapshot_owner(was)?;
+    let followed = snapshot_owner(&change.path)
+        .is_some_and(|now| renames.contains(&(owner.as_str(), now.as_str())));
+    if followed || change.before.as_deref().is_none_or(|b| b.trim().is_empty()) {
+        return None;
+    }
+    let said = format!(
+        "expected data a test reads was deleted: the snapshot of {owner} was renamed away from it"
+    );
+    let part = Part::new(RuleId::TestDataRewritten, said);
+    Some(Finding::new(&change.path, vec![part], None))
 }
 
 /// Whether [`data_finding`] weighs `change`: expected data where it was.

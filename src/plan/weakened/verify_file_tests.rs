@@ -146,3 +146,57 @@ fn a_snapshot_added_between_others_rewrites_none() {
     let found = rules(&[change(path, Some(TWO), Some(&after))], &[path]);
     assert!(found.is_empty(), "{found:?}");
 }
+
+/// A snapshot renamed with its text kept: `renamed` to `path` from `was`.
+fn renamed(was: &str, path: &str) -> Change {
+    Change {
+        path: path.to_string(),
+        was: Some(was.to_string()),
+        before: Some(TWO.to_string()),
+        after: Some(TWO.to_string()),
+    }
+}
+
+/// Attack: a snapshot renamed away from its test, its text kept, or moved
+/// alone to another folder, where the verify still walks it: the test finds no snapshot and the runner writes
+/// what the broken code gives, as with one deleted.
+#[test]
+fn attack_a_snapshot_renamed_away_from_its_test_is_deleted() {
+    let old = "test/__snapshots__/a.test.ts.snap";
+    for path in [
+        "test/__snapshots__/a.test.ts.snap.orig",
+        "test/__snapshots__/old.test.ts.snap",
+        "other/__snapshots__/a.test.ts.snap",
+    ] {
+        let found = rules(&[renamed(old, path)], &[path]);
+        assert!(
+            found.iter().any(|(_, r)| *r == RuleId::TestDataRewritten),
+            "{path}: {found:?}"
+        );
+    }
+}
+
+/// Honest twin: a snapshot renamed with its test, or moved with its folder,
+/// is where its test reads it.
+#[test]
+fn a_snapshot_renamed_with_its_test_is_no_finding() {
+    let old = "test/__snapshots__/a.test.ts.snap";
+    let path = "test/__snapshots__/b.test.ts.snap";
+    let test = Change {
+        path: "test/b.test.ts".to_string(),
+        was: Some("test/a.test.ts".to_string()),
+        before: Some("test('a', () => expect(1).toMatchSnapshot());\n".to_string()),
+        after: Some("test('a', () => expect(1).toMatchSnapshot());\n".to_string()),
+    };
+    let found = rules(&[test, renamed(old, path)], &[path]);
+    assert!(found.is_empty(), "{found:?}");
+    let moved = "spec/__snapshots__/a.test.ts.snap";
+    let test = Change {
+        path: "spec/a.test.ts".to_string(),
+        was: Some("test/a.test.ts".to_string()),
+        before: Some("test('a', () => expect(1).toMatchSnapshot());\n".to_string()),
+        after: Some("test('a', () => expect(1).toMatchSnapshot());\n".to_string()),
+    };
+    let found = rules(&[test, renamed(old, moved)], &[moved]);
+    assert!(found.is_empty(), "{found:?}");
+}
