@@ -955,37 +955,92 @@ fn block_comments(rel: &str) -> bool {
 /// starts a word and is followed by a blank, to the next `*/`. Its words name no
 /// program, and its `/*` is no glob of every script at the root (a Gruntfile's
 /// banner, an `/* eslint-disable */` line). A glob's `/*` (`dist/*`,
-/// `'/*.js'`) opens none; one left open is kept as it is.
+/// `'/*.js'`) opens none; one left open is kept as it is. A `/*` in a line
+/// comment (`// drops /* banners`) opens none, nor one in a string that does
+/// not close it there (`l.startsWith('/* ')`): what follows up to a later `*/`
+/// is code, and a script it names stays the check's.
 fn without_block_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    let mut prev: Option<char> = None;
-    while let Some(at) = rest.find("/*") {
-        let before = rest[..at].chars().next_back().or(prev);
-        let after = rest[at + 2..].trim_start_matches('*').chars().next();
-        let opens = before.is_none_or(|c| c.is_whitespace() || "\"'`(,;".contains(c))
-            && after.is_some_and(char::is_whitespace);
-        if !opens {
-            out.push_str(&rest[..at + 2]);
-            prev = Some('*');
-            rest = &rest[at + 2..];
-            continue;
+    let bytes = text.as_bytes();
+    let mut out = Blanked {
+        text,
+        out: String::with_capacity(text.len()),
+        copied: 0,
+    };
+    let mut at = 0;
+    while at < bytes.len() {
+        let next = bytes.get(at + 1).copied();
+        match bytes[at] {
+            b'/' if next == Some(b'/') => {
+                at = text[at..].find('\n').map_or(bytes.len(), |n| at + n);
+            }
+            quote @ (b'"' | b'\'' | b'`') => {
+                let end = string_end(bytes, at + 1, quote);
+                // A banner's comment closes in its string; one that does not
+                // is the string's text.
+                out.comments(at + 1, end, end);
+                at = end + 1;
+            }
+            b'/' if next == Some(b'*') => match out.comments(at, at + 2, bytes.len()) {
+                Some(end) => at = end,
+                None => break,
+            },
+            _ => at += 1,
         }
-        // None closes later either: the rest is kept, and read once.
-        let Some(end) = rest[at + 2..].find("*/").map(|end| at + 2 + end + 2) else {
-            break;
-        };
-        out.push_str(&rest[..at]);
-        out.extend(
-            rest[at..end]
-                .chars()
-                .map(|c| if c == '\n' { c } else { ' ' }),
-        );
-        prev = Some('/');
-        rest = &rest[end..];
     }
-    out.push_str(rest);
-    out
+    out.out.push_str(&text[out.copied..]);
+    out.out
+}
+
+/// Where the string whose body starts at `from` ends: its closing `quote`
+/// (an escaped one passed over), or a `'` or `"` string's line end, or the end.
+fn string_end(bytes: &[u8], from: usize, quote: u8) -> usize {
+    let mut at = from;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\\' => at += 2,
+            b'\n' if quote != b'`' => return at,
+            c if c == quote => return at,
+            _ => at += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// [`without_block_comments`]'s text, copied to `out` up to `copied`.
+struct Blanked<'t> {
+    text: &'t str,
+    out: String,
+    copied: usize,
+}
+
+impl Blanked<'_> {
+    /// Blanks the block comments that open from `from` on, before `open_end`,
+    /// and close before `close_end`; where the last ended (`None`: one opened
+    /// and did not close, so that none after can either).
+    fn comments(&mut self, from: usize, open_end: usize, close_end: usize) -> Option<usize> {
+        let text = self.text;
+        let mut at = from;
+        while let Some(found) = (text.get(at..open_end))
+            .and_then(|rest| rest.find("/*"))
+            .map(|f| at + f)
+        {
+            let before = text[..found].chars().next_back();
+            let after = text[found + 2..].trim_start_matches('*').chars().next();
+            let opens = before.is_none_or(|c| c.is_whitespace() || "\"'`(,;".contains(c))
+                && after.is_some_and(char::is_whitespace);
+            if !opens {
+                at = found + 2;
+                continue;
+            }
+            let end = text[found + 2..close_end].find("*/")? + found + 4;
+            self.out.push_str(&text[self.copied..found]);
+            let blank = |c: char| if c == '\n' { c } else { ' ' };
+            self.out.extend(text[found..end].chars().map(blank));
+            self.copied = end;
+            at = end;
+        }
+        Some(at)
+    }
 }
 
 /// Whether `rel` is the product's code: a file in a language's grammar under a

@@ -271,3 +271,46 @@ fn block_comments_are_read_in_linear_time() {
         "x     \n     y    \n    \n   z"
     );
 }
+
+/// Attacks: a `/*` in a line comment (`// strips /* … */`) or in a string it
+/// does not close in (`line.startsWith('/* ')`) opens no block comment, so the
+/// script named on the lines up to a later `*/` stays what the verify runs.
+#[test]
+fn attack_a_comment_opened_in_a_line_comment_or_a_string_hides_no_script() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "checks/check.sh", "#!/bin/sh\nexit 0\n");
+    for runner in [
+        "// drops /* banners\nconst { execSync } = require('child_process');\nexecSync('sh checks/check.sh');\n// and their */ ends\n",
+        "const keep = (l) => !l.startsWith('/* ');\nrequire('child_process').execSync('sh checks/check.sh');\nconst end = (l) => l.endsWith(' */');\n",
+        "package main\n\n// Lines like /* x\nfunc main() { run(\"sh\", \"checks/check.sh\") }\n// */ are skipped\n",
+    ] {
+        let name = if runner.starts_with("package") {
+            "run.go"
+        } else {
+            "run.js"
+        };
+        write(root, name, runner);
+        let line = if name == "run.go" {
+            "go run run.go"
+        } else {
+            "node run.js"
+        };
+        let found = verify_runs(root, &verify(line));
+        assert!(has(&found, "checks/check.sh"), "{runner}: {found:?}");
+    }
+}
+
+/// Honest twin: a block comment closed in the string that opens it (a banner)
+/// or on code lines is still blanked, a line comment before it or not.
+#[test]
+fn a_block_comment_in_a_banner_string_or_after_a_line_comment_is_blanked() {
+    let text = "// a note\nconst b = '/* v1 see ./x.sh */\\n'; /* run y.sh\n */ go();\n";
+    let blanked = without_block_comments(text);
+    assert!(
+        !blanked.contains("x.sh") && !blanked.contains("y.sh"),
+        "{blanked}"
+    );
+    assert!(blanked.contains("go();"), "{blanked}");
+    assert_eq!(blanked.lines().count(), text.lines().count());
+}
