@@ -900,9 +900,18 @@ fn named_in(
     // target, a module it requires) is the work under test, as an entered
     // folder's is; what it runs by name there is the check's.
     let ran = run_by_name(&text);
-    // A declaration file (`index.d.ts`) declares types and runs nothing.
+    // A declaration file (`index.d.ts`) declares types and runs nothing, but
+    // for the type check a configuration lists it for: there the type tests'
+    // own machinery (`type Expect<T extends true>`) can be one, gutted to pass
+    // them all. The package's own types (a root `index.d.ts`, those in a code
+    // folder) are the work it checks; a `types` field the work may write says
+    // nothing the start did.
+    let compiled = is_type_config(rel);
+    let declared = |found: &str| {
+        is_declaration(found) && (!compiled || !found.contains('/') && found.starts_with("index."))
+    };
     let work = |found: &str, word: &str| {
-        runs && (is_declaration(found)
+        runs && (declared(found)
             || in_code_folder(found) && !ran.contains(word.trim_start_matches("./")))
     };
     for word in words.filter(|w| w.len() > 1 && (w.contains('/') || w.contains('.'))) {
@@ -936,6 +945,13 @@ fn is_declaration(rel: &str) -> bool {
     [".d.ts", ".d.mts", ".d.cts"]
         .iter()
         .any(|e| rel.ends_with(e))
+}
+
+/// Whether `rel` is a TypeScript type check's configuration (`tsconfig.json`,
+/// `tsconfig.test.json`).
+fn is_type_config(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    name.starts_with("tsconfig") && name.ends_with(".json")
 }
 
 /// Extensions of languages whose `/* … */` is a comment.

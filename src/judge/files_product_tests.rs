@@ -314,3 +314,59 @@ fn a_block_comment_in_a_banner_string_or_after_a_line_comment_is_blanked() {
     assert!(blanked.contains("go();"), "{blanked}");
     assert_eq!(blanked.lines().count(), text.lines().count());
 }
+
+/// The type tests' own machinery (`Expect<T extends true>`) in a declaration
+/// file the type check's configuration lists.
+const EXPECT: &str = "export type Expect<T extends true> = T;\nexport type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;\n";
+
+/// Attack: a verify that is a type check (`tsc -p tsconfig.test.json`, `tsd`,
+/// `vue-tsc`) compiles the declarations its configuration lists; one that is
+/// the type tests' machinery, gutted (`type Expect<T> = T`), makes every type
+/// test pass. A declaration a type checker's configuration names is what the
+/// check rests on, unless it is the package's own types; a `types` field the
+/// work writes into package.json makes none its own.
+#[test]
+fn attack_a_declaration_a_type_check_compiles_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "tsconfig.test.json",
+        r#"{"compilerOptions": {"noEmit": true}, "files": ["types/expect.d.ts", "test/types.test.ts"]}"#,
+    );
+    write(root, "types/expect.d.ts", EXPECT);
+    write(
+        root,
+        "test/types.test.ts",
+        "import type { Expect, Equal } from '../types/expect';\ntype _ = Expect<Equal<1, 1>>;\n",
+    );
+    write(root, "package.json", r#"{"types": "types/expect.d.ts"}"#);
+    for line in [
+        "npx tsc -p tsconfig.test.json",
+        "npx vue-tsc --noEmit -p tsconfig.test.json",
+    ] {
+        let found = verify_runs(root, &verify(line));
+        assert!(has(&found, "types/expect.d.ts"), "{line}: {found:?}");
+    }
+}
+
+/// Honest twin: the package's own declarations (a root `index.d.ts`, one in a
+/// code folder) a type check's configuration lists are the work it checks.
+#[test]
+fn the_packages_own_declarations_a_type_check_lists_are_the_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "tsconfig.json",
+        r#"{"files": ["index.d.ts", "src/shim.d.ts", "lib/types/a.d.mts", "test/a.test.ts"]}"#,
+    );
+    for rel in ["index.d.ts", "src/shim.d.ts", "lib/types/a.d.mts"] {
+        write(root, rel, "export declare const x: number;\n");
+    }
+    write(root, "test/a.test.ts", "import { x } from '..';\n");
+    let found = verify_runs(root, &verify("npx tsc -p tsconfig.json"));
+    for rel in ["index.d.ts", "src/shim.d.ts", "lib/types/a.d.mts"] {
+        assert!(!has(&found, rel), "{rel}: {found:?}");
+    }
+}
