@@ -1302,7 +1302,11 @@ pub fn project_names_in(read: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
                 inside = tables.contains(&header);
                 continue;
             }
-            if inside {
+            // A comment names nothing (`# was: name='pytest'`), nor in a table
+            // a key other than the line's own (`authors = [{name = …}]`).
+            let line = line.split('#').next().unwrap_or("");
+            let keyed = tables.is_empty() || line.split('=').next().map(str::trim) == Some("name");
+            if inside && keyed {
                 out.extend(name_values(line).map(project_name));
             }
         }
