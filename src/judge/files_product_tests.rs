@@ -375,7 +375,7 @@ fn the_packages_own_declarations_a_type_check_lists_are_the_work() {
 /// makes no project that runner: a vendored `pytest.py` stays the check, at
 /// the start (read by the same words) as now.
 #[test]
-fn attack_a_runner_named_only_in_a_comment_an_author_or_one_of_two_manifests_stays() {
+fn attack_a_runner_named_only_in_a_comment_or_an_author_stays() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     write(root, "pytest.py", "import sys\nsys.exit(0)\n");

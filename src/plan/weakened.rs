@@ -2651,8 +2651,15 @@ fn verify_finding(
         return None;
     }
     // A snapshot is what a test compares with, not a check the verify runs: the
-    // data rule weighs it where it stays (lines lost or rewritten, or deleted).
-    if is_snapshot(&change.path) && is_weighed_data(change, given) {
+    // data rule weighs it where it stays (lost, rewritten or assigned again, or
+    // deleted). Only a file of jest's or vitest's keyed snapshots: one that is a
+    // single expected output (a file snapshot, insta's) gains no new case by a
+    // line, and the data rule reads lines added as one.
+    let keyed = change
+        .before
+        .as_deref()
+        .is_some_and(|b| !snapshot_bodies(b).is_empty());
+    if is_snapshot(&change.path) && keyed && is_weighed_data(change, given) {
         return None;
     }
     let before = change.before.as_deref()?;

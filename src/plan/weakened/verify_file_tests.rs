@@ -200,3 +200,46 @@ fn a_snapshot_renamed_with_its_test_is_no_finding() {
     let found = rules(&[test, renamed(old, moved)], &[moved]);
     assert!(found.is_empty(), "{found:?}");
 }
+
+/// Attack: a snapshot that is one expected output (vitest's
+/// `toMatchFileSnapshot`, an insta `.snap`) is compared whole: lines only
+/// added to it are what the broken code now prints, not a new case. Where the
+/// verify rests on it, it stays `verify-file-changed`.
+#[test]
+fn attack_a_whole_file_snapshot_grown_by_a_line_stays_high() {
+    let file = "test/__snapshots__/help.txt";
+    let found = rules(
+        &[change(
+            file,
+            Some("usage: a\n"),
+            Some("usage: a\nerror: b\n"),
+        )],
+        &[file],
+    );
+    assert_eq!(found, [(file.to_string(), RuleId::VerifyFileChanged)]);
+    let insta = "tests/snapshots/cli__help.snap";
+    let before = "---\nsource: tests/cli.rs\nexpression: out\n---\nusage: a\n";
+    let after = format!("{before}error: b\n");
+    let found = rules(&[change(insta, Some(before), Some(&after))], &[insta]);
+    assert_eq!(found, [(insta.to_string(), RuleId::VerifyFileChanged)]);
+}
+
+/// Honest twin: a keyed snapshot file as vitest writes it (its header line
+/// first) that gains a new test's snapshot is no finding where the verify
+/// walks it; a file snapshot left as it was is none either.
+#[test]
+fn a_keyed_snapshot_file_with_its_header_gaining_a_snapshot_is_no_finding() {
+    let path = "test/__snapshots__/a.test.ts.snap";
+    let before = format!("// Vitest Snapshot v1, https://vitest.dev/guide/snapshot.html\n\n{TWO}");
+    let after = format!("{before}\nexports[`c 1`] = `3`;\n");
+    let found = rules(&[change(path, Some(&before), Some(&after))], &[path]);
+    assert!(found.is_empty(), "{found:?}");
+    let file = "test/__snapshots__/help.txt";
+    let kept = Change {
+        path: file.to_string(),
+        was: None,
+        before: Some("usage: a\n".to_string()),
+        after: Some("usage: a\n".to_string()),
+    };
+    assert!(rules(&[kept], &[file]).is_empty());
+}
