@@ -2546,12 +2546,69 @@ fn snapshot_bodies(text: &str) -> HashMap<&str, String> {
 /// or `before` holds none. A snapshot of a new test, wherever it is put, is none.
 fn snapshots_lost(before: &str, after: &str) -> Option<(usize, usize)> {
     let was = snapshot_bodies(before);
+    if was.is_empty() {
+        return None;
+    }
+    // Code in it can set any snapshot, whatever its lines say.
+    if plain_snapshots(before) && !plain_snapshots(after) {
+        return Some((was.len(), was.len()));
+    }
     let now = snapshot_bodies(after);
     let trimmed = |b: &String| b.trim_end().to_string();
     let lost = (was.iter())
         .filter(|(key, body)| now.get(*key).map(trimmed) != Some(trimmed(body)))
         .count();
     (lost > 0).then_some((lost, was.len()))
+}
+
+/// Whether `text` is snapshots as jest and vitest write them and nothing else:
+/// comment or blank lines, then each ``exports[`KEY`] = `BODY`;`` with no
+/// backtick or `${` unescaped in its key or body, so that evaluating it sets
+/// each key to its body alone.
+fn plain_snapshots(text: &str) -> bool {
+    let Some(first) = text
+        .match_indices("exports[")
+        .find(|(at, _)| *at == 0 || text[..*at].ends_with('\n'))
+        .map(|(at, _)| at)
+    else {
+        return false;
+    };
+    let header = text[..first]
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with("//"));
+    let mut rest = &text[first..];
+    while !rest.is_empty() {
+        let Some(after_key) = rest
+            .strip_prefix("exports[")
+            .and_then(template_end)
+            .and_then(|r| r.strip_prefix("] = "))
+        else {
+            return false;
+        };
+        let Some(after_body) = template_end(after_key).and_then(|r| r.strip_prefix(';')) else {
+            return false;
+        };
+        rest = after_body.trim_start();
+    }
+    header
+}
+
+/// What follows the template literal `text` starts with, when it is plain (no
+/// `${` unescaped in it): `None` for anything else.
+fn template_end(text: &str) -> Option<&str> {
+    let body = text.strip_prefix('`')?;
+    let mut chars = body.char_indices();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '`' => return Some(&body[at + 1..]),
+            '$' if body[at + 1..].starts_with('{') => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The test a jest or vitest snapshot file belongs to: `t/__snapshots__/a.test.ts.snap`

@@ -243,3 +243,45 @@ fn a_keyed_snapshot_file_with_its_header_gaining_a_snapshot_is_no_finding() {
     };
     assert!(rules(&[kept], &[file]).is_empty());
 }
+
+/// Attacks: a keyed snapshot file is code the runner evaluates, so a snapshot
+/// is overridden by more than a second `exports[KEY]` line: another quoting of
+/// its key, an assignment inside a new snapshot's body, or a property defined
+/// in the header above them all. A file that is no longer plain snapshots is
+/// rewritten.
+#[test]
+fn attack_a_snapshot_overridden_by_code_in_its_file_is_rewritten() {
+    let path = "test/__snapshots__/a.test.ts.snap";
+    let header = "// Jest Snapshot v1, https://goo.gl/fbAQLP\n\n";
+    let before = format!("{header}{TWO}");
+    for after in [
+        format!("{before}\nexports[\"a 1\"] = `wrong`;\n"),
+        format!("{before}\nexports[`c 1`] = (exports[`a 1`] = `wrong`, `3`);\n"),
+        format!("{before}\nexports[`c 1`] = `${{exports[`a 1`] = `wrong`}}`;\n"),
+        format!(
+            "{header}Object.defineProperty(exports, 'a 1', {{ get: () => 'x', set() {{}} }});\n{TWO}"
+        ),
+    ] {
+        let found = rules(&[change(path, Some(&before), Some(&after))], &[path]);
+        assert_eq!(
+            found,
+            [(path.to_string(), RuleId::TestDataRewritten)],
+            "{after}"
+        );
+    }
+}
+
+/// Honest twin: snapshots as jest and vitest print them, escapes and all
+/// (a backtick, `\${`, a backslash in a key or body), with a new one added,
+/// are plain and rewrite none.
+#[test]
+fn escaped_snapshots_with_one_added_are_plain() {
+    let path = "test/__snapshots__/a.test.ts.snap";
+    let before = format!(
+        "// Jest Snapshot v1, https://goo.gl/fbAQLP\n\n{TWO}\nexports[`tick \\` 1`] = `\"a \\${{b}} \\\\ c\"`;\n"
+    );
+    let after = format!("{before}\nexports[`new 1`] = `\n\"\\`x\\`\"\n`;\n");
+    assert!(plain_snapshots(&before) && plain_snapshots(&after));
+    let found = rules(&[change(path, Some(&before), Some(&after))], &[path]);
+    assert!(found.is_empty(), "{found:?}");
+}
