@@ -133,3 +133,66 @@ fn attack_a_project_renamed_after_its_runner_in_an_earlier_goal_is_found_at_sign
     let found = findings(&t);
     assert!(found.contains(&hit), "{found:?}");
 }
+
+/// An open goal on the base whose verify runs `pytest.py`, in a project named
+/// `name`, the judge a fake `claude` that accepts; `pr` branched from there.
+/// Returns the base.
+fn open_goal_on_main(name: &str) -> (Test, String) {
+    let t = Test::new();
+    let claude = crate::util::fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin();
+    t.write(
+        "plan.md",
+        crate::gate::PLAN.replace("verify: test -f README.md", "verify: python3 -m pytest -q"),
+    );
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("README.md", "# Hello\n");
+    t.write(
+        "setup.py",
+        format!("setup(name='{name}', py_modules=['myapp'])\n"),
+    );
+    t.write("pytest.py", RUNNER);
+    t.commit_all("the runner");
+    let base = crate::gate::rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    (t, base)
+}
+
+/// Attack: a pull request guts the vendored runner an open goal of the base
+/// verifies with, and renames the project after it, so that the runner reads
+/// as the product at its head: the check softened under an unchanged contract
+/// is still a contract change, read with the names the project had at the
+/// base.
+#[test]
+fn attack_an_open_goals_runner_gutted_with_the_project_renamed_is_a_contract_change() {
+    let (t, base) = open_goal_on_main("myapp");
+    t.write("setup.py", "setup(name='pytest', py_modules=['myapp'])\n");
+    t.write("pytest.py", "import sys\nsys.exit(0)\n");
+    t.commit_all("simplify");
+    let run = t.run(&["audit", "--base", &base, "--strict"]);
+    assert_ne!(run.code, 0, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("the pull request changed pytest.py"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Honest twins: a pull request that leaves the runner alone passes, its
+/// project renamed or not; in the runner's own repository (so named at the
+/// base) its source is the product, changed without a contract change.
+#[test]
+fn an_open_goals_runner_left_alone_or_its_own_is_no_contract_change() {
+    let (t, base) = open_goal_on_main("myapp");
+    t.write("setup.py", "setup(name='pytest', py_modules=['myapp'])\n");
+    t.commit_all("rename");
+    t.ok(&["audit", "--base", &base, "--strict"]);
+    let (t, base) = open_goal_on_main("pytest");
+    t.write(
+        "pytest.py",
+        "def main():\n    return run_tests(verbose=True)\n",
+    );
+    t.commit_all("verbose");
+    t.ok(&["audit", "--base", &base, "--strict"]);
+}
