@@ -441,3 +441,14 @@ fn attack_a_runner_named_in_one_of_two_disagreeing_manifests_stays() {
     let found = verify_runs(root, &verify("python3 -m pytest -q"));
     assert!(has(&found, "pytest.py"), "{found:?}");
 }
+
+proptest::proptest! {
+    /// Any text's block comments are blanked without a panic, its lines kept.
+    #[test]
+    fn any_text_s_block_comments_are_blanked_without_a_panic(
+        text in "(/\\*|\\*/|//|'|\"|`|\\\\|\n| |x|é)*",
+    ) {
+        let blanked = without_block_comments(&text);
+        proptest::prop_assert_eq!(blanked.lines().count(), text.lines().count());
+    }
+}

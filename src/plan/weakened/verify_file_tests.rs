@@ -285,3 +285,17 @@ fn escaped_snapshots_with_one_added_are_plain() {
     let found = rules(&[change(path, Some(&before), Some(&after))], &[path]);
     assert!(found.is_empty(), "{found:?}");
 }
+
+proptest::proptest! {
+    /// Any text read as a snapshot file, at the start or now, gives an answer
+    /// and no panic: a key or body left open, escapes at the end, `${`.
+    #[test]
+    fn any_snapshot_text_is_read_without_a_panic(
+        before in "(exports\\[|`|\\\\|\\$\\{|\\] = |;|\n|a| |é)*",
+        after in "(exports\\[|`|\\\\|\\$\\{|\\] = |;|\n|b| |é)*",
+    ) {
+        let _ = plain_snapshots(&after);
+        let lost = snapshots_lost(&before, &after);
+        proptest::prop_assert!(lost.is_none_or(|(n, of)| n <= of && of > 0));
+    }
+}
