@@ -879,8 +879,10 @@ fn named_in(
         true => program_text(&text),
         false => text,
     };
-    for line in text.lines() {
-        let command: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+    // Each command of a line (`python3 -m pytest -q && python3 -m checks`):
+    // Python starts the first module of each, not of the line.
+    for command in text.lines().flat_map(|l| l.split([';', '|', '&'])) {
+        let command: Vec<String> = command.split_whitespace().map(str::to_string).collect();
         if runs && runs_own_runner(&command, own) {
             continue;
         }

@@ -452,3 +452,43 @@ proptest::proptest! {
         proptest::prop_assert_eq!(blanked.lines().count(), text.lines().count());
     }
 }
+
+/// Attack: a script's line that runs two Python modules (`python3 -m pytest -q
+/// && python3 -m checks`) runs both: the second module is a check the verify
+/// rests on, in the runner's own repository as in any other.
+#[test]
+fn attack_a_second_module_on_a_scripts_line_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "checks.py", "import sys\nsys.exit(0)\n");
+    write(root, "pytest.py", "def main():\n    return 0\n");
+    for (name, sep) in [("myapp", " && "), ("pytest", "; "), ("myapp", " || ")] {
+        write(root, "setup.py", &format!("setup(name='{name}')\n"));
+        write(
+            root,
+            "run_tests.sh",
+            &format!("#!/bin/sh\npython3 -m pytest -q{sep}python3 -m checks\n"),
+        );
+        let found = verify_runs(root, &verify("sh run_tests.sh"));
+        assert!(has(&found, "checks.py"), "{name} {sep}: {found:?}");
+    }
+}
+
+/// Honest twin: in the runner's own repository the runner a script's line
+/// starts beside a check is still the product, whichever command comes first.
+#[test]
+fn the_runner_beside_a_check_on_a_scripts_line_is_still_the_product() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "setup.py", "setup(name='pytest')\n");
+    write(root, "checks.py", "import sys\nsys.exit(0)\n");
+    write(root, "pytest.py", "def main():\n    return 0\n");
+    for line in [
+        "python3 -m checks && python3 -m pytest -q",
+        "python3 -m pytest -q | tee log",
+    ] {
+        write(root, "run_tests.sh", &format!("#!/bin/sh\n{line}\n"));
+        let found = verify_runs(root, &verify("sh run_tests.sh"));
+        assert!(!has(&found, "pytest.py"), "{line}: {found:?}");
+    }
+}
