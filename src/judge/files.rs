@@ -880,9 +880,15 @@ fn named_in(
         false => text,
     };
     // Each command of a line (`python3 -m pytest -q && python3 -m checks`):
-    // Python starts the first module of each, not of the line.
+    // Python starts the first module of each, not of the line. A list of
+    // arguments is one too (`subprocess.run([sys.executable, "-m", "checks"])`).
     for command in text.lines().flat_map(|l| l.split([';', '|', '&'])) {
-        let command: Vec<String> = command.split_whitespace().map(str::to_string).collect();
+        let command: Vec<String> = (command
+            .split(|c: char| c.is_whitespace() || "[](),".contains(c)))
+        .map(|w| w.trim_matches(['"', '\'']))
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect();
         if runs && runs_own_runner(&command, own) {
             continue;
         }
@@ -1218,7 +1224,8 @@ fn run_module(root: &Path, dir: &Path, words: &[String]) -> Vec<String> {
 /// The module a `python -m MODULE` among `words` runs, and where in `words` it
 /// stands alone (`None` when an option cluster holds it: `-mchecks`).
 fn module_run(words: &[String]) -> Option<(Option<usize>, &str)> {
-    let name = |w: &str| w.rsplit('/').next().unwrap_or(w).starts_with("python");
+    let name =
+        |w: &str| w.rsplit('/').next().unwrap_or(w).starts_with("python") || w == "sys.executable";
     let at = words.iter().position(|w| name(w))?;
     let mut args = words[at + 1..]
         .iter()

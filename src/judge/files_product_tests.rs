@@ -492,3 +492,39 @@ fn the_runner_beside_a_check_on_a_scripts_line_is_still_the_product() {
         assert!(!has(&found, "pytest.py"), "{line}: {found:?}");
     }
 }
+
+/// Attack: a check module a Python runner starts in a list of arguments
+/// (`subprocess.run([sys.executable, "-m", "checks"])`) is a check the verify
+/// rests on, as on a command line.
+#[test]
+fn attack_a_module_started_from_a_list_of_arguments_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "checks.py", "import sys\nsys.exit(0)\n");
+    for call in [
+        "subprocess.run([\"python3\", \"-m\", \"checks\"], check=True)",
+        "subprocess.check_call([sys.executable, '-m', 'checks'])",
+    ] {
+        write(root, "run.py", &format!("import subprocess, sys\n{call}\n"));
+        let found = verify_runs(root, &verify("python3 run.py"));
+        assert!(has(&found, "checks.py"), "{call}: {found:?}");
+    }
+}
+
+/// Honest twin: in the runner's own repository the runner a list of arguments
+/// starts is the product, as on a command line.
+#[test]
+fn the_runner_started_from_a_list_of_arguments_in_its_repository_is_the_product() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "setup.py", "setup(name='pytest')\n");
+    write(root, "pytest.py", "def main():\n    return 0\n");
+    write(
+        root,
+        "run.py",
+        "import subprocess, sys\nsubprocess.check_call([sys.executable, '-m', 'pytest', '-q'])\n",
+    );
+    let found = verify_runs(root, &verify("python3 run.py"));
+    assert!(!has(&found, "pytest.py"), "{found:?}");
+    assert!(has(&found, "run.py"), "{found:?}");
+}
