@@ -323,6 +323,7 @@ pub fn find_given(
     let renames: HashSet<(&str, &str)> = (changes.iter())
         .filter_map(|c| c.was.as_deref().map(|was| (was, c.path.as_str())))
         .collect();
+    let by_path: HashMap<&str, &Change> = changes.iter().map(|c| (c.path.as_str(), c)).collect();
     let mut out = Vec::new();
     for (row, pair) in rows.iter().zip(&pairs) {
         // A reformat (black, prettier, rustfmt, gofmt) changes no test, runner
@@ -487,6 +488,7 @@ pub fn find_given(
             && let Some(found) = verify_finding(row.change, verify_files, given)
                 .or_else(|| data_finding(row.change, given))
                 .or_else(|| snapshot_detached(row.change, &renames))
+                .or_else(|| snapshot_orphaned(row.change, &by_path))
         {
             let parts = found.parts.into_iter().chain(cut).collect();
             out.push(Finding::new(&found.path, parts, None));
@@ -2636,6 +2638,79 @@ fn snapshot_detached(change: &Change, renames: &HashSet<(&str, &str)>) -> Option
     );
     let part = Part::new(RuleId::TestDataRewritten, said);
     Some(Finding::new(&change.path, vec![part], None))
+}
+
+/// A jest or vitest snapshot whose test was renamed away from it (its name gone
+/// from the test's strings): the runner writes the renamed test a new snapshot
+/// from what the code gives, and the old one stays, obsolete. New snapshots
+/// beside one orphaned so, each with a body none orphaned had, are the broken
+/// output in its place; one that prints as before is a rename.
+fn snapshot_orphaned(change: &Change, by_path: &HashMap<&str, &Change>) -> Option<Finding> {
+    let (before, after) = (change.before.as_deref()?, change.after.as_deref()?);
+    let test = by_path.get(snapshot_owner(&change.path)?.as_str())?;
+    let (was, now) = (snapshot_bodies(before), snapshot_bodies(after));
+    let then = string_literals(test.before.as_deref().unwrap_or(""));
+    let still = string_literals(test.after.as_deref().unwrap_or(""));
+    let orphaned: Vec<&String> = (was.iter())
+        .filter(|(key, _)| {
+            let names = test_names(key);
+            names.iter().any(|n| then.contains(n)) && !names.iter().any(|n| still.contains(n))
+        })
+        .map(|(_, body)| body)
+        .collect();
+    let added = (now.iter())
+        .filter(|(key, _)| !was.contains_key(*key))
+        .filter(|(_, body)| !orphaned.iter().any(|o| o.trim_end() == body.trim_end()))
+        .count();
+    if orphaned.is_empty() || added == 0 {
+        return None;
+    }
+    let said = format!(
+        "expected data a test reads changed ({added} of {} new in place of a test renamed away from its own)",
+        plural(now.len(), "snapshot")
+    );
+    let part = Part::new(RuleId::TestDataRewritten, said);
+    Some(Finding::new(&change.path, vec![part], None))
+}
+
+/// The names a snapshot's key can end with: its test's name after the
+/// describe blocks' (`suite prints 1`: `suite prints`, `prints`), the shortest
+/// [`NAMES_READ`] of them: a key of many words is read in linear time.
+fn test_names(key: &str) -> Vec<&str> {
+    let key = key.trim_matches('`');
+    let name = key
+        .rsplit_once(' ')
+        .filter(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        .map_or(key, |(name, _)| name);
+    let mut out: Vec<&str> = (name.rmatch_indices(' '))
+        .take(NAMES_READ)
+        .map(|(at, _)| &name[at + 1..])
+        .collect();
+    if out.len() < NAMES_READ {
+        out.push(name);
+    }
+    out
+}
+
+/// How many of a snapshot key's names [`test_names`] reads.
+const NAMES_READ: usize = 16;
+
+/// The texts of `text`'s one-line quoted strings (`'a'`, `"b"`, `` `c` ``).
+fn string_literals(text: &str) -> HashSet<&str> {
+    let mut out = HashSet::new();
+    for line in text.lines() {
+        let mut rest = line;
+        while let Some(open) = rest.find(['\'', '"', '`']) {
+            let quote = rest.as_bytes()[open] as char;
+            let body = &rest[open + 1..];
+            let Some(end) = body.find(quote) else {
+                break;
+            };
+            out.insert(&body[..end]);
+            rest = &body[end + 1..];
+        }
+    }
+    out
 }
 
 /// Whether [`data_finding`] weighs `change`: expected data where it was.

@@ -1,8 +1,8 @@
 //! A jest or vitest snapshot gutted so that its test passes on broken code:
-//! the snapshot assigned again below with the broken output, or renamed away
-//! from its test (the runner then writes a new one). Each is
-//! `test-data-rewritten`, high, and fails `audit --strict` and the gate; a
-//! snapshot of a new test added is none.
+//! the snapshot assigned again below with the broken output, renamed away
+//! from its test, or its test renamed away from it (the runner then writes a
+//! new one). Each is `test-data-rewritten`, high, and fails `audit --strict`
+//! and the gate; a snapshot of a new test added is none.
 
 use crate::util::{Test, fixture_path};
 
@@ -56,12 +56,19 @@ fn signed_off(t: &Test, base: &str) -> (bool, bool, String) {
 }
 
 #[test]
-fn attack_a_snapshot_assigned_again_or_renamed_away_fails_strict() {
+fn attack_a_snapshot_assigned_again_or_renamed_away_or_orphaned_fails_strict() {
     let snap = "test/__snapshots__/a.test.js.snap";
-    let attacks: [&dyn Fn(&Test); 2] = [
+    let attacks: [&dyn Fn(&Test); 3] = [
         &|t| t.write(snap, format!("{SNAP}\nexports[`prints 1`] = `\"AB\"`;\n")),
         &|t| {
             t.git(&["mv", snap, "test/__snapshots__/a.test.js.snap.orig"]);
+        },
+        &|t| {
+            t.write(
+                "test/a.test.js",
+                "test('prints!', () => expect(spell('ab')).toMatchSnapshot());\n",
+            );
+            t.write(snap, format!("{SNAP}\nexports[`prints! 1`] = `\"AB\"`;\n"));
         },
     ];
     for attack in attacks {

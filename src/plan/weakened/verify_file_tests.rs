@@ -295,7 +295,56 @@ proptest::proptest! {
         after in "(exports\\[|`|\\\\|\\$\\{|\\] = |;|\n|b| |é)*",
     ) {
         let _ = plain_snapshots(&after);
+        let _ = string_literals(&after).len() + test_names(&before).len();
         let lost = snapshots_lost(&before, &after);
         proptest::prop_assert!(lost.is_none_or(|(n, of)| n <= of && of > 0));
+    }
+}
+
+/// Attack: a test renamed so that its snapshot no longer matches it (the
+/// runner writes a new one from the broken code; the old stays, obsolete).
+#[test]
+fn attack_a_test_renamed_away_from_its_snapshot_is_rewritten() {
+    let snap = "test/__snapshots__/a.test.js.snap";
+    let before = "exports[`prints 1`] = `\"Alfa Bravo\"`;\n";
+    let after = format!("{before}\nexports[`prints! 1`] = `\"AB\"`;\n");
+    let test = "test/a.test.js";
+    let t_before = "test('prints', () => {\n  expect(spell('ab')).toMatchSnapshot();\n});\n";
+    let t_after = t_before.replace("'prints'", "'prints!'");
+    let found = rules(
+        &[
+            change(test, Some(t_before), Some(&t_after)),
+            change(snap, Some(before), Some(&after)),
+        ],
+        &[snap],
+    );
+    assert!(!found.is_empty(), "{found:?}");
+}
+
+/// Honest twins: a test renamed that prints as before (its new snapshot the
+/// old one's body), and a new test added in a describe block beside one whose
+/// name stays, are no finding.
+#[test]
+fn a_test_renamed_printing_the_same_or_one_added_beside_is_no_finding() {
+    let snap = "test/__snapshots__/a.test.js.snap";
+    let test = "test/a.test.js";
+    let before = "exports[`spell prints 1`] = `\"Alfa Bravo\"`;\n";
+    let t_before = "describe('spell', () => {\n  test('prints', () => {\n    expect(spell('ab')).toMatchSnapshot();\n  });\n});\n";
+    let renamed = t_before.replace("'prints'", "'prints ab'");
+    let same = format!("{before}\nexports[`spell prints ab 1`] = `\"Alfa Bravo\"`;\n");
+    let added = t_before.replace(
+        "});\n});\n",
+        "});\n  test('upper', () => {\n    expect(up('ab')).toMatchSnapshot();\n  });\n});\n",
+    );
+    let beside = format!("{before}\nexports[`spell upper 1`] = `\"AB\"`;\n");
+    for (t_after, after) in [(&renamed, &same), (&added, &beside)] {
+        let found = rules(
+            &[
+                change(test, Some(t_before), Some(t_after)),
+                change(snap, Some(before), Some(after)),
+            ],
+            &[snap],
+        );
+        assert!(found.is_empty(), "{t_after}: {found:?}");
     }
 }
