@@ -348,3 +348,16 @@ fn a_test_renamed_printing_the_same_or_one_added_beside_is_no_finding() {
         assert!(found.is_empty(), "{t_after}: {found:?}");
     }
 }
+
+/// The same with the snapshot file left as it was (the new snapshot written
+/// by each run of the verify, never committed): only the test's name changed,
+/// and the check reads no snapshot that did not change.
+#[test]
+#[ignore = "known hole: a test renamed away from its snapshot, the .snap untouched, is no finding; the check holds only changed files, not the snapshot the old name keys"]
+fn attack_a_test_renamed_away_from_an_untouched_snapshot_is_found() {
+    let test = "test/a.test.js";
+    let t_before = "test('prints', () => {\n  expect(spell('ab')).toMatchSnapshot();\n});\n";
+    let t_after = t_before.replace("'prints'", "'prints!'");
+    let found = rules(&[change(test, Some(t_before), Some(&t_after))], &[]);
+    assert!(!found.is_empty(), "{found:?}");
+}
