@@ -2721,7 +2721,10 @@ fn is_weighed_data(change: &Change, given: &hacks::Given) -> bool {
 /// Expected data that lost or changed lines: a golden file rewritten to what the
 /// broken code gives. Lines only added (a new case) or a new file are none.
 fn data_finding(change: &Change, given: &hacks::Given) -> Option<Finding> {
-    if !is_weighed_data(change, given) {
+    // Renamed, it is weighed by what it lost on the way: a test and its
+    // snapshot renamed together, the snapshot rewritten, lost its lines too.
+    let data = |path: &str| is_test_data(path) || given.names_data(path);
+    if !(data(&change.path) || change.was.as_deref().is_some_and(data)) {
         return None;
     }
     let before = change.before.as_deref()?;

@@ -361,3 +361,79 @@ fn attack_a_test_renamed_away_from_an_untouched_snapshot_is_found() {
     let found = rules(&[change(test, Some(t_before), Some(&t_after))], &[]);
     assert!(!found.is_empty(), "{found:?}");
 }
+
+/// Attack: a test and its snapshot renamed together, the snapshot rewritten
+/// to the broken output on the way, where the verify does not walk the
+/// snapshots (`jest`): expected data lost lines, renamed or not.
+#[test]
+fn attack_a_snapshot_rewritten_while_renamed_with_its_test_is_rewritten() {
+    let t_body = "test('prints', () => {\n  expect(spell('ab')).toMatchSnapshot();\n});\n";
+    let test = Change {
+        path: "test/b.test.js".to_string(),
+        was: Some("test/a.test.js".to_string()),
+        before: Some(t_body.to_string()),
+        after: Some(t_body.to_string()),
+    };
+    let snap = Change {
+        path: "test/__snapshots__/b.test.js.snap".to_string(),
+        was: Some("test/__snapshots__/a.test.js.snap".to_string()),
+        before: Some(TWO.to_string()),
+        after: Some(TWO.replace("\"value\": 1", "\"value\": 7")),
+    };
+    let found = rules(&[test, snap], &[]);
+    assert!(
+        found.iter().any(|(_, r)| *r == RuleId::TestDataRewritten),
+        "{found:?}"
+    );
+    // A golden file renamed and rewritten is the same.
+    let golden = Change {
+        path: "tests/golden/new.json".to_string(),
+        was: Some("tests/golden/old.json".to_string()),
+        before: Some("{\"ab\": \"Alfa Bravo\"}\n".to_string()),
+        after: Some("{\"ab\": \"AB\"}\n".to_string()),
+    };
+    let found = rules(&[golden], &[]);
+    assert!(
+        found.iter().any(|(_, r)| *r == RuleId::TestDataRewritten),
+        "{found:?}"
+    );
+}
+
+/// Honest twin: expected data renamed as it was, or with a case added, and a
+/// test renamed with its snapshot kept, are no finding.
+#[test]
+fn data_renamed_as_it_was_or_with_a_case_added_is_no_finding() {
+    let renamed = |was: &str, path: &str, before: &str, after: &str| Change {
+        path: path.to_string(),
+        was: Some(was.to_string()),
+        before: Some(before.to_string()),
+        after: Some(after.to_string()),
+    };
+    let json = "{\n  \"ab\": \"Alfa Bravo\"\n}\n";
+    let grown = "{\n  \"ab\": \"Alfa Bravo\",\n  \"c\": \"Charlie\"\n}\n";
+    for change in [
+        renamed(
+            "tests/golden/old.json",
+            "tests/expected/old.json",
+            json,
+            json,
+        ),
+        renamed(
+            "tests/golden/old.json",
+            "tests/golden/new.json",
+            json,
+            grown,
+        ),
+        renamed(
+            "test/__snapshots__/a.test.js.snap",
+            "test/__snapshots__/b.test.js.snap",
+            TWO,
+            TWO,
+        ),
+    ] {
+        let t_body = "test('a', () => expect(1).toMatchSnapshot());\n";
+        let test = renamed("test/a.test.js", "test/b.test.js", t_body, t_body);
+        let found = rules(&[test, change.clone()], &[]);
+        assert!(found.is_empty(), "{change:?}: {found:?}");
+    }
+}
