@@ -498,11 +498,7 @@ impl Reads {
         let altered = deltas.altered();
         // What the project called itself at the start: a runner's own source is
         // the product only in a repository that was that runner then.
-        let rev = from.unwrap_or("HEAD");
-        let started = crate::judge::files::project_names_in(&|file| {
-            let text = git::file_at(root, rev, Path::new(file)).ok().flatten();
-            text.filter(|t| t.len() <= 1024 * 1024)
-        });
+        let started = project_names_at(root, from.unwrap_or("HEAD"));
         let capped = |kept: &[String]| {
             let gone = &altered.gone;
             crate::judge::files::verify_runs_since(root, verify, kept, gone, Some(&started))
@@ -534,6 +530,16 @@ impl Reads {
         };
         Reads::of(root, goal, verify.as_ref(), from)
     }
+}
+
+/// The names the project's manifests gave it at commit `rev`
+/// ([`crate::judge::files::project_names_in`]): a runner's own source is the
+/// product only in a repository that was that runner then.
+pub fn project_names_at(root: &Path, rev: &str) -> Vec<String> {
+    crate::judge::files::project_names_in(&|file| {
+        let text = git::file_at(root, rev, Path::new(file)).ok().flatten();
+        text.filter(|t| t.len() <= 1024 * 1024)
+    })
 }
 
 /// What weakened the tests of `goal` in a pull request onto commit `base`: from the

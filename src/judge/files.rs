@@ -120,6 +120,9 @@ pub fn verify_closure(root: &Path, verify: &Verify) -> Vec<String> {
 /// followed only through names their text could run: not names inside comments or
 /// messages (`sys.exit("write solution.py first")`), and not through a test
 /// file's imports, which reach the code it tests. What weakened tests weighs.
+/// The project's names read as now: the check and the gate read them at a
+/// commit ([`verify_runs_since`]).
+#[cfg(test)]
 pub fn verify_runs(root: &Path, verify: &Verify) -> Vec<String> {
     let mut out = Taken::default();
     closure(root, verify, true, &mut out);
@@ -876,8 +879,16 @@ fn named_in(
         true => program_text(&text),
         false => text,
     };
-    for line in text.lines() {
-        let command: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+    // Each command of a line (`python3 -m pytest -q && python3 -m checks`):
+    // Python starts the first module of each, not of the line. A list of
+    // arguments is one too (`subprocess.run([sys.executable, "-m", "checks"])`).
+    for command in text.lines().flat_map(|l| l.split([';', '|', '&'])) {
+        let command: Vec<String> = (command
+            .split(|c: char| c.is_whitespace() || "[](),".contains(c)))
+        .map(|w| w.trim_matches(['"', '\'']))
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect();
         if runs && runs_own_runner(&command, own) {
             continue;
         }
@@ -900,9 +911,18 @@ fn named_in(
     // target, a module it requires) is the work under test, as an entered
     // folder's is; what it runs by name there is the check's.
     let ran = run_by_name(&text);
-    // A declaration file (`index.d.ts`) declares types and runs nothing.
+    // A declaration file (`index.d.ts`) declares types and runs nothing, but
+    // for the type check a configuration lists it for: there the type tests'
+    // own machinery (`type Expect<T extends true>`) can be one, gutted to pass
+    // them all. The package's own types (a root `index.d.ts`, those in a code
+    // folder) are the work it checks; a `types` field the work may write says
+    // nothing the start did.
+    let compiled = is_type_config(rel);
+    let declared = |found: &str| {
+        is_declaration(found) && (!compiled || !found.contains('/') && found.starts_with("index."))
+    };
     let work = |found: &str, word: &str| {
-        runs && (is_declaration(found)
+        runs && (declared(found)
             || in_code_folder(found) && !ran.contains(word.trim_start_matches("./")))
     };
     for word in words.filter(|w| w.len() > 1 && (w.contains('/') || w.contains('.'))) {
@@ -938,6 +958,13 @@ fn is_declaration(rel: &str) -> bool {
         .any(|e| rel.ends_with(e))
 }
 
+/// Whether `rel` is a TypeScript type check's configuration (`tsconfig.json`,
+/// `tsconfig.test.json`).
+fn is_type_config(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    name.starts_with("tsconfig") && name.ends_with(".json")
+}
+
 /// Extensions of languages whose `/* … */` is a comment.
 const BLOCK_COMMENTED: &[&str] = &[
     "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "go", "rs", "c", "h", "cc", "cpp", "hpp",
@@ -955,37 +982,92 @@ fn block_comments(rel: &str) -> bool {
 /// starts a word and is followed by a blank, to the next `*/`. Its words name no
 /// program, and its `/*` is no glob of every script at the root (a Gruntfile's
 /// banner, an `/* eslint-disable */` line). A glob's `/*` (`dist/*`,
-/// `'/*.js'`) opens none; one left open is kept as it is.
+/// `'/*.js'`) opens none; one left open is kept as it is. A `/*` in a line
+/// comment (`// drops /* banners`) opens none, nor one in a string that does
+/// not close it there (`l.startsWith('/* ')`): what follows up to a later `*/`
+/// is code, and a script it names stays the check's.
 fn without_block_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    let mut prev: Option<char> = None;
-    while let Some(at) = rest.find("/*") {
-        let before = rest[..at].chars().next_back().or(prev);
-        let after = rest[at + 2..].trim_start_matches('*').chars().next();
-        let opens = before.is_none_or(|c| c.is_whitespace() || "\"'`(,;".contains(c))
-            && after.is_some_and(char::is_whitespace);
-        if !opens {
-            out.push_str(&rest[..at + 2]);
-            prev = Some('*');
-            rest = &rest[at + 2..];
-            continue;
+    let bytes = text.as_bytes();
+    let mut out = Blanked {
+        text,
+        out: String::with_capacity(text.len()),
+        copied: 0,
+    };
+    let mut at = 0;
+    while at < bytes.len() {
+        let next = bytes.get(at + 1).copied();
+        match bytes[at] {
+            b'/' if next == Some(b'/') => {
+                at = text[at..].find('\n').map_or(bytes.len(), |n| at + n);
+            }
+            quote @ (b'"' | b'\'' | b'`') => {
+                let end = string_end(bytes, at + 1, quote);
+                // A banner's comment closes in its string; one that does not
+                // is the string's text.
+                out.comments(at + 1, end, end);
+                at = end + 1;
+            }
+            b'/' if next == Some(b'*') => match out.comments(at, at + 2, bytes.len()) {
+                Some(end) => at = end,
+                None => break,
+            },
+            _ => at += 1,
         }
-        // None closes later either: the rest is kept, and read once.
-        let Some(end) = rest[at + 2..].find("*/").map(|end| at + 2 + end + 2) else {
-            break;
-        };
-        out.push_str(&rest[..at]);
-        out.extend(
-            rest[at..end]
-                .chars()
-                .map(|c| if c == '\n' { c } else { ' ' }),
-        );
-        prev = Some('/');
-        rest = &rest[end..];
     }
-    out.push_str(rest);
-    out
+    out.out.push_str(&text[out.copied..]);
+    out.out
+}
+
+/// Where the string whose body starts at `from` ends: its closing `quote`
+/// (an escaped one passed over), or a `'` or `"` string's line end, or the end.
+fn string_end(bytes: &[u8], from: usize, quote: u8) -> usize {
+    let mut at = from;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\\' => at += 2,
+            b'\n' if quote != b'`' => return at,
+            c if c == quote => return at,
+            _ => at += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// [`without_block_comments`]'s text, copied to `out` up to `copied`.
+struct Blanked<'t> {
+    text: &'t str,
+    out: String,
+    copied: usize,
+}
+
+impl Blanked<'_> {
+    /// Blanks the block comments that open from `from` on, before `open_end`,
+    /// and close before `close_end`; where the last ended (`None`: one opened
+    /// and did not close, so that none after can either).
+    fn comments(&mut self, from: usize, open_end: usize, close_end: usize) -> Option<usize> {
+        let text = self.text;
+        let mut at = from;
+        while let Some(found) = (text.get(at..open_end))
+            .and_then(|rest| rest.find("/*"))
+            .map(|f| at + f)
+        {
+            let before = text[..found].chars().next_back();
+            let after = text[found + 2..].trim_start_matches('*').chars().next();
+            let opens = before.is_none_or(|c| c.is_whitespace() || "\"'`(,;".contains(c))
+                && after.is_some_and(char::is_whitespace);
+            if !opens {
+                at = found + 2;
+                continue;
+            }
+            let end = text[found + 2..close_end].find("*/")? + found + 4;
+            self.out.push_str(&text[self.copied..found]);
+            let blank = |c: char| if c == '\n' { c } else { ' ' };
+            self.out.extend(text[found..end].chars().map(blank));
+            self.copied = end;
+            at = end;
+        }
+        Some(at)
+    }
 }
 
 /// Whether `rel` is the product's code: a file in a language's grammar under a
@@ -1142,7 +1224,8 @@ fn run_module(root: &Path, dir: &Path, words: &[String]) -> Vec<String> {
 /// The module a `python -m MODULE` among `words` runs, and where in `words` it
 /// stands alone (`None` when an option cluster holds it: `-mchecks`).
 fn module_run(words: &[String]) -> Option<(Option<usize>, &str)> {
-    let name = |w: &str| w.rsplit('/').next().unwrap_or(w).starts_with("python");
+    let name =
+        |w: &str| w.rsplit('/').next().unwrap_or(w).starts_with("python") || w == "sys.executable";
     let at = words.iter().position(|w| name(w))?;
     let mut args = words[at + 1..]
         .iter()
@@ -1231,7 +1314,11 @@ pub fn project_names_in(read: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
                 inside = tables.contains(&header);
                 continue;
             }
-            if inside {
+            // A comment names nothing (`# was: name='pytest'`), nor in a table
+            // a key other than the line's own (`authors = [{name = …}]`).
+            let line = line.split('#').next().unwrap_or("");
+            let keyed = tables.is_empty() || line.split('=').next().map(str::trim) == Some("name");
+            if inside && keyed {
                 out.extend(name_values(line).map(project_name));
             }
         }

@@ -271,3 +271,260 @@ fn block_comments_are_read_in_linear_time() {
         "x     \n     y    \n    \n   z"
     );
 }
+
+/// Attacks: a `/*` in a line comment (`// strips /* … */`) or in a string it
+/// does not close in (`line.startsWith('/* ')`) opens no block comment, so the
+/// script named on the lines up to a later `*/` stays what the verify runs.
+#[test]
+fn attack_a_comment_opened_in_a_line_comment_or_a_string_hides_no_script() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "checks/check.sh", "#!/bin/sh\nexit 0\n");
+    for runner in [
+        "// drops /* banners\nconst { execSync } = require('child_process');\nexecSync('sh checks/check.sh');\n// and their */ ends\n",
+        "const keep = (l) => !l.startsWith('/* ');\nrequire('child_process').execSync('sh checks/check.sh');\nconst end = (l) => l.endsWith(' */');\n",
+        "package main\n\n// Lines like /* x\nfunc main() { run(\"sh\", \"checks/check.sh\") }\n// */ are skipped\n",
+    ] {
+        let name = if runner.starts_with("package") {
+            "run.go"
+        } else {
+            "run.js"
+        };
+        write(root, name, runner);
+        let line = if name == "run.go" {
+            "go run run.go"
+        } else {
+            "node run.js"
+        };
+        let found = verify_runs(root, &verify(line));
+        assert!(has(&found, "checks/check.sh"), "{runner}: {found:?}");
+    }
+}
+
+/// Honest twin: a block comment closed in the string that opens it (a banner)
+/// or on code lines is still blanked, a line comment before it or not.
+#[test]
+fn a_block_comment_in_a_banner_string_or_after_a_line_comment_is_blanked() {
+    let text = "// a note\nconst b = '/* v1 see ./x.sh */\\n'; /* run y.sh\n */ go();\n";
+    let blanked = without_block_comments(text);
+    assert!(
+        !blanked.contains("x.sh") && !blanked.contains("y.sh"),
+        "{blanked}"
+    );
+    assert!(blanked.contains("go();"), "{blanked}");
+    assert_eq!(blanked.lines().count(), text.lines().count());
+}
+
+/// The type tests' own machinery (`Expect<T extends true>`) in a declaration
+/// file the type check's configuration lists.
+const EXPECT: &str = "export type Expect<T extends true> = T;\nexport type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;\n";
+
+/// Attack: a verify that is a type check (`tsc -p tsconfig.test.json`, `tsd`,
+/// `vue-tsc`) compiles the declarations its configuration lists; one that is
+/// the type tests' machinery, gutted (`type Expect<T> = T`), makes every type
+/// test pass. A declaration a type checker's configuration names is what the
+/// check rests on, unless it is the package's own types; a `types` field the
+/// work writes into package.json makes none its own.
+#[test]
+fn attack_a_declaration_a_type_check_compiles_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "tsconfig.test.json",
+        r#"{"compilerOptions": {"noEmit": true}, "files": ["types/expect.d.ts", "test/types.test.ts"]}"#,
+    );
+    write(root, "types/expect.d.ts", EXPECT);
+    write(
+        root,
+        "test/types.test.ts",
+        "import type { Expect, Equal } from '../types/expect';\ntype _ = Expect<Equal<1, 1>>;\n",
+    );
+    write(root, "package.json", r#"{"types": "types/expect.d.ts"}"#);
+    for line in [
+        "npx tsc -p tsconfig.test.json",
+        "npx vue-tsc --noEmit -p tsconfig.test.json",
+    ] {
+        let found = verify_runs(root, &verify(line));
+        assert!(has(&found, "types/expect.d.ts"), "{line}: {found:?}");
+    }
+}
+
+/// Honest twin: the package's own declarations (a root `index.d.ts`, one in a
+/// code folder) a type check's configuration lists are the work it checks.
+#[test]
+fn the_packages_own_declarations_a_type_check_lists_are_the_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "tsconfig.json",
+        r#"{"files": ["index.d.ts", "src/shim.d.ts", "lib/types/a.d.mts", "test/a.test.ts"]}"#,
+    );
+    for rel in ["index.d.ts", "src/shim.d.ts", "lib/types/a.d.mts"] {
+        write(root, rel, "export declare const x: number;\n");
+    }
+    write(root, "test/a.test.ts", "import { x } from '..';\n");
+    let found = verify_runs(root, &verify("npx tsc -p tsconfig.json"));
+    for rel in ["index.d.ts", "src/shim.d.ts", "lib/types/a.d.mts"] {
+        assert!(!has(&found, rel), "{rel}: {found:?}");
+    }
+}
+
+/// Attacks: a runner's name in a manifest's comment or an author's `name`
+/// makes no project that runner: a vendored `pytest.py` stays the check, at
+/// the start (read by the same words) as now.
+#[test]
+fn attack_a_runner_named_only_in_a_comment_or_an_author_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "pytest.py", "import sys\nsys.exit(0)\n");
+    let runs = || verify_runs(root, &verify("python3 -m pytest -q"));
+    let shapes: [&[(&str, &str)]; 4] = [
+        &[("setup.py", "# was: name='pytest'\nsetup(name='myapp')\n")],
+        &[(
+            "pyproject.toml",
+            "[project]\nname = \"myapp\"\nauthors = [{name = \"pytest\"}]\n",
+        )],
+        &[(
+            "pyproject.toml",
+            "[project]\nname = \"myapp\"\n# name = \"pytest\"\n",
+        )],
+        &[("setup.cfg", "[metadata]\nname = myapp  # name = pytest\n")],
+    ];
+    for shape in shapes {
+        for manifest in ["setup.py", "setup.cfg", "pyproject.toml"] {
+            let _ = fs::remove_file(root.join(manifest));
+        }
+        for (rel, text) in shape {
+            write(root, rel, text);
+        }
+        assert!(has(&runs(), "pytest.py"), "{shape:?}");
+    }
+}
+
+/// Honest twin: pytest's own repository, named so in each of its manifests
+/// (a comment beside the name, and a plugin's `name` key elsewhere in
+/// setup.py's call, said nothing against it).
+#[test]
+fn a_runner_named_so_in_every_manifest_is_the_product() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "pytest.py", "def main():\n    return 0\n");
+    write(
+        root,
+        "setup.cfg",
+        "[metadata]\nname = pytest  # the runner\n",
+    );
+    write(
+        root,
+        "pyproject.toml",
+        "[project]\nname = \"pytest\"\nauthors = [{name = \"Holger Krekel\"}]\n",
+    );
+    write(root, "setup.py", "setup(name='pytest')  # see setup.cfg\n");
+    let found = verify_runs(root, &verify("python3 -m pytest -q"));
+    assert!(!has(&found, "pytest.py"), "{found:?}");
+}
+
+/// Manifests that disagree (setup.py `pytest`, pyproject `myapp`) name no
+/// runner's repository either; but `attack_a_runner_the_repository_does_not_ship_or_a_check_it_names_stays`
+/// reads a setup.py renamed to `pytest` beside a pyproject naming `myapp` as
+/// pytest's own, so this is left to the lead.
+#[test]
+#[ignore = "known hole: manifests that disagree still make a vendored runner the product; the existing attack_a_runner_the_repository_does_not_ship_or_a_check_it_names_stays asserts that shape is the product"]
+fn attack_a_runner_named_in_one_of_two_disagreeing_manifests_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "pytest.py", "import sys\nsys.exit(0)\n");
+    write(root, "setup.cfg", "[metadata]\nname = pytest\n");
+    write(root, "pyproject.toml", "[project]\nname = \"myapp\"\n");
+    let found = verify_runs(root, &verify("python3 -m pytest -q"));
+    assert!(has(&found, "pytest.py"), "{found:?}");
+}
+
+proptest::proptest! {
+    /// Any text's block comments are blanked without a panic, its lines kept.
+    #[test]
+    fn any_text_s_block_comments_are_blanked_without_a_panic(
+        text in "(/\\*|\\*/|//|'|\"|`|\\\\|\n| |x|é)*",
+    ) {
+        let blanked = without_block_comments(&text);
+        proptest::prop_assert_eq!(blanked.lines().count(), text.lines().count());
+    }
+}
+
+/// Attack: a script's line that runs two Python modules (`python3 -m pytest -q
+/// && python3 -m checks`) runs both: the second module is a check the verify
+/// rests on, in the runner's own repository as in any other.
+#[test]
+fn attack_a_second_module_on_a_scripts_line_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "checks.py", "import sys\nsys.exit(0)\n");
+    write(root, "pytest.py", "def main():\n    return 0\n");
+    for (name, sep) in [("myapp", " && "), ("pytest", "; "), ("myapp", " || ")] {
+        write(root, "setup.py", &format!("setup(name='{name}')\n"));
+        write(
+            root,
+            "run_tests.sh",
+            &format!("#!/bin/sh\npython3 -m pytest -q{sep}python3 -m checks\n"),
+        );
+        let found = verify_runs(root, &verify("sh run_tests.sh"));
+        assert!(has(&found, "checks.py"), "{name} {sep}: {found:?}");
+    }
+}
+
+/// Honest twin: in the runner's own repository the runner a script's line
+/// starts beside a check is still the product, whichever command comes first.
+#[test]
+fn the_runner_beside_a_check_on_a_scripts_line_is_still_the_product() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "setup.py", "setup(name='pytest')\n");
+    write(root, "checks.py", "import sys\nsys.exit(0)\n");
+    write(root, "pytest.py", "def main():\n    return 0\n");
+    for line in [
+        "python3 -m checks && python3 -m pytest -q",
+        "python3 -m pytest -q | tee log",
+    ] {
+        write(root, "run_tests.sh", &format!("#!/bin/sh\n{line}\n"));
+        let found = verify_runs(root, &verify("sh run_tests.sh"));
+        assert!(!has(&found, "pytest.py"), "{line}: {found:?}");
+    }
+}
+
+/// Attack: a check module a Python runner starts in a list of arguments
+/// (`subprocess.run([sys.executable, "-m", "checks"])`) is a check the verify
+/// rests on, as on a command line.
+#[test]
+fn attack_a_module_started_from_a_list_of_arguments_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "checks.py", "import sys\nsys.exit(0)\n");
+    for call in [
+        "subprocess.run([\"python3\", \"-m\", \"checks\"], check=True)",
+        "subprocess.check_call([sys.executable, '-m', 'checks'])",
+    ] {
+        write(root, "run.py", &format!("import subprocess, sys\n{call}\n"));
+        let found = verify_runs(root, &verify("python3 run.py"));
+        assert!(has(&found, "checks.py"), "{call}: {found:?}");
+    }
+}
+
+/// Honest twin: in the runner's own repository the runner a list of arguments
+/// starts is the product, as on a command line.
+#[test]
+fn the_runner_started_from_a_list_of_arguments_in_its_repository_is_the_product() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "setup.py", "setup(name='pytest')\n");
+    write(root, "pytest.py", "def main():\n    return 0\n");
+    write(
+        root,
+        "run.py",
+        "import subprocess, sys\nsubprocess.check_call([sys.executable, '-m', 'pytest', '-q'])\n",
+    );
+    let found = verify_runs(root, &verify("python3 run.py"));
+    assert!(!has(&found, "pytest.py"), "{found:?}");
+    assert!(has(&found, "run.py"), "{found:?}");
+}

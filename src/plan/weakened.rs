@@ -321,6 +321,10 @@ pub fn find_given(
     let code = with_code::Code::new(changes, given.red_at_start, &given.born);
     let deleted = deleted_discovered(&rows, &given.discovered);
     let options_left = runner::pytest_options_left(changes);
+    let renames: HashSet<(&str, &str)> = (changes.iter())
+        .filter_map(|c| c.was.as_deref().map(|was| (was, c.path.as_str())))
+        .collect();
+    let by_path: HashMap<&str, &Change> = changes.iter().map(|c| (c.path.as_str(), c)).collect();
     let mut out = Vec::new();
     for (row, pair) in rows.iter().zip(&pairs) {
         // A reformat (black, prettier, rustfmt, gofmt) changes no test, runner
@@ -484,6 +488,8 @@ pub fn find_given(
         if what.is_empty()
             && let Some(found) = verify_finding(row.change, verify_files, given)
                 .or_else(|| data_finding(row.change, given, &code))
+                .or_else(|| snapshot_detached(row.change, &renames))
+                .or_else(|| snapshot_orphaned(row.change, &by_path))
         {
             let parts = found.parts.into_iter().chain(cut).collect();
             out.push(Finding::new(&found.path, parts, None));
@@ -2522,6 +2528,228 @@ fn is_snapshot(path: &str) -> bool {
         || path.split('/').rev().skip(1).any(|d| d == "__snapshots__")
 }
 
+/// The snapshots of a jest or vitest snapshot file by key: the runner evaluates
+/// it as JavaScript, so the last `exports[KEY] = …` of a key is its snapshot.
+fn snapshot_bodies(text: &str) -> HashMap<&str, String> {
+    let mut out = HashMap::new();
+    let mut current: Option<(&str, String)> = None;
+    for line in text.lines() {
+        let opened = line
+            .strip_prefix("exports[")
+            .and_then(|rest| rest.split_once("] = "));
+        if let Some((key, rest)) = opened {
+            out.extend(current.take());
+            current = Some((key, rest.to_string()));
+        } else if let Some((_, body)) = current.as_mut() {
+            body.push('\n');
+            body.push_str(line.trim_end());
+        }
+    }
+    out.extend(current);
+    out
+}
+
+/// Whether the keyed snapshots of `before` were rewritten in place in `after`:
+/// both plain snapshots, every key still there and set once, and the bodies
+/// that changed rewritten in place as [`data_in_place`] reads lines (none lost,
+/// none looser). A key assigned again below, or code in the file, is not.
+fn snapshots_in_place(before: &str, after: &str) -> bool {
+    if !plain_snapshots(before) || !plain_snapshots(after) {
+        return false;
+    }
+    let (was, now) = (snapshot_bodies(before), snapshot_bodies(after));
+    let set = after.lines().filter(|l| l.starts_with("exports[")).count();
+    if set != now.len() || was.keys().any(|k| !now.contains_key(k)) {
+        return false;
+    }
+    let (mut old, mut new) = (String::new(), String::new());
+    for (key, body) in &was {
+        let now = &now[key];
+        if now.trim_end() != body.trim_end() {
+            old.push_str(body);
+            old.push('\n');
+            new.push_str(now);
+            new.push('\n');
+        }
+    }
+    let kept: HashSet<&str> = new.lines().collect();
+    let gone: Vec<String> = (old.lines())
+        .filter(|l| !l.trim().is_empty() && !kept.contains(l))
+        .map(str::to_string)
+        .collect();
+    data_in_place(&old, &new, &gone)
+}
+
+/// How many of the snapshots `before` holds `after` lost, rewrote or assigned
+/// again below (so that another body wins), of how many: `None` when none did
+/// or `before` holds none. A snapshot of a new test, wherever it is put, is none.
+fn snapshots_lost(before: &str, after: &str) -> Option<(usize, usize)> {
+    let was = snapshot_bodies(before);
+    if was.is_empty() {
+        return None;
+    }
+    // Code in it can set any snapshot, whatever its lines say.
+    if plain_snapshots(before) && !plain_snapshots(after) {
+        return Some((was.len(), was.len()));
+    }
+    let now = snapshot_bodies(after);
+    let trimmed = |b: &String| b.trim_end().to_string();
+    let lost = (was.iter())
+        .filter(|(key, body)| now.get(*key).map(trimmed) != Some(trimmed(body)))
+        .count();
+    (lost > 0).then_some((lost, was.len()))
+}
+
+/// Whether `text` is snapshots as jest and vitest write them and nothing else:
+/// comment or blank lines, then each ``exports[`KEY`] = `BODY`;`` with no
+/// backtick or `${` unescaped in its key or body, so that evaluating it sets
+/// each key to its body alone.
+fn plain_snapshots(text: &str) -> bool {
+    let Some(first) = text
+        .match_indices("exports[")
+        .find(|(at, _)| *at == 0 || text[..*at].ends_with('\n'))
+        .map(|(at, _)| at)
+    else {
+        return false;
+    };
+    let header = text[..first]
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with("//"));
+    let mut rest = &text[first..];
+    while !rest.is_empty() {
+        let Some(after_key) = rest
+            .strip_prefix("exports[")
+            .and_then(template_end)
+            .and_then(|r| r.strip_prefix("] = "))
+        else {
+            return false;
+        };
+        let Some(after_body) = template_end(after_key).and_then(|r| r.strip_prefix(';')) else {
+            return false;
+        };
+        rest = after_body.trim_start();
+    }
+    header
+}
+
+/// What follows the template literal `text` starts with, when it is plain (no
+/// `${` unescaped in it): `None` for anything else.
+fn template_end(text: &str) -> Option<&str> {
+    let body = text.strip_prefix('`')?;
+    let mut chars = body.char_indices();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '`' => return Some(&body[at + 1..]),
+            '$' if body[at + 1..].starts_with('{') => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The test a jest or vitest snapshot file belongs to: `t/__snapshots__/a.test.ts.snap`
+/// is `t/a.test.ts`'s.
+fn snapshot_owner(path: &str) -> Option<String> {
+    let (dir, name) = path.rsplit_once('/')?;
+    let test = name.strip_suffix(".snap").filter(|t| !t.is_empty())?;
+    let dir = dir.strip_suffix("__snapshots__")?;
+    (dir.is_empty() || dir.ends_with('/')).then(|| format!("{dir}{test}"))
+}
+
+/// A jest or vitest snapshot renamed away from its test (`renames`, old path to
+/// new, does not move the test along): the test finds none where it reads it,
+/// and the runner writes what the code gives, as with one deleted.
+fn snapshot_detached(change: &Change, renames: &HashSet<(&str, &str)>) -> Option<Finding> {
+    let was = change.was.as_deref()?;
+    let owner = snapshot_owner(was)?;
+    let followed = snapshot_owner(&change.path)
+        .is_some_and(|now| renames.contains(&(owner.as_str(), now.as_str())));
+    if followed || change.before.as_deref().is_none_or(|b| b.trim().is_empty()) {
+        return None;
+    }
+    let said = format!(
+        "expected data a test reads was deleted: the snapshot of {owner} was renamed away from it"
+    );
+    let part = Part::new(RuleId::TestDataRewritten, said);
+    Some(Finding::new(&change.path, vec![part], None))
+}
+
+/// A jest or vitest snapshot whose test was renamed away from it (its name gone
+/// from the test's strings): the runner writes the renamed test a new snapshot
+/// from what the code gives, and the old one stays, obsolete. New snapshots
+/// beside one orphaned so, each with a body none orphaned had, are the broken
+/// output in its place; one that prints as before is a rename.
+fn snapshot_orphaned(change: &Change, by_path: &HashMap<&str, &Change>) -> Option<Finding> {
+    let (before, after) = (change.before.as_deref()?, change.after.as_deref()?);
+    let test = by_path.get(snapshot_owner(&change.path)?.as_str())?;
+    let (was, now) = (snapshot_bodies(before), snapshot_bodies(after));
+    let then = string_literals(test.before.as_deref().unwrap_or(""));
+    let still = string_literals(test.after.as_deref().unwrap_or(""));
+    let orphaned: Vec<&String> = (was.iter())
+        .filter(|(key, _)| {
+            let names = test_names(key);
+            names.iter().any(|n| then.contains(n)) && !names.iter().any(|n| still.contains(n))
+        })
+        .map(|(_, body)| body)
+        .collect();
+    let added = (now.iter())
+        .filter(|(key, _)| !was.contains_key(*key))
+        .filter(|(_, body)| !orphaned.iter().any(|o| o.trim_end() == body.trim_end()))
+        .count();
+    if orphaned.is_empty() || added == 0 {
+        return None;
+    }
+    let said = format!(
+        "expected data a test reads changed ({added} of {} new in place of a test renamed away from its own)",
+        plural(now.len(), "snapshot")
+    );
+    let part = Part::new(RuleId::TestDataRewritten, said);
+    Some(Finding::new(&change.path, vec![part], None))
+}
+
+/// The names a snapshot's key can end with: its test's name after the
+/// describe blocks' (`suite prints 1`: `suite prints`, `prints`), the shortest
+/// [`NAMES_READ`] of them: a key of many words is read in linear time.
+fn test_names(key: &str) -> Vec<&str> {
+    let key = key.trim_matches('`');
+    let name = key
+        .rsplit_once(' ')
+        .filter(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        .map_or(key, |(name, _)| name);
+    let mut out: Vec<&str> = (name.rmatch_indices(' '))
+        .take(NAMES_READ)
+        .map(|(at, _)| &name[at + 1..])
+        .collect();
+    if out.len() < NAMES_READ {
+        out.push(name);
+    }
+    out
+}
+
+/// How many of a snapshot key's names [`test_names`] reads.
+const NAMES_READ: usize = 16;
+
+/// The texts of `text`'s one-line quoted strings (`'a'`, `"b"`, `` `c` ``).
+fn string_literals(text: &str) -> HashSet<&str> {
+    let mut out = HashSet::new();
+    for line in text.lines() {
+        let mut rest = line;
+        while let Some(open) = rest.find(['\'', '"', '`']) {
+            let quote = rest.as_bytes()[open] as char;
+            let body = &rest[open + 1..];
+            let Some(end) = body.find(quote) else {
+                break;
+            };
+            out.insert(&body[..end]);
+            rest = &body[end + 1..];
+        }
+    }
+    out
+}
+
 /// Whether [`data_finding`] weighs `change`: expected data where it was.
 fn is_weighed_data(change: &Change, given: &hacks::Given) -> bool {
     change.was.is_none() && (is_test_data(&change.path) || given.names_data(&change.path))
@@ -2537,7 +2765,10 @@ fn data_finding(
     given: &hacks::Given,
     code: &with_code::Code<'_>,
 ) -> Option<Finding> {
-    if !is_weighed_data(change, given) {
+    // Renamed, it is weighed by what it lost on the way: a test and its
+    // snapshot renamed together, the snapshot rewritten, lost its lines too.
+    let data = |path: &str| is_test_data(path) || given.names_data(path);
+    if !(data(&change.path) || change.was.as_deref().is_some_and(data)) {
         return None;
     }
     let before = change.before.as_deref()?;
@@ -2551,6 +2782,24 @@ fn data_finding(
             )
         });
     };
+    if is_snapshot(&change.path)
+        && let Some((lost, total)) = snapshots_lost(before, after)
+    {
+        let part = if code.may_follow() && snapshots_in_place(before, after) {
+            let said = format!(
+                "{lost} of {} a test expects rewritten in place in a change that also changes the code",
+                plural(total, "snapshot")
+            );
+            Part::new(RuleId::ExpectedFollowsCode, said)
+        } else {
+            let said = format!(
+                "expected data a test reads changed ({lost} of {} lost, rewritten or assigned again)",
+                plural(total, "snapshot")
+            );
+            Part::new(RuleId::TestDataRewritten, said)
+        };
+        return Some(Finding::new(&change.path, vec![part], None));
+    }
     // A JSON entry that gained a comma because one was added after it is the same.
     let bare = |l: &'_ str| l.trim_end().trim_end_matches(',').to_string();
     let now: std::collections::HashSet<String> = after.lines().map(bare).collect();
@@ -2606,10 +2855,19 @@ fn data_in_place(before: &str, after: &str, gone: &[String]) -> bool {
             .map(|l| LOOSE.iter().map(|m| l.matches(m).count()).sum::<usize>())
             .sum()
     };
+    // Quotes, commas and semicolons aside: `"3 items"` cut to `"3"`.
+    let inner = |l: &str| {
+        l.trim()
+            .trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | ',' | ';'))
+            .to_string()
+    };
     let cut = new.iter().any(|n| {
-        let n = n.trim();
-        gone.iter()
-            .any(|g| g.trim() != n && g.trim().starts_with(n))
+        let n = inner(n);
+        !n.is_empty()
+            && gone.iter().any(|g| {
+                let g = inner(g);
+                g != n && g.starts_with(&n)
+            })
     });
     said(after) >= said(before)
         && new.len() >= gone.len()
@@ -2633,8 +2891,15 @@ fn verify_finding(
         return None;
     }
     // A snapshot is what a test compares with, not a check the verify runs: the
-    // data rule weighs it where it stays (lines lost or rewritten, or deleted).
-    if is_snapshot(&change.path) && is_weighed_data(change, given) {
+    // data rule weighs it where it stays (lost, rewritten or assigned again, or
+    // deleted). Only a file of jest's or vitest's keyed snapshots: one that is a
+    // single expected output (a file snapshot, insta's) gains no new case by a
+    // line, and the data rule reads lines added as one.
+    let keyed = change
+        .before
+        .as_deref()
+        .is_some_and(|b| !snapshot_bodies(b).is_empty());
+    if is_snapshot(&change.path) && keyed && is_weighed_data(change, given) {
         return None;
     }
     let before = change.before.as_deref()?;

@@ -109,6 +109,7 @@ mod shell;
 mod sign_off_records;
 mod skill;
 mod small;
+mod snapshot_gutted;
 mod special_files;
 mod state_lock;
 mod sync_race;

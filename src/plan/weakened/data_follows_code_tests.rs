@@ -138,3 +138,27 @@ fn a_snapshot_made_looser_with_the_code_is_high() {
     ]);
     assert_eq!(found, ["expected-follows-code, low"]);
 }
+
+/// A jest/vitest snapshot's body rewritten in place with the code is the
+/// same lead; its key assigned again below, or a body cut short, stays high.
+#[test]
+fn a_keyed_snapshot_rewritten_in_place_with_the_code_is_a_lead() {
+    let snap = "// Vitest Snapshot v1\n\nexports[`greets 1`] = `\"hello, ada\"`;\n\nexports[`counts 1`] = `\"3 items\"`;\n";
+    let path = "test/__snapshots__/greet.test.ts.snap";
+    let with = |after: &str| {
+        rules(&[
+            change("lockfile.py", Some(CODE), Some(CODE_AFTER)),
+            change(path, Some(snap), Some(after)),
+        ])
+    };
+    assert_eq!(
+        with(&snap.replace("hello, ada", "hi, ada")),
+        ["expected-follows-code, low"]
+    );
+    let again = format!("{snap}\nexports[`greets 1`] = `\"hi, ada\"`;\n");
+    assert_eq!(with(&again), ["test-data-rewritten, high"]);
+    let cut = snap.replace("\"3 items\"", "\"3\"");
+    assert_eq!(with(&cut), ["test-data-rewritten, high"]);
+    let gone = snap.replace("\nexports[`counts 1`] = `\"3 items\"`;\n", "\n");
+    assert_eq!(with(&gone), ["test-data-rewritten, high"]);
+}
