@@ -678,10 +678,7 @@ impl<'s, 'r> Reader<'s, 'r> {
     /// JavaScript's `cond && check` (`||`: run when it does not hold): the
     /// right side's bytes with the left side as its condition, in normal form
     /// and in words, and whether negated.
-    fn short_circuit(
-        &self,
-        n: Node<'_>,
-    ) -> Option<Vec<(std::ops::Range<usize>, String, String, bool)>> {
+    fn short_circuit(&self, n: Node<'_>) -> Option<Vec<Branch>> {
         if !self.g.is_js() || n.kind() != "binary_expression" {
             return None;
         }
@@ -707,10 +704,7 @@ impl<'s, 'r> Reader<'s, 'r> {
     /// condition it runs under (`value === case`), in normal form and in
     /// words; `default` runs under none of its siblings': read as no case of
     /// its own (not narrowed), which says nothing rather than too much.
-    fn switch_cases(
-        &self,
-        n: Node<'_>,
-    ) -> Option<Vec<(std::ops::Range<usize>, String, String, bool)>> {
+    fn switch_cases(&self, n: Node<'_>) -> Option<Vec<Branch>> {
         if !self.g.is_js() || n.kind() != "switch_statement" {
             return None;
         }
@@ -2990,6 +2984,11 @@ fn js_never_runs(src: &str, n: Node<'_>) -> Option<std::ops::Range<usize>> {
     let condition = n.child_by_field_name("condition")?;
     (super::folded(src, condition) == Some(false)).then(|| branch.byte_range())
 }
+
+/// A branch of a condition other than an `if`'s ([`Reader::short_circuit`],
+/// [`Reader::switch_cases`]): its bytes, its condition in normal form and in
+/// words, and whether it runs where the condition fails.
+type Branch = (std::ops::Range<usize>, String, String, bool);
 
 /// AVA's and tap's checks, called on the test's `t` (`t.is(a, b)`,
 /// `t.same(a, b)`): not `t.plan`, `t.end`, `t.pass` or `t.teardown`.
