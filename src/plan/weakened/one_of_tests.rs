@@ -278,3 +278,13 @@ fn an_ava_check_deleted_is_high() {
         ["assertions-removed, high"]
     );
 }
+
+/// undici `d2bb04e3` and fastify `37ef9a23`'s shapes: `t.fail()` in a callback
+/// become `t.fail` passed as one, and tap's `t.ok('reached')` markers added
+/// beside `t.plan`, are no loss and no hollow check.
+#[test]
+fn t_fail_and_taps_ok_markers_are_not_read_as_checks() {
+    let before = "const { test } = require('tap');\n\ntest('a', (t) => {\n  t.plan(2);\n  const server = createServer(() => {\n    t.fail();\n  });\n  t.equal(server.x, 1);\n});\n";
+    let after = "const { test } = require('tap');\n\ntest('a', (t) => {\n  t.plan(3);\n  const server = createServer(t.fail);\n  t.equal(server.x, 1);\n  t.ok('server made');\n});\n";
+    assert_eq!(rules("test/a.test.js", before, after), Vec::<String>::new());
+}
