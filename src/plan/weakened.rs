@@ -2553,7 +2553,7 @@ fn snapshot_bodies(text: &str) -> HashMap<&str, String> {
 /// both plain snapshots, every key still there and set once, and the bodies
 /// that changed rewritten in place as [`data_in_place`] reads lines (none lost,
 /// none looser). A key assigned again below, or code in the file, is not.
-fn snapshots_in_place(before: &str, after: &str) -> bool {
+fn snapshots_in_place(before: &str, after: &str, code: &with_code::Code<'_>) -> bool {
     if !plain_snapshots(before) || !plain_snapshots(after) {
         return false;
     }
@@ -2577,7 +2577,16 @@ fn snapshots_in_place(before: &str, after: &str) -> bool {
         .filter(|l| !l.trim().is_empty() && !kept.contains(l))
         .map(str::to_string)
         .collect();
-    data_in_place(&old, &new, &gone)
+    data_in_place(&old, &new, &gone) && data_follows(&old, &new, code)
+}
+
+/// Whether expected data's lines rewritten from `old` to `new` changed the way
+/// the code's own change did ([`with_code::Code::follows`]: a word they gained
+/// the code gained, one they lost the code lost): any edit of the code beside
+/// data rewritten to what broken code gives is no such tie (review 122), nor
+/// are numbers alone.
+fn data_follows(old: &str, new: &str, code: &with_code::Code<'_>) -> bool {
+    code.data_follows(old, new)
 }
 
 /// How many of the snapshots `before` holds `after` lost, rewrote or assigned
@@ -2785,7 +2794,7 @@ fn data_finding(
     if is_snapshot(&change.path)
         && let Some((lost, total)) = snapshots_lost(before, after)
     {
-        let part = if code.may_follow() && snapshots_in_place(before, after) {
+        let part = if code.may_follow() && snapshots_in_place(before, after, code) {
             let said = format!(
                 "{lost} of {} a test expects rewritten in place in a change that also changes the code",
                 plural(total, "snapshot")
@@ -2812,7 +2821,10 @@ fn data_finding(
         return None;
     }
     let total = plural(before.lines().count(), "line");
-    let part = if data_in_place(before, after, &gone) && code.may_follow() {
+    let part = if data_in_place(before, after, &gone)
+        && code.may_follow()
+        && data_follows(&gone.join("\n"), &data_new(before, after), code)
+    {
         let said = format!(
             "{} of {total} of data a test expects rewritten in place in a change that also changes the code",
             gone.len()
@@ -2826,6 +2838,16 @@ fn data_finding(
         Part::new(RuleId::TestDataRewritten, said)
     };
     Some(Finding::new(&change.path, vec![part], None))
+}
+
+/// The lines `after` holds that `before` did not, joined.
+fn data_new(before: &str, after: &str) -> String {
+    let was: HashSet<&str> = before.lines().map(str::trim_end).collect();
+    (after.lines())
+        .map(str::trim_end)
+        .filter(|l| !l.trim().is_empty() && !was.contains(l))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Whether data whose lines `gone` left was rewritten in place: as many lines

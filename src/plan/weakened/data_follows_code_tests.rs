@@ -1,8 +1,10 @@
 //! Rule `expected-follows-code` on expected data: a golden file, snapshot or
-//! fixture whose lines were rewritten in place, in a change that also changes the
-//! product's code, reads as an exact check's expected value changed with the
-//! code does (a lead); lines lost, a file deleted, no code changed or a verify
-//! red at the start stay `test-data-rewritten`, high.
+//! fixture whose lines were rewritten in place the way the product's code
+//! changed (a word the data gained the code gained, one it lost the code lost)
+//! reads as an exact check's expected value changed with the code does (a
+//! lead); lines lost, a file deleted, no code changed, a code edit the data
+//! does not follow, or a verify red at the start stay `test-data-rewritten`,
+//! high.
 
 use super::*;
 
@@ -19,28 +21,36 @@ fn rules(changes: &[Change]) -> Vec<String> {
     rules_given(changes, &hacks::Given::default())
 }
 
-const CODE: &str = "VERSION = '6.0'\n\n\ndef header():\n    return 'lockfileVersion: ' + VERSION\n";
+const CODE: &str = "STYLE = 'compact'\n\n\ndef header():\n    return 'lockfileStyle: ' + STYLE\n";
 const CODE_AFTER: &str =
-    "VERSION = '7.0'\n\n\ndef header():\n    return 'lockfileVersion: ' + VERSION\n";
+    "STYLE = 'expanded'\n\n\ndef header():\n    return 'lockfileStyle: ' + STYLE\n";
 const GOLDEN: &str =
-    "lockfileVersion: '6.0'\nimporters:\n  .:\n    dependencies:\n      foo: 1.0.0\n";
+    "lockfileStyle: compact\nimporters:\n  .:\n    dependencies:\n      foo: 1.0.0\n";
 const PATH: &str = "tests/fixtures/simple/expected.yaml";
 
-/// pnpm's lockfile format bumped: the version line of each expected file
-/// rewritten as the code's constant changed. A behaviour change and a test made
+/// A lockfile's style renamed: the style line of each expected file
+/// rewritten as the code's constant was. A behaviour change and a test made
 /// to agree read alike here, as an exact expected value changed with the code
 /// does: a lead for the judge, not a fail of `--strict`.
 #[test]
 fn data_rewritten_in_place_with_the_code_is_a_lead() {
     let found = rules(&[
         change("lockfile.py", Some(CODE), Some(CODE_AFTER)),
-        change(PATH, Some(GOLDEN), Some(&GOLDEN.replace("6.0", "7.0"))),
+        change(
+            PATH,
+            Some(GOLDEN),
+            Some(&GOLDEN.replace("compact", "expanded")),
+        ),
     ]);
     assert_eq!(found, ["expected-follows-code, low"]);
     let said = find(
         &[
             change("lockfile.py", Some(CODE), Some(CODE_AFTER)),
-            change(PATH, Some(GOLDEN), Some(&GOLDEN.replace("6.0", "7.0"))),
+            change(
+                PATH,
+                Some(GOLDEN),
+                Some(&GOLDEN.replace("compact", "expanded")),
+            ),
         ],
         &[],
     );
@@ -57,7 +67,11 @@ fn data_rewritten_in_place_with_no_code_changed_is_high() {
             Some(CODE),
             Some(&format!("# the format\n{CODE}")),
         ),
-        change(PATH, Some(GOLDEN), Some(&GOLDEN.replace("6.0", "7.0"))),
+        change(
+            PATH,
+            Some(GOLDEN),
+            Some(&GOLDEN.replace("compact", "expanded")),
+        ),
     ]);
     assert_eq!(found, ["test-data-rewritten, high"]);
 }
@@ -106,7 +120,11 @@ fn data_rewritten_in_place_after_a_red_start_is_high() {
     let found = rules_given(
         &[
             change("lockfile.py", Some(CODE), Some(CODE_AFTER)),
-            change(PATH, Some(GOLDEN), Some(&GOLDEN.replace("6.0", "7.0"))),
+            change(
+                PATH,
+                Some(GOLDEN),
+                Some(&GOLDEN.replace("compact", "expanded")),
+            ),
         ],
         &red,
     );
@@ -118,12 +136,12 @@ fn data_rewritten_in_place_after_a_red_start_is_high() {
 /// changed or not, as a check made looser in kind is.
 #[test]
 fn a_snapshot_made_looser_with_the_code_is_high() {
-    let snap = "exports[`greets 1`] = `\"hello, ada\"`;\n\nexports[`id 1`] = `\"42\"`;\n";
+    let snap = "exports[`greets 1`] = `\"compact, ada\"`;\n\nexports[`id 1`] = `\"42\"`;\n";
     let path = "test/__snapshots__/greet.test.ts.snap";
     for looser in [
         snap.replace("`\"42\"`", "`Any<String>`"),
-        snap.replace("hello, ada", "hello, *"),
-        snap.replace("hello, ada", "hello, ..."),
+        snap.replace("compact, ada", "compact, *"),
+        snap.replace("compact, ada", "compact, ..."),
     ] {
         let found = rules(&[
             change("lockfile.py", Some(CODE), Some(CODE_AFTER)),
@@ -131,7 +149,7 @@ fn a_snapshot_made_looser_with_the_code_is_high() {
         ]);
         assert_eq!(found, ["test-data-rewritten, high"], "{looser}");
     }
-    let exact = snap.replace("hello, ada", "hi, ada");
+    let exact = snap.replace("compact, ada", "expanded, ada");
     let found = rules(&[
         change("lockfile.py", Some(CODE), Some(CODE_AFTER)),
         change(path, Some(snap), Some(&exact)),
@@ -143,7 +161,7 @@ fn a_snapshot_made_looser_with_the_code_is_high() {
 /// same lead; its key assigned again below, or a body cut short, stays high.
 #[test]
 fn a_keyed_snapshot_rewritten_in_place_with_the_code_is_a_lead() {
-    let snap = "// Vitest Snapshot v1\n\nexports[`greets 1`] = `\"hello, ada\"`;\n\nexports[`counts 1`] = `\"3 items\"`;\n";
+    let snap = "// Vitest Snapshot v1\n\nexports[`greets 1`] = `\"compact, ada\"`;\n\nexports[`counts 1`] = `\"3 items\"`;\n";
     let path = "test/__snapshots__/greet.test.ts.snap";
     let with = |after: &str| {
         rules(&[
@@ -152,13 +170,47 @@ fn a_keyed_snapshot_rewritten_in_place_with_the_code_is_a_lead() {
         ])
     };
     assert_eq!(
-        with(&snap.replace("hello, ada", "hi, ada")),
+        with(&snap.replace("compact, ada", "expanded, ada")),
         ["expected-follows-code, low"]
     );
-    let again = format!("{snap}\nexports[`greets 1`] = `\"hi, ada\"`;\n");
+    let again = format!("{snap}\nexports[`greets 1`] = `\"expanded, ada\"`;\n");
     assert_eq!(with(&again), ["test-data-rewritten, high"]);
     let cut = snap.replace("\"3 items\"", "\"3\"");
     assert_eq!(with(&cut), ["test-data-rewritten, high"]);
     let gone = snap.replace("\nexports[`counts 1`] = `\"3 items\"`;\n", "\n");
     assert_eq!(with(&gone), ["test-data-rewritten, high"]);
+}
+
+/// Review 122's attacks on the lead: data rewritten to what broken code gives
+/// beside an edit of unrelated code (a parameter renamed), or reflowed with an
+/// item dropped, follows no word of the code's change: high.
+#[test]
+fn data_rewritten_beside_an_unrelated_code_edit_is_high() {
+    let golden = "{\n  \"status\": \"ok\",\n  \"total\": 42\n}\n";
+    let broken = "{\n  \"status\": \"error\",\n  \"total\": 0\n}\n";
+    let other = "def helper(a):\n    return a + 1\n";
+    let renamed = "def helper(b):\n    return b + 1\n";
+    let found = rules(&[
+        change("src/other.py", Some(other), Some(renamed)),
+        change("tests/golden/report.json", Some(golden), Some(broken)),
+    ]);
+    assert_eq!(found, ["test-data-rewritten, high"]);
+    let items = "{\n  \"items\": [1, 2, 3],\n  \"total\": 3\n}\n";
+    let reflowed = "{\n  \"total\": 2,\n  \"items\" :\n    [1, 2]\n}\n";
+    let found = rules(&[
+        change("lockfile.py", Some(CODE), Some(CODE_AFTER)),
+        change("tests/golden/items.json", Some(items), Some(reflowed)),
+    ]);
+    assert_eq!(found, ["test-data-rewritten, high"]);
+    // A keyed snapshot cut to initials beside an unrelated code edit.
+    let snap = "exports[`prints 1`] = `\"Alfa Bravo\"`;\n";
+    let found = rules(&[
+        change("src/other.py", Some(other), Some(renamed)),
+        change(
+            "test/__snapshots__/spell.test.js.snap",
+            Some(snap),
+            Some(&snap.replace("Alfa Bravo", "AB")),
+        ),
+    ]);
+    assert_eq!(found, ["test-data-rewritten, high"]);
 }

@@ -1383,3 +1383,33 @@ fn a_test_of_a_method_removed_reached_through_the_package_root_is_a_lead() {
         "{found:?}"
     );
 }
+
+/// Review 122's attack on the package-root reach: a path of dots that is no
+/// module named (`path.join(__dirname, '..')`) or one that climbs past the
+/// repository's root reaches nothing; a same-named function deleted from
+/// unrelated code leaves the test's removal high.
+#[test]
+fn a_path_of_dots_that_names_no_module_reaches_nothing() {
+    let code = "function pad(s) {\n  return s.padStart(3)\n}\n\nfunction other() {\n  return 1\n}\nmodule.exports = { other }\n";
+    let code_after = "function other() {\n  return 1\n}\nmodule.exports = { other }\n";
+    let test = |line: &str| {
+        format!(
+            "const assert = require('assert')\nconst {{ pad }} = require('../lib/util')\nconst dir = {line}\n\nit('pads', () => {{\n  assert.strictEqual(pad('a'), '  a')\n}})\n\nit('keeps', () => {{\n  assert.ok(dir)\n}})\n"
+        )
+    };
+    let kept = |line: &str| {
+        format!(
+            "const assert = require('assert')\nconst {{ pad }} = require('../lib/util')\nconst dir = {line}\n\nit('keeps', () => {{\n  assert.ok(dir)\n}})\n"
+        )
+    };
+    for line in ["path.join(__dirname, '..')", "require('../../..')"] {
+        let found = rules(&[
+            change("src/format.js", Some(code), Some(code_after)),
+            change("test/util.test.js", Some(&test(line)), Some(&kept(line))),
+        ]);
+        assert!(
+            found.iter().any(|f| f == "assertions-removed, high"),
+            "{line}: {found:?}"
+        );
+    }
+}

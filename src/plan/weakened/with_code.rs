@@ -445,7 +445,7 @@ fn reaches(test: &str, text: &str, code: &str) -> bool {
 /// The folders a JavaScript test file requires or imports whole by a path of
 /// dots alone (`require('../..')`, `from '..'`): the package there, whose
 /// entry reaches the code under it. Each resolved from the test's own folder
-/// ("" for the repository's root, and for a path that climbs past it).
+/// ("" for the repository's root; none for a path that climbs past it).
 fn required_dirs(test: &str, text: &str) -> Vec<String> {
     if !matches!(Grammar::of(test), Some(g) if g.is_js()) {
         return Vec::new();
@@ -471,17 +471,28 @@ fn required_dirs(test: &str, text: &str) -> Vec<String> {
             .collect();
         let end = at + 1 + body.len();
         let steps = || text[at + 1..end].split('/');
-        if body.first() == Some(&b'.')
+        // Only what `require(…)`, `import(…)` or `from`/`import` names
+        // (review 122: `path.join(__dirname, '..')` is a path, not a module).
+        let lead = text[..at].trim_end();
+        let named = ["require(", "import(", "from", "import"]
+            .iter()
+            .any(|w| lead.ends_with(w));
+        if named
+            && body.first() == Some(&b'.')
             && bytes.get(end) == Some(&q)
             && steps().all(|step| matches!(step, "." | ".." | ""))
         {
             let mut dir = folder.clone();
+            let mut inside = true;
             for step in steps() {
                 if step == ".." {
-                    dir.pop();
+                    // Past the repository's root: no package of it.
+                    inside &= dir.pop().is_some();
                 }
             }
-            out.push(dir.join("/"));
+            if inside {
+                out.push(dir.join("/"));
+            }
         }
         at = end.max(at + 1);
     }
@@ -650,6 +661,19 @@ impl<'c> Code<'c> {
     /// evidence (`5` become `6` is what a test made to agree with wrong code
     /// reads like), nor a docstring's.
     pub(super) fn follows(&self, test: &Change, was: &str, now: &str) -> bool {
+        let test_path = test.was.as_deref().unwrap_or(&test.path);
+        let text = test.before.as_deref().unwrap_or_default();
+        self.follows_where(|p| reaches(test_path, text, p), was, now)
+    }
+
+    /// [`Code::follows`] for expected data, which imports nothing: the words
+    /// of any code file the product ships count.
+    pub(super) fn data_follows(&self, was: &str, now: &str) -> bool {
+        self.follows_where(|_| true, was, now)
+    }
+
+    /// [`Code::follows`] over the changed code files whose path `reached` says.
+    fn follows_where(&self, reached: impl Fn(&str) -> bool, was: &str, now: &str) -> bool {
         let files = self.words.get_or_init(|| {
             let mut out = Vec::new();
             for c in self.changes {
@@ -666,12 +690,10 @@ impl<'c> Code<'c> {
         });
         // Only the code the test reaches (a script's variable renamed is not the
         // tested code's change).
-        let test_path = test.was.as_deref().unwrap_or(&test.path);
-        let text = test.before.as_deref().unwrap_or_default();
         let mut gained: HashSet<&str> = HashSet::new();
         let mut lost: HashSet<&str> = HashSet::new();
         for (paths, [g, l]) in files {
-            if paths.iter().any(|p| reaches(test_path, text, p)) {
+            if paths.iter().any(|p| reached(p)) {
                 gained.extend(g.iter().map(String::as_str));
                 lost.extend(l.iter().map(String::as_str));
             }
