@@ -585,6 +585,15 @@ impl<'s, 'r> Reader<'s, 'r> {
     fn guarded(&self, node: Node<'_>, assertions: Vec<Node<'_>>) -> Vec<Assertion> {
         use std::hash::{Hash, Hasher};
         use std::sync::Arc;
+        // Whether some assertion starts in a range: a branch of `&&` or a
+        // `case` holding none is not read (review 122: a chain of `x && x && …`
+        // read each link's left side, its square in time and memory).
+        let mut starts: Vec<usize> = assertions.iter().map(|a| a.start_byte()).collect();
+        starts.sort_unstable();
+        let holds = |r: &std::ops::Range<usize>| {
+            let k = starts.partition_point(|&s| s < r.start);
+            starts.get(k).is_some_and(|&s| s < r.end)
+        };
         let hash = |normal: &str| {
             let mut h = std::collections::hash_map::DefaultHasher::new();
             normal.hash(&mut h);
@@ -603,7 +612,10 @@ impl<'s, 'r> Reader<'s, 'r> {
         for n in preorder(node) {
             // `cond && expect(…)`, `cond || expect(…)` and a `switch`'s cases
             // are conditions as an `if` is (JavaScript).
-            if let Some(found) = self.short_circuit(n).or_else(|| self.switch_cases(n)) {
+            if let Some(found) = self
+                .short_circuit(n, &holds)
+                .or_else(|| self.switch_cases(n, &holds))
+            {
                 for (range, normal, text, negated) in found {
                     let of = hash(&normal);
                     let (normal, text) = match negated {
@@ -678,7 +690,11 @@ impl<'s, 'r> Reader<'s, 'r> {
     /// JavaScript's `cond && check` (`||`: run when it does not hold): the
     /// right side's bytes with the left side as its condition, in normal form
     /// and in words, and whether negated.
-    fn short_circuit(&self, n: Node<'_>) -> Option<Vec<Branch>> {
+    fn short_circuit(
+        &self,
+        n: Node<'_>,
+        holds: &dyn Fn(&std::ops::Range<usize>) -> bool,
+    ) -> Option<Vec<Branch>> {
         if !self.g.is_js() || n.kind() != "binary_expression" {
             return None;
         }
@@ -692,6 +708,9 @@ impl<'s, 'r> Reader<'s, 'r> {
             n.child_by_field_name("left")?,
             n.child_by_field_name("right")?,
         );
+        if !holds(&right.byte_range()) {
+            return Some(Vec::new());
+        }
         Some(vec![(
             right.byte_range(),
             self.normal(left),
@@ -704,7 +723,11 @@ impl<'s, 'r> Reader<'s, 'r> {
     /// condition it runs under (`value === case`), in normal form and in
     /// words; `default` runs under none of its siblings': read as no case of
     /// its own (not narrowed), which says nothing rather than too much.
-    fn switch_cases(&self, n: Node<'_>) -> Option<Vec<Branch>> {
+    fn switch_cases(
+        &self,
+        n: Node<'_>,
+        holds: &dyn Fn(&std::ops::Range<usize>) -> bool,
+    ) -> Option<Vec<Branch>> {
         if !self.g.is_js() || n.kind() != "switch_statement" {
             return None;
         }
@@ -724,6 +747,9 @@ impl<'s, 'r> Reader<'s, 'r> {
             let Some(label) = case.child_by_field_name("value") else {
                 continue;
             };
+            if !holds(&(label.end_byte()..case.end_byte())) {
+                continue;
+            }
             let normal = format!(
                 " (binary_expression{} ==={})",
                 self.normal(value),
