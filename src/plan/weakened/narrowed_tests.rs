@@ -107,3 +107,16 @@ fn a_header_reads_as_text_and_integer_bounds() {
     assert!(!cut("for i in range(1000):", "for i in range(1000):"));
     assert!(!cut("for i in range(10, 1000):", "for i in range(5, 10):"));
 }
+
+/// Review 122's false alarms: a loop split in two walks the same range, and a
+/// step halved walks more values.
+#[test]
+fn a_loop_split_or_its_step_halved_is_no_finding() {
+    let split = PY.replace(
+        "    for i in range(100_000):\n        assert f(i) >= 0\n",
+        "    for i in range(50_000):\n        assert f(i) >= 0\n    for i in range(50_000, 100_000):\n        assert f(i) >= 0\n",
+    );
+    assert!(rules("tests/test_f.py", PY, &split).is_empty());
+    let step = "from calc import f\n\n\ndef test_f():\n    for i in range(0, len(DATA), 64):\n        assert f(i) >= 0\n";
+    assert!(rules("tests/test_f.py", step, &step.replace("64", "32")).is_empty());
+}
