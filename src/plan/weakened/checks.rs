@@ -1807,14 +1807,6 @@ fn rust_macro<'s>(s: &'s str, root: Node<'_>) -> Option<Check<&'s str>> {
             Some(Check::Exact(arg(0)?, bare))
         }
         "assert_ne" if args.len() >= 2 => Some(Check::Differs(arg(0)?, arg(1)?)),
-        // Near a value, not equal to it: the `approx` crate's and the hand-made
-        // `assert_almost_eq!` kin pass for more than one value.
-        "assert_almost_eq" | "assert_approx_eq" | "assert_relative_eq" | "assert_abs_diff_eq"
-        | "assert_ulps_eq"
-            if args.len() >= 2 =>
-        {
-            Some(Check::Order(arg(0)?))
-        }
         "assert" | "debug_assert" if !args.is_empty() => {
             let tokens = &args[0];
             let x = arg(0)?;
