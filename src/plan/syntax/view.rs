@@ -699,9 +699,11 @@ impl<'s, 'r> Reader<'s, 'r> {
             return None;
         }
         let op = n.child_by_field_name("operator")?;
+        // `??` runs its right side where the left is null or undefined: a
+        // condition as `||`'s is, for the skip reading (review 122).
         let negated = match self.text(op) {
             "&&" => false,
-            "||" => true,
+            "||" | "??" => true,
             _ => return None,
         };
         let (left, right) = (

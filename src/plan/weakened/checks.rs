@@ -1715,7 +1715,18 @@ fn compared<'s>(s: &'s str, e: Node<'_>, spelling: &Spelling<'_>) -> Option<Chec
         [">=" | "<=" | ">" | "<"] => bounded(text(l), text(r)),
         // In values written out (`got in (2, 3)`): one of them, the subject
         // the left side; in a whole (`'a' in got`), a part of the right side.
-        ["in"] if matches!(r.kind(), "tuple" | "list" | "set") && syntax::kids(r).len() >= 2 => {
+        ["in"]
+            if matches!(r.kind(), "tuple" | "list" | "set" | "dictionary")
+                && syntax::kids(r).len() >= 2 =>
+        {
+            Some(Check::Order(text(l)))
+        }
+        // In a range written out (`in range(2, 4)`): one of its values.
+        ["in"]
+            if r.kind() == "call"
+                && r.child_by_field_name("function")
+                    .is_some_and(|f| text(f) == "range") =>
+        {
             Some(Check::Order(text(l)))
         }
         ["in"] => Some(Check::Order(text(r))),
@@ -2305,6 +2316,15 @@ fn js_check<'s>(s: &'s str, e: Node<'_>) -> Option<Check<&'s str>> {
             (_, Some(a)) => a.starts_with("expect.stringMatching("),
             _ => false,
         };
+        // `expect([2, 3]).toContain(x)`: `x` one of the values written out.
+        if !negated
+            && name == "toContain"
+            && margs.len() == 1
+            && args[0].kind() == "array"
+            && syntax::kids(args[0]).len() >= 2
+        {
+            return Some(Check::Order(margs[0]));
+        }
         let whole = matches!(name, "toBe" | "toEqual" | "toStrictEqual" | "toMatchObject");
         if !negated && (pattern || part && whole) {
             return Some(Check::Pattern(subject, margs[0]));

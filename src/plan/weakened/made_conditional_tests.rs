@@ -186,6 +186,8 @@ fn a_check_made_conditional_by_and_or_switch_is_high() {
     let before = "test('a', () => {\n  expect(f()).toBe(1);\n});\n";
     for after in [
         "test('a', () => {\n  process.platform !== 'win32' && expect(f()).toBe(1);\n});\n",
+        // Review 122: `??` runs its right side where the left is unset.
+        "test('a', () => {\n  process.env.CI ?? expect(f()).toBe(1);\n});\n",
         "test('a', () => {\n  switch (process.platform) {\n    case 'linux':\n      expect(f()).toBe(1);\n  }\n});\n",
     ] {
         let said = found("a.test.js", before, after);
