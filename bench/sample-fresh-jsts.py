@@ -3,7 +3,8 @@
 
 Usage: sample-fresh-jsts.py MIRROR OWNER+REPO [N_ORDINARY] [N_MESSAGE] [N_TOKEN]
 Prints candidate rows: sha12, found, lang (ts when a test file touched is TypeScript, else js),
-lines +/- in test files, subject. The three kinds, each drawn with random.Random(80):
+lines +/- in test files, subject. The three kinds, each drawn with random.Random(SEED), SEED 80
+unless the SEED variable of the environment says otherwise (bench/fresh-mix3.tsv: SEED=121):
   ordinary  non-merge commits since 2022-01-01 that delete lines from a test file;
   message   non-merge commits of any date that delete lines from a test file and whose subject
             holds one of WORDS;
@@ -52,7 +53,7 @@ def main():
             a, r, p = line.split("\t", 2)
             if a != "-":
                 cur["files"].append((int(a), int(r), p))
-    rng = random.Random(80)
+    rng = random.Random(int(os.environ.get("SEED", "80")))
     out = []
 
     def ok(c):

@@ -3,7 +3,8 @@
 
 Usage: sample-fresh-pyrsgo2.py MIRROR OWNER+REPO LANG [N_ORDINARY] [N_MESSAGE] [N_TOKEN]
 LANG is py, rs or go. Prints candidate rows: repo, sha12, found, lines +/- in test files, subject.
-The three kinds, each drawn with random.Random(87):
+The three kinds, each drawn with random.Random(SEED), SEED 87 unless the SEED variable of
+the environment says otherwise (bench/fresh-mix3.tsv: SEED=121):
   ordinary  non-merge commits since 2022-01-01 that delete lines from a test file;
   message   non-merge commits of any date that delete lines from a test file and whose subject
             holds one of WORDS;
@@ -24,7 +25,7 @@ TOKENS = {
 }
 WORDS = re.compile(r"\b(skip\w*|flak\w*|disabl\w*|relax\w*|loosen\w*|xfail\w*|ignor\w*|todo)\b", re.I)
 SINCE = 1640995200  # 2022-01-01 UTC
-SEED = 87
+SEED = int(os.environ.get("SEED", "87"))
 MAX_LINES = 1500
 
 
