@@ -2577,7 +2577,7 @@ fn snapshots_in_place(before: &str, after: &str, code: &with_code::Code<'_>) -> 
         .filter(|l| !l.trim().is_empty() && !kept.contains(l))
         .map(str::to_string)
         .collect();
-    data_in_place(&old, &new, &gone) && data_follows(&old, &new, code)
+    data_in_place(&old, &new, &gone, &added_lines(&old, &new)) && data_follows(&old, &new, code)
 }
 
 /// Whether expected data's lines rewritten from `old` to `new` changed the way
@@ -2821,9 +2821,10 @@ fn data_finding(
         return None;
     }
     let total = plural(before.lines().count(), "line");
-    let part = if data_in_place(before, after, &gone)
+    let new = added_lines(before, after);
+    let part = if data_in_place(before, after, &gone, &new)
         && code.may_follow()
-        && data_follows(&gone.join("\n"), &data_new(before, after), code)
+        && data_follows(&gone.join("\n"), &new.join("\n"), code)
     {
         let said = format!(
             "{} of {total} of data a test expects rewritten in place in a change that also changes the code",
@@ -2840,28 +2841,27 @@ fn data_finding(
     Some(Finding::new(&change.path, vec![part], None))
 }
 
-/// The lines `after` holds that `before` did not, joined.
-fn data_new(before: &str, after: &str) -> String {
-    let was: HashSet<&str> = before.lines().map(str::trim_end).collect();
+/// The lines `after` holds that `before` did not, each as the data rule reads
+/// a line (trailing spaces and a trailing comma aside: a JSON entry that gained
+/// a comma because one was added after it is the same), blank ones left out.
+fn added_lines<'a>(before: &str, after: &'a str) -> Vec<&'a str> {
+    let bare = |l: &'a str| l.trim_end().trim_end_matches(',');
+    let was: HashSet<&str> = before
+        .lines()
+        .map(|l| l.trim_end().trim_end_matches(','))
+        .collect();
     (after.lines())
-        .map(str::trim_end)
+        .map(bare)
         .filter(|l| !l.trim().is_empty() && !was.contains(l))
-        .collect::<Vec<_>>()
-        .join("\n")
+        .collect()
 }
 
 /// Whether data whose lines `gone` left was rewritten in place: as many lines
 /// that say something after as before, each gone line answered by a new one, and
 /// no new line that asks for less in kind (a wildcard or matcher of a kind it
 /// lacked: `*`, `...`, `[..]`, jest's `Any<String>`; a line cut to a part of one).
-fn data_in_place(before: &str, after: &str, gone: &[String]) -> bool {
+fn data_in_place(before: &str, after: &str, gone: &[String], new: &[&str]) -> bool {
     let said = |text: &str| text.lines().filter(|l| !l.trim().is_empty()).count();
-    let was: std::collections::HashSet<&str> = before.lines().map(str::trim_end).collect();
-    let new: Vec<&str> = after
-        .lines()
-        .map(|l| l.trim_end().trim_end_matches(','))
-        .filter(|l| !l.trim().is_empty() && !was.contains(l))
-        .collect();
     const LOOSE: [&str; 8] = [
         "*",
         "...",
