@@ -517,14 +517,18 @@ impl<'s, 'r> Reader<'s, 'r> {
 
     fn test(&self, name: &str, scope: &str, node: Node<'_>, assertions: Vec<Node<'_>>) -> Test {
         let repeats = assertions.iter().filter(|a| self.repeated(**a)).count();
-        let loops = self.check_loops(node, &assertions);
+        // The assertions' starts, sorted once for the loops and the branches
+        // that hold them.
+        let mut starts: Vec<usize> = assertions.iter().map(|a| a.start_byte()).collect();
+        starts.sort_unstable();
+        let loops = self.check_loops(node, &starts);
         Test {
             repeats,
             name: name.to_string(),
             scope: scope.to_string(),
             body: self.normal(node),
             span: node.byte_range(),
-            assertions: self.guarded(node, assertions),
+            assertions: self.guarded(node, assertions, &starts),
             shadowed: Vec::new(),
             gates: Vec::new(),
             gated: Vec::new(),
@@ -536,10 +540,10 @@ impl<'s, 'r> Reader<'s, 'r> {
     }
 
     /// The headers of the loops inside the test at `node` whose body holds one
-    /// of its `assertions`, each whitespace run one space, in source order
-    /// ([`Test::loops`]). The assertions' starts are sorted once and each body
-    /// searched in them: loops times the log of the checks, not their product.
-    fn check_loops(&self, node: Node<'_>, assertions: &[Node<'_>]) -> Vec<String> {
+    /// of its assertions (their sorted `starts`), each whitespace run one
+    /// space, in source order ([`Test::loops`]): each body is searched in the
+    /// starts, loops times the log of the checks, not their product.
+    fn check_loops(&self, node: Node<'_>, starts: &[usize]) -> Vec<String> {
         const LOOPS: [&str; 6] = [
             "for_statement",
             "for_in_statement",
@@ -548,8 +552,6 @@ impl<'s, 'r> Reader<'s, 'r> {
             "while_expression",
             "loop_expression",
         ];
-        let mut starts: Vec<usize> = assertions.iter().map(|a| a.start_byte()).collect();
-        starts.sort_unstable();
         let mut out = Vec::new();
         for n in preorder(node).filter(|n| LOOPS.contains(&n.kind())) {
             let Some(body) = n.child_by_field_name("body") else {
@@ -582,14 +584,17 @@ impl<'s, 'r> Reader<'s, 'r> {
     /// `if`s inside the test it runs under ([`Assertion::guards`]). The
     /// branches nest and come in source order, as do the assertions: one sweep
     /// with a stack of the branches open, not a search per assertion.
-    fn guarded(&self, node: Node<'_>, assertions: Vec<Node<'_>>) -> Vec<Assertion> {
+    fn guarded(
+        &self,
+        node: Node<'_>,
+        assertions: Vec<Node<'_>>,
+        starts: &[usize],
+    ) -> Vec<Assertion> {
         use std::hash::{Hash, Hasher};
         use std::sync::Arc;
         // Whether some assertion starts in a range: a branch of `&&` or a
         // `case` holding none is not read (review 122: a chain of `x && x && …`
         // read each link's left side, its square in time and memory).
-        let mut starts: Vec<usize> = assertions.iter().map(|a| a.start_byte()).collect();
-        starts.sort_unstable();
         let holds = |r: &std::ops::Range<usize>| {
             let k = starts.partition_point(|&s| s < r.start);
             starts.get(k).is_some_and(|&s| s < r.end)
