@@ -948,6 +948,19 @@ fn named_in(
             }
         }
     }
+    // A folder a type check's configuration includes (`"include": ["types"]`)
+    // is compiled with the declarations in it (helper 123).
+    if compiled {
+        let folders = text.split(|c: char| c.is_whitespace() || "\"',[]{}:".contains(c));
+        for word in folders.filter(|w| !w.is_empty() && !is_glob(w)) {
+            let pattern = format!("{}/*.d.ts", word.trim_end_matches('/'));
+            for found in listed.globbed(root, dir, &pattern, gone) {
+                if found != rel && !work(&found, word) && seen.insert(found.clone()) {
+                    out.push(found);
+                }
+            }
+        }
+    }
     out
 }
 

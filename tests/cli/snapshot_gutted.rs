@@ -91,3 +91,49 @@ fn a_new_tests_snapshot_added_passes_strict() {
     let (strict, gate, said) = signed_off(&t, &base);
     assert!(strict && gate, "{said}");
 }
+
+/// Helper 123's attack on the lead for a snapshot rewritten with the code: the
+/// code's word renamed to the broken output's (`ready` to `failed`) while the
+/// count it prints is broken to 0, the snapshot rewritten to match. Its word
+/// follows the code but its number (42 become 0) is none the code lost:
+/// `test-data-rewritten`, high, failing `audit --strict` and the gate.
+#[test]
+fn attack_a_snapshot_number_rewritten_beside_a_renamed_word_fails_strict() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin();
+    t.write("plan.md", PLAN);
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("test/run.sh", "#!/bin/sh\nexit 0\n");
+    t.write(
+        "test/a.test.js",
+        "test('prints', () => expect(report(xs)).toMatchSnapshot());\n",
+    );
+    let snap = "test/__snapshots__/a.test.js.snap";
+    t.write(snap, "exports[`prints 1`] = `\"ready 42\"`;\n");
+    t.write(
+        "report.js",
+        "const WORD = 'ready';\nmodule.exports = (xs) => WORD + ' ' + xs.length;\n",
+    );
+    t.commit_all("the task");
+    let base = t.git(&["rev-parse", "HEAD"]).trim().to_string();
+    t.ok(&["start", "fix"]);
+    t.commit_all("start fix");
+    t.write(
+        "report.js",
+        "const WORD = 'failed';\nmodule.exports = (xs) => WORD + ' ' + 0;\n",
+    );
+    t.write(snap, "exports[`prints 1`] = `\"failed 0\"`;\n");
+    t.commit_all("done");
+    t.ok(&["complete", "fix", "--evidence", "the tests pass"]);
+    t.commit_all("signed off");
+    let strict = t.run(&["audit", "--strict"]).code == 0;
+    let gate = t.run(&["audit", "--base", &base, "--strict", "--markdown"]);
+    assert!(!strict && gate.code != 0, "{}", gate.stdout);
+    assert!(
+        gate.stdout.contains("test-data-rewritten, high"),
+        "{}",
+        gate.stdout
+    );
+}

@@ -214,3 +214,45 @@ fn data_rewritten_beside_an_unrelated_code_edit_is_high() {
     ]);
     assert_eq!(found, ["test-data-rewritten, high"]);
 }
+
+/// Helper 123's attack on the lead: the code's constant renamed to the broken
+/// output's word buys the lead for the golden file's words, and a number the
+/// broken code gets wrong (a total of 42 become 0) rode along, since numbers
+/// were no evidence either way. A number the data gained or lost must be one
+/// the code gained or lost: high.
+#[test]
+fn a_number_rewritten_beside_words_the_code_renamed_is_high() {
+    let code =
+        "STATUS = 'ready'\n\n\ndef report(xs):\n    return {'status': STATUS, 'total': sum(xs)}\n";
+    let broken =
+        "STATUS = 'failed'\n\n\ndef report(xs):\n    return {'status': STATUS, 'total': 0}\n";
+    let golden = "{\n  \"status\": \"ready\",\n  \"total\": 42\n}\n";
+    let gutted = "{\n  \"status\": \"failed\",\n  \"total\": 0\n}\n";
+    let found = rules(&[
+        change("src/report.py", Some(code), Some(broken)),
+        change("tests/golden/report.json", Some(golden), Some(gutted)),
+    ]);
+    assert_eq!(found, ["test-data-rewritten, high"]);
+    // Honest twin: the word renamed alone, its number as it was.
+    let renamed = golden.replace("ready", "failed");
+    let found = rules(&[
+        change(
+            "src/report.py",
+            Some(code),
+            Some(&code.replace("ready", "failed")),
+        ),
+        change("tests/golden/report.json", Some(golden), Some(&renamed)),
+    ]);
+    assert_eq!(found, ["expected-follows-code, low"]);
+    // A number the code itself changed, as the data did, is still the lead.
+    let limit = "LIMIT = 42\nSTATUS = 'ready'\n";
+    let found = rules(&[
+        change(
+            "src/report.py",
+            Some(limit),
+            Some("LIMIT = 0\nSTATUS = 'failed'\n"),
+        ),
+        change("tests/golden/report.json", Some(golden), Some(gutted)),
+    ]);
+    assert_eq!(found, ["expected-follows-code, low"]);
+}

@@ -663,17 +663,27 @@ impl<'c> Code<'c> {
     pub(super) fn follows(&self, test: &Change, was: &str, now: &str) -> bool {
         let test_path = test.was.as_deref().unwrap_or(&test.path);
         let text = test.before.as_deref().unwrap_or_default();
-        self.follows_where(|p| reaches(test_path, text, p), was, now)
+        self.follows_where(|p| reaches(test_path, text, p), was, now, false)
     }
 
     /// [`Code::follows`] for expected data, which imports nothing: the words
-    /// of any code file the product ships count.
+    /// of any code file the product ships count. Its numbers too must be ones
+    /// the code gained or lost: else a constant renamed to the broken output's
+    /// word buys the lead for a golden total the broken code gets wrong (42
+    /// become 0) rewritten beside it (helper 123).
     pub(super) fn data_follows(&self, was: &str, now: &str) -> bool {
-        self.follows_where(|_| true, was, now)
+        self.follows_where(|_| true, was, now, true)
     }
 
-    /// [`Code::follows`] over the changed code files whose path `reached` says.
-    fn follows_where(&self, reached: impl Fn(&str) -> bool, was: &str, now: &str) -> bool {
+    /// [`Code::follows`] over the changed code files whose path `reached` says;
+    /// with `numbers`, a number the check gained or lost must be one the code did.
+    fn follows_where(
+        &self,
+        reached: impl Fn(&str) -> bool,
+        was: &str,
+        now: &str,
+        numbers: bool,
+    ) -> bool {
         let files = self.words.get_or_init(|| {
             let mut out = Vec::new();
             for c in self.changes {
@@ -701,6 +711,12 @@ impl<'c> Code<'c> {
         let telling = |w: &str| w.len() >= 3 && w.chars().any(char::is_alphabetic);
         let (old, new): (HashSet<&str>, HashSet<&str>) =
             (words(was).collect(), words(now).collect());
+        let number = |w: &str| numbers && w.chars().all(|c| c.is_ascii_digit());
+        if (new.difference(&old)).any(|w| number(w) && !gained.contains(w))
+            || (old.difference(&new)).any(|w| number(w) && !lost.contains(w))
+        {
+            return false;
+        }
         let came: Vec<&str> = new
             .difference(&old)
             .copied()
