@@ -1413,3 +1413,89 @@ fn a_path_of_dots_that_names_no_module_reaches_nothing() {
         );
     }
 }
+
+/// A schema whose `skip_missing` option the code threads through, and the same
+/// code with the option taken out of every signature: a warning that it is gone
+/// still spells it once.
+const SCHEMA: &str = "class Schema:\n    def __init__(self, many=False, skip_missing=False):\n        self.many = many\n        self.skip_missing = skip_missing or self.opts.skip_missing\n\n    def dump(self, obj):\n        return marshal(obj, skip_missing=self.skip_missing)\n";
+const SCHEMA_NO_SKIP: &str = "import warnings\n\n\nclass Schema:\n    def __init__(self, many=False):\n        self.many = many\n        if hasattr(self.opts, 'skip_missing'):\n            warnings.warn('gone')\n\n    def dump(self, obj):\n        return marshal(obj)\n";
+/// A suite of the option's tests: one names it, the others build the suite's
+/// own schema class, whose `Meta` sets it.
+const SKIP_TESTS: &str = "from marshmallow import Schema\n\n\ndef test_many():\n    assert Schema(many=True).many\n\n\nclass TestSkipMissing:\n    class UserSchema(Schema):\n        class Meta:\n            skip_missing = True\n\n    def test_opt(self):\n        assert self.UserSchema().skip_missing is True\n\n    def test_values_are_skipped(self):\n        result = self.UserSchema().dump({'age': None})\n        assert 'age' not in result\n";
+const SKIP_TESTS_AFTER: &str =
+    "from marshmallow import Schema\n\n\ndef test_many():\n    assert Schema(many=True).many\n";
+
+/// A name the code threads through its signatures taken out of all of them,
+/// kept only in a warning that it is gone, with the suite of its tests: the
+/// feature went, and its tests with it. A lead, whether a lost test names the
+/// option or builds the suite's own schema class that does.
+#[test]
+fn a_suite_removed_with_the_option_the_code_dropped_is_a_lead() {
+    let found = rules(&[
+        change("marshmallow/schema.py", Some(SCHEMA), Some(SCHEMA_NO_SKIP)),
+        change(
+            "tests/test_options.py",
+            Some(SKIP_TESTS),
+            Some(SKIP_TESTS_AFTER),
+        ),
+    ]);
+    assert!(!found.is_empty());
+    assert!(
+        found.iter().all(|f| f == "removed-with-code, low"),
+        "{found:?}"
+    );
+}
+
+/// Attacks on the lead above. The verify was red at the start (a failing test
+/// deleted is the cheap green there); the code still defines what the test
+/// named, one call of it inlined (spelled half as often, the feature kept); a
+/// literal the test spells moved into a constant (the same bytes, spelled
+/// less). Each leaves the removal high.
+#[test]
+fn a_name_spelled_less_with_the_feature_kept_leaves_the_removal_high() {
+    let changes = [
+        change("marshmallow/schema.py", Some(SCHEMA), Some(SCHEMA_NO_SKIP)),
+        change(
+            "tests/test_options.py",
+            Some(SKIP_TESTS),
+            Some(SKIP_TESTS_AFTER),
+        ),
+    ];
+    let red = hacks::Given {
+        red_at_start: true,
+        ..Default::default()
+    };
+    let found: Vec<String> = find_given(&changes, &[], &red)
+        .iter()
+        .flat_map(kinds::of)
+        .map(|p| format!("{}, {}", p.kind, p.confidence))
+        .collect();
+    assert!(
+        found.iter().any(|f| f == "assertions-removed, high"),
+        "red start: {found:?}"
+    );
+    let code = "def normalize_path(p):\n    return p.strip('/')\n\n\ndef load(p):\n    return open(normalize_path(p))\n";
+    let inlined = "def normalize_path(p):\n    return p.strip('/')\n\n\ndef load(p):\n    return open(p.strip('/'))\n";
+    let tests = "from paths import load, normalize_path\n\n\ndef test_load():\n    assert load('a')\n\n\ndef test_normalize_path():\n    assert normalize_path('/a/') == 'a'\n";
+    let tests_after = "from paths import load\n\n\ndef test_load():\n    assert load('a')\n";
+    let found = rules(&[
+        change("paths.py", Some(code), Some(inlined)),
+        change("tests/test_paths.py", Some(tests), Some(tests_after)),
+    ]);
+    assert!(
+        found.iter().any(|f| f == "assertions-removed, high"),
+        "inlined: {found:?}"
+    );
+    let code = "def decode(b):\n    return b.decode('windows-1252')\n\n\ndef encode(s):\n    return s.encode('windows-1252')\n";
+    let constant = "CODEPAGE = 'windows-1252'\n\n\ndef decode(b):\n    return b.decode(CODEPAGE)\n\n\ndef encode(s):\n    return s.encode(CODEPAGE)\n";
+    let tests = "from codec import decode, encode\n\n\ndef test_encode():\n    assert encode('a') == b'a'\n\n\ndef test_decode():\n    assert decode(b'a', 'windows-1252') == 'a'\n";
+    let tests_after = "from codec import decode, encode\n\n\ndef test_encode():\n    assert encode('a') == b'a'\n";
+    let found = rules(&[
+        change("codec.py", Some(code), Some(constant)),
+        change("tests/test_codec.py", Some(tests), Some(tests_after)),
+    ]);
+    assert!(
+        found.iter().any(|f| f == "assertions-removed, high"),
+        "constant: {found:?}"
+    );
+}

@@ -603,6 +603,9 @@ pub(super) struct Code<'c> {
     words: OnceCell<Vec<Spelled>>,
     /// The names and literals the code took out ([`gone_tokens`]).
     tokens: OnceCell<Tokens>,
+    /// The names the code spells half as often or less ([`thinned`]), read
+    /// only where the verify was not red at the start.
+    thinned: OnceCell<Tokens>,
     /// Whether a code file the product ships changed what it spells outside
     /// its comments and docstrings.
     changed: OnceCell<bool>,
@@ -618,6 +621,7 @@ impl<'c> Code<'c> {
             gone: OnceCell::new(),
             words: OnceCell::new(),
             tokens: OnceCell::new(),
+            thinned: OnceCell::new(),
             changed: OnceCell::new(),
             red_start,
             born,
@@ -748,7 +752,20 @@ impl<'c> Code<'c> {
             let defined = gone.0.keys().chain(&gone.1).cloned().collect();
             gone_tokens(self.changes, &defined)
         });
-        settle(change, what, gone, tokens, self.born)
+        // Thinned words excuse nothing where the verify was red at the start:
+        // a failing test deleted is what a cheap green reads like there.
+        let empty = Tokens::new();
+        let thinned = match self.red_start {
+            true => &empty,
+            false => self.thinned.get_or_init(|| thinned(self.changes)),
+        };
+        settle(
+            change,
+            what,
+            gone,
+            (tokens, thinned, self.changes),
+            self.born,
+        )
     }
 }
 
@@ -760,7 +777,7 @@ fn settle(
     change: &Change,
     what: Vec<Part>,
     (gone, kept): &Gone,
-    tokens: &Tokens,
+    (tokens, thinned, changes): (&Tokens, &Tokens, &[Change]),
     born: &Born,
 ) -> Vec<Part> {
     let old_path = change.was.as_deref().unwrap_or(&change.path);
@@ -792,7 +809,11 @@ fn settle(
             .map(|(t, _)| t.clone()),
     );
     let gone = &gone;
-    if gone.is_empty() && tokens.is_empty() && !born.lines.contains_key(old_path) {
+    if gone.is_empty()
+        && tokens.is_empty()
+        && thinned.is_empty()
+        && !born.lines.contains_key(old_path)
+    {
         return what;
     }
     let Some(lost) = lost(grammar, before, change.after.as_deref()) else {
@@ -827,6 +848,43 @@ fn settle(
         found.sort();
         found.first().map(|t| (*t).clone())
     };
+    // A name the code the test file reaches now spells half as often or less,
+    // and defines no more ([`thinned`]), ties a lost test that spells it (or
+    // is named for it) to the feature cut down: `skip_missing` dropped from
+    // every signature, kept only in a warning that the option is gone. Only a
+    // name of two words or more, or of six letters (`formatio`), not a word
+    // any test may say (`keys`, `math`).
+    let named_thinned: HashSet<String> = thinned
+        .iter()
+        .filter(|(t, files)| {
+            (name_words(t).len() >= 2 || t.len() >= 6)
+                && files.iter().any(|f| reaches(old_path, before, f))
+        })
+        .map(|(t, _)| t.clone())
+        .collect();
+    // The file's own definitions lost with its tests (a schema class a suite
+    // of them builds) lend them their words.
+    let locals = lost_locals(grammar, before, change.after.as_deref());
+    let cut = |span: &std::ops::Range<usize>| -> Option<String> {
+        let mut spans = vec![span.clone()];
+        spans.extend(
+            mine.iter()
+                .filter(|(at, _)| span.contains(at))
+                .filter_map(|(_, t)| locals.get(t).cloned()),
+        );
+        let mut found: Vec<&String> = mine
+            .iter()
+            .filter(|(at, t)| spans.iter().any(|s| s.contains(at)) && !still_mine.contains(t))
+            .filter(|(_, t)| named_thinned.contains(t))
+            .map(|(_, t)| t)
+            .collect();
+        found.sort();
+        found.dedup();
+        found
+            .into_iter()
+            .find(|t| !renamed_in(changes, &thinned[*t], t))
+            .cloned()
+    };
     // Each lost names a gone definition, and none of its assertions names only
     // code still there (`assert add(1, 2) == 3` in a test of `add` and `sub`);
     // or uses a name or literal of its own the code took out; or is a test
@@ -843,6 +901,15 @@ fn settle(
                 .or_else(|| taken(&l.span))
                 .or_else(|| l.name.as_deref().and_then(|n| named_for(n, &named_gone)))
                 .map(|name| format!("`{name}` gone"))
+                .or_else(|| cut(&l.span).map(|name| format!("`{name}` cut from the code")))
+                .or_else(|| {
+                    let name = l
+                        .name
+                        .as_deref()
+                        .and_then(|n| named_for(n, &named_thinned))?;
+                    (!renamed_in(changes, &thinned[&name], &name))
+                        .then(|| format!("`{name}` cut from the code"))
+                })
                 .or_else(|| {
                     let reached = |c: &String| reached.get(c).copied().unwrap_or(false);
                     born.excuses(
@@ -1247,6 +1314,112 @@ fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
         }
     }
     out
+}
+
+/// The names of the code the product ships that the change thinned, each with
+/// the files it thinned them in: spelled (as a name or in a literal) at most
+/// half as often in the changed code files now, outside comments, but still
+/// spelled, and defined or declared ([`declared`]) by none of them now; a word
+/// of a few letters says nothing. A literal only ever quoted must be gone
+/// ([`gone_tokens`]): one moved into a constant (`CODEPAGE = "windows-1252"`)
+/// is spelled less, and does the same. Whether a line holding one was renamed
+/// is asked of the few a lost test spells ([`renamed`] reads the whole file).
+fn thinned(changes: &[Change]) -> Tokens {
+    let mut was: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
+    let mut now: HashMap<String, usize> = HashMap::new();
+    let mut defined: HashSet<String> = HashSet::new();
+    let mut names: HashSet<String> = HashSet::new();
+    for (i, c) in changes.iter().enumerate() {
+        let old_path = c.was.as_deref().unwrap_or(&c.path);
+        if let Some(after) = c.after.as_deref()
+            && product(&c.path, Some(after))
+            && let Some(grammar) = Grammar::of(&c.path)
+        {
+            for (_, t) in code_tokens(grammar, after) {
+                *now.entry(t).or_default() += 1;
+            }
+            defined.extend(definitions(grammar, after).into_iter().map(|d| d.0));
+            defined.extend(declared(grammar, after));
+        }
+        let (Some(before), Some(grammar)) = (c.before.as_deref(), Grammar::of(old_path)) else {
+            continue;
+        };
+        if !shipped(old_path, Some(before)) {
+            continue;
+        }
+        let mut here: HashMap<String, usize> = HashMap::new();
+        for (at, t) in code_tokens(grammar, before) {
+            if before[at..].starts_with(|ch: char| ch.is_alphanumeric() || ch == '_')
+                && before[at..].starts_with(t.as_str())
+            {
+                names.insert(t.clone());
+            }
+            *here.entry(t).or_default() += 1;
+        }
+        for (t, n) in here {
+            was.entry(t).or_default().push((i, n));
+        }
+    }
+    let telling = |t: &str| t.chars().filter(|c| c.is_alphanumeric()).count() >= 4;
+    let mut out: Tokens = HashMap::new();
+    for (token, files) in was {
+        let before: usize = files.iter().map(|f| f.1).sum();
+        let after = now.get(&token).copied().unwrap_or(0);
+        // A name the code no longer spells at all is [`gone_tokens`]' to say,
+        // with its guards (a constant inlined, a rename).
+        if after == 0
+            || after * 2 > before
+            || !telling(&token)
+            || !names.contains(&token)
+            || defined.contains(&token)
+        {
+            continue;
+        }
+        out.insert(
+            token,
+            files
+                .iter()
+                .map(|(i, _)| {
+                    let c = &changes[*i];
+                    c.was.as_deref().unwrap_or(&c.path).to_string()
+                })
+                .collect(),
+        );
+    }
+    out
+}
+
+/// The definitions of a test file's `before` that its `after` (`None`:
+/// deleted) no longer defines, each by name with its bytes.
+fn lost_locals(
+    grammar: Grammar,
+    before: &str,
+    after: Option<&str>,
+) -> HashMap<String, std::ops::Range<usize>> {
+    let kept: HashSet<String> = after
+        .map(|a| definitions(grammar, a).into_iter().map(|d| d.0).collect())
+        .unwrap_or_default();
+    let Some(tree) = clean_tree(grammar, before) else {
+        return HashMap::new();
+    };
+    preorder(tree.root_node())
+        .filter(|n| DEFINITIONS.contains(&n.kind()))
+        .filter_map(|n| {
+            Some((
+                before[n.child_by_field_name("name")?.byte_range()].to_string(),
+                n.byte_range(),
+            ))
+        })
+        .filter(|(name, _)| !kept.contains(name))
+        .collect()
+}
+
+/// Whether a line holding `token` in any of `files` (old paths) was renamed.
+fn renamed_in(changes: &[Change], files: &[String], token: &str) -> bool {
+    changes
+        .iter()
+        .filter(|c| files.contains(&c.was.clone().unwrap_or_else(|| c.path.clone())))
+        .any(|c| renamed(c, token))
 }
 
 /// Whether a line of `change` holding `token` became a line added with the
