@@ -1499,3 +1499,25 @@ fn a_name_spelled_less_with_the_feature_kept_leaves_the_removal_high() {
         "constant: {found:?}"
     );
 }
+
+/// vite `3d69d3e05b`'s shape: a test named for "the `module` field" deleted
+/// with a fixture package whose files spelled `module.exports`. The code spells
+/// `module` less, but never bound it: a global any code says ties no test to a
+/// feature cut down. The removal stays high.
+#[test]
+fn a_global_the_code_spells_less_ties_no_test() {
+    let code = "const dep = require('./dep')\nmodule.exports = dep\n";
+    let other = "module.exports = { mode: 'a' }\n";
+    let other_after = "module.exports = { mode: 'b' }\n";
+    let tests = "import { expect, test } from 'vitest'\nimport dep from '../src/index'\n\ntest('resolves the main field', () => {\n  expect(dep).toBe(1)\n})\n\ntest('do not resolve to the module field', () => {\n  expect(dep).toBe(2)\n})\n";
+    let tests_after = "import { expect, test } from 'vitest'\nimport dep from '../src/index'\n\ntest('resolves the main field', () => {\n  expect(dep).toBe(1)\n})\n";
+    let found = rules(&[
+        change("src/index.js", Some(code), None),
+        change("src/other.js", Some(other), Some(other_after)),
+        change("test/index.spec.ts", Some(tests), Some(tests_after)),
+    ]);
+    assert!(
+        found.iter().any(|f| f == "assertions-removed, high"),
+        "{found:?}"
+    );
+}

@@ -1317,7 +1317,8 @@ fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
 }
 
 /// The names of the code the product ships that the change thinned, each with
-/// the files it thinned them in: spelled (as a name or in a literal) at most
+/// the files it thinned them in: bound by that code before ([`bound`]), and
+/// spelled (as a name or in a literal) at most
 /// half as often in the changed code files now, outside comments, but still
 /// spelled, and defined or declared ([`declared`]) by none of them now; a word
 /// of a few letters says nothing. A literal only ever quoted must be gone
@@ -1347,13 +1348,9 @@ fn thinned(changes: &[Change]) -> Tokens {
         if !shipped(old_path, Some(before)) {
             continue;
         }
+        names.extend(bound(grammar, before));
         let mut here: HashMap<String, usize> = HashMap::new();
-        for (at, t) in code_tokens(grammar, before) {
-            if before[at..].starts_with(|ch: char| ch.is_alphanumeric() || ch == '_')
-                && before[at..].starts_with(t.as_str())
-            {
-                names.insert(t.clone());
-            }
+        for (_, t) in code_tokens(grammar, before) {
             *here.entry(t).or_default() += 1;
         }
         for (t, n) in here {
@@ -1385,6 +1382,55 @@ fn thinned(changes: &[Change]) -> Tokens {
                 })
                 .collect(),
         );
+    }
+    out
+}
+
+/// The names `text` binds itself: its definitions, what [`declared`] reads, a
+/// function's parameters, and an attribute of its own object assigned
+/// (`self.skip_missing = …`, `this.cache = …`). Not a name it only uses (a
+/// global such as `module`, an import's member), which any code spells.
+fn bound(grammar: Grammar, text: &str) -> HashSet<String> {
+    let mut out: HashSet<String> = definitions(grammar, text)
+        .into_iter()
+        .map(|d| d.0)
+        .collect();
+    out.extend(declared(grammar, text));
+    let Some(tree) = clean_tree(grammar, text) else {
+        return out;
+    };
+    let leaf = |n: tree_sitter::Node<'_>| {
+        (n.child_count() == 0 && n.kind().contains("identifier"))
+            .then(|| text[n.byte_range()].to_string())
+    };
+    for n in preorder(tree.root_node()) {
+        let kind = n.kind();
+        if matches!(
+            kind,
+            "parameters" | "formal_parameters" | "lambda_parameters"
+        ) {
+            let mut walk = n.walk();
+            out.extend(n.named_children(&mut walk).filter_map(leaf));
+        } else if kind.contains("parameter") {
+            out.extend(
+                ["name", "pattern", "left"]
+                    .iter()
+                    .find_map(|f| n.child_by_field_name(f))
+                    .and_then(leaf),
+            );
+        } else if matches!(kind, "assignment" | "assignment_expression")
+            && let Some(left) = n.child_by_field_name("left")
+            && matches!(left.kind(), "attribute" | "member_expression")
+            && let Some(object) = left.child_by_field_name("object")
+            && matches!(&text[object.byte_range()], "self" | "this")
+        {
+            out.extend(
+                ["attribute", "property"]
+                    .iter()
+                    .find_map(|f| left.child_by_field_name(f))
+                    .and_then(leaf),
+            );
+        }
     }
     out
 }
