@@ -1593,7 +1593,11 @@ fn conftest_blocks(text: &str) -> Vec<String> {
             }
             // A decorator may register anything in the hook's place.
             let decorated = start > 0 && lines[start - 1].trim_start().starts_with('@');
-            if decorated || !registers_markers_only(&block) {
+            let raw: Vec<&str> = lines[start..i]
+                .iter()
+                .map(|l| l.get(indent..).unwrap_or_else(|| l.trim_start()))
+                .collect();
+            if decorated || !registers_markers_only(&raw.join("\n")) {
                 out.push(block);
             }
         } else {
@@ -1668,90 +1672,195 @@ fn import_hooks(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Whether a conftest block is a `pytest_configure` that does nothing but register
-/// markers (`config.addinivalue_line("markers", "slow: …")`, with a docstring or
-/// `pass`), as pytest's docs teach and most conftests do; no marker deselects a
-/// test by being named. A value that is no plain string (an f-string runs code),
-/// another ini key, or any other statement keeps the block a finding.
+/// Whether a conftest block (its lines, dedented) is a `pytest_configure` that
+/// does nothing but register markers (`config.addinivalue_line("markers",
+/// "slow: …")`), as pytest's docs teach and most conftests do: no marker
+/// deselects a test by being named. Read from Python's syntax tree: besides a
+/// docstring or `pass`, each statement is such a call, a name bound to a list
+/// of plain strings, or a loop over one whose body is such calls, each value a
+/// plain string, the loop's name, or those joined by `+` (jinja's
+/// `mark + ': test category'`). A value that runs code (an f-string's
+/// interpolation, a call), another ini key, or any other statement keeps the
+/// block a finding.
 fn registers_markers_only(block: &str) -> bool {
-    let Some(params) = block.strip_prefix("def pytest_configure(") else {
+    let Some(tree) = clean_tree(Grammar::Python, block) else {
         return false;
     };
-    let config: String = params
-        .trim_start()
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '_')
+    let root = tree.root_node();
+    let mut walk = root.walk();
+    let tops: Vec<_> = (root.named_children(&mut walk))
+        .filter(|n| n.kind() != "comment")
         .collect();
-    // The parameters hold no `)` in any honest form; the first `:` after their
-    // close (past a `-> None`) opens the body.
-    let Some(body) = params
-        .split_once(')')
-        .and_then(|(_, rest)| rest.split_once(':'))
-        .map(|(_, body)| body)
-    else {
+    let [def] = tops[..] else {
         return false;
     };
-    if config.is_empty() {
+    let text = |n: tree_sitter::Node<'_>| &block[n.byte_range()];
+    if def.kind() != "function_definition"
+        || def.child_by_field_name("name").map(text) != Some("pytest_configure")
+    {
         return false;
     }
-    let call = format!("{config}.addinivalue_line(");
-    let mut rest = body;
-    loop {
-        rest = rest.trim_start_matches([' ', ';']);
-        if rest.is_empty() {
-            return true;
-        }
-        if let Some(after) = rest.strip_prefix("pass") {
-            rest = after;
-        } else if let Some((_, after)) = string_literal(rest) {
-            rest = after;
-        } else if let Some(args) = rest.strip_prefix(&call) {
-            let Some(("markers", args)) = string_literal(args.trim_start()) else {
-                return false;
-            };
-            let Some(mut args) = args.trim_start().strip_prefix(',') else {
-                return false;
-            };
-            let mut values = 0;
-            while let Some((_, after)) = string_literal(args.trim_start()) {
-                args = after;
-                values += 1;
+    let Some(params) = def.child_by_field_name("parameters") else {
+        return false;
+    };
+    let mut walk = params.walk();
+    let params: Vec<_> = params.named_children(&mut walk).collect();
+    let config = match params[..] {
+        [p] if p.kind() == "identifier" => text(p),
+        [p] if p.kind() == "typed_parameter" => match p.named_child(0) {
+            Some(n) if n.kind() == "identifier" => text(n),
+            _ => return false,
+        },
+        _ => return false,
+    };
+    let Some(body) = def.child_by_field_name("body") else {
+        return false;
+    };
+    let mut lists: HashSet<&str> = HashSet::new();
+    marker_statements(body, block, config, &mut lists, &[])
+}
+
+/// Whether every statement of `block_node` is one [`registers_markers_only`]
+/// allows, `lists` the names bound to lists of plain strings so far and
+/// `names` the loops' names in scope.
+fn marker_statements<'t>(
+    block_node: tree_sitter::Node<'_>,
+    src: &'t str,
+    config: &str,
+    lists: &mut HashSet<&'t str>,
+    names: &[&str],
+) -> bool {
+    let text = |n: tree_sitter::Node<'_>| &src[n.byte_range()];
+    let mut walk = block_node.walk();
+    let statements: Vec<_> = block_node.named_children(&mut walk).collect();
+    for s in statements {
+        let ok = match s.kind() {
+            "pass_statement" | "comment" => true,
+            "expression_statement" => match s.named_child(0) {
+                Some(e) if s.named_child_count() == 1 => match e.kind() {
+                    "string" => plain(e),
+                    "call" => registers(e, src, config, names),
+                    "assignment" => {
+                        let (Some(left), Some(right)) = (
+                            e.child_by_field_name("left"),
+                            e.child_by_field_name("right"),
+                        ) else {
+                            return false;
+                        };
+                        let ok = left.kind() == "identifier" && strings(right);
+                        if ok {
+                            lists.insert(text(left));
+                        }
+                        ok
+                    }
+                    _ => false,
+                },
+                _ => false,
+            },
+            "for_statement" => {
+                let (Some(left), Some(right), Some(body)) = (
+                    s.child_by_field_name("left"),
+                    s.child_by_field_name("right"),
+                    s.child_by_field_name("body"),
+                ) else {
+                    return false;
+                };
+                let over =
+                    strings(right) || (right.kind() == "identifier" && lists.contains(text(right)));
+                let mut inner = names.to_vec();
+                inner.push(text(left));
+                left.kind() == "identifier"
+                    && over
+                    && s.child_by_field_name("alternative").is_none()
+                    && marker_statements(body, src, config, lists, &inner)
             }
-            let args = args.trim_start();
-            let args = args.strip_prefix(',').unwrap_or(args).trim_start();
-            match args.strip_prefix(')') {
-                Some(after) if values > 0 => rest = after,
-                _ => return false,
-            }
-        } else {
+            _ => false,
+        };
+        if !ok {
             return false;
         }
-        if !rest.is_empty() && !rest.starts_with([' ', ';']) {
-            return false;
+    }
+    true
+}
+
+/// Whether `call` is `config.addinivalue_line("markers", value)`, the value a
+/// plain string, one of the loops' `names`, or those joined by `+`.
+fn registers(call: tree_sitter::Node<'_>, src: &str, config: &str, names: &[&str]) -> bool {
+    let text = |n: tree_sitter::Node<'_>| &src[n.byte_range()];
+    let Some(function) = call.child_by_field_name("function") else {
+        return false;
+    };
+    let callee = function.kind() == "attribute"
+        && function.child_by_field_name("object").map(text) == Some(config)
+        && function.child_by_field_name("attribute").map(text) == Some("addinivalue_line");
+    let Some(args) = call.child_by_field_name("arguments") else {
+        return false;
+    };
+    let mut walk = args.walk();
+    let args: Vec<_> = (args.named_children(&mut walk))
+        .filter(|n| n.kind() != "comment")
+        .collect();
+    let [key, value] = args[..] else {
+        return false;
+    };
+    let markers = plain(key)
+        && matches!(
+            text(key).trim_start_matches(['r', 'R', 'u', 'U']),
+            "\"markers\"" | "'markers'"
+        );
+    callee && markers && marker_value(value, src, names)
+}
+
+/// A marker's text that runs no code: plain strings, the loops' `names`, and
+/// those joined by `+` or written side by side.
+fn marker_value(n: tree_sitter::Node<'_>, src: &str, names: &[&str]) -> bool {
+    match n.kind() {
+        "string" => plain(n),
+        "identifier" => names.contains(&&src[n.byte_range()]),
+        "concatenated_string" => {
+            let mut walk = n.walk();
+            let parts: Vec<_> = n.named_children(&mut walk).collect();
+            parts.into_iter().all(plain)
         }
+        "parenthesized_expression" => n
+            .named_child(0)
+            .is_some_and(|c| n.named_child_count() == 1 && marker_value(c, src, names)),
+        "binary_operator" => {
+            let op = n
+                .child_by_field_name("operator")
+                .map(|o| &src[o.byte_range()]);
+            op == Some("+")
+                && [
+                    n.child_by_field_name("left"),
+                    n.child_by_field_name("right"),
+                ]
+                .into_iter()
+                .all(|c| c.is_some_and(|c| marker_value(c, src, names)))
+        }
+        _ => false,
     }
 }
 
-/// A plain Python string literal at the start of `text` (an `r` or `u` prefix at
-/// most: an f-string runs code): its text with escapes as written, and what
-/// follows it.
-fn string_literal(text: &str) -> Option<(&str, &str)> {
-    let text = text.strip_prefix(['r', 'R', 'u', 'U']).unwrap_or(text);
-    let quote = ["\"\"\"", "'''", "\"", "'"]
-        .into_iter()
-        .find(|q| text.starts_with(q))?;
-    let inner = &text[quote.len()..];
-    let mut escaped = false;
-    for (i, c) in inner.char_indices() {
-        if escaped {
-            escaped = false;
-        } else if c == '\\' {
-            escaped = true;
-        } else if inner[i..].starts_with(quote) {
-            return Some((&inner[..i], &inner[i + quote.len()..]));
-        }
-    }
-    None
+/// Whether `n` is a string with no interpolation (an f-string's `{…}` runs code).
+fn plain(n: tree_sitter::Node<'_>) -> bool {
+    let mut walk = n.walk();
+    n.kind() == "string" && !n.children(&mut walk).any(|c| c.kind() == "interpolation")
+}
+
+/// Whether `n` is a list or tuple of plain strings only.
+fn strings(n: tree_sitter::Node<'_>) -> bool {
+    let mut walk = n.walk();
+    matches!(n.kind(), "list" | "tuple")
+        && (n.named_children(&mut walk))
+            .filter(|c| c.kind() != "comment")
+            .all(|c| {
+                plain(c)
+                    || (c.kind() == "concatenated_string" && {
+                        let mut w = c.walk();
+                        let parts: Vec<_> = c.named_children(&mut w).collect();
+                        parts.into_iter().all(plain)
+                    })
+            })
 }
 
 /// A conftest line that ends pytest with a status of its own, now or at the end:
@@ -2328,9 +2437,30 @@ mod tests {
                 "tests/conftest.py",
                 "import pytest\n\n\ndef pytest_configure(config: pytest.Config) -> None:\n    \"\"\"Our markers.\"\"\"\n    config.addinivalue_line(\n        \"markers\",\n        \"network: needs a network (deselect with '-m \\\"not network\\\"')\",\n    )\n    config.addinivalue_line(\"markers\", 'db: uses the database'\n                            ' (slow)')\n",
             ),
+            // jinja `12307960`: a list of marker names registered in a loop.
+            (
+                "tests/conftest.py",
+                "def pytest_configure(config):\n    '''Register custom marks for test categories.'''\n    custom_markers = [\n        'api',\n        'filesystemloader',  # new\n    ]\n    for mark in custom_markers:\n        config.addinivalue_line('markers', mark + ': test category')\n",
+            ),
+            (
+                "conftest.py",
+                "class Plugin:\n    def pytest_configure(self_config):\n        self_config.addinivalue_line(\"markers\", (\"a\" \"b\"))\n",
+            ),
         ];
         for (path, text) in none {
             assert_eq!(finding(path, None, text), None, "{path}: {text}");
+        }
+        // A loop or a list that does more than name markers is read as before.
+        for text in [
+            "def pytest_configure(config):\n    marks = ['slow', run()]\n    for m in marks:\n        config.addinivalue_line('markers', m)\n",
+            "def pytest_configure(config):\n    marks = ['slow']\n    for m in marks:\n        config.addinivalue_line('markers', m)\n        config.option.markexpr = m\n",
+            "def pytest_configure(config):\n    for m in ['slow']:\n        config.addinivalue_line('markers', m)\n    else:\n        config.option.keyword = 'x'\n",
+            "def pytest_configure(config):\n    marks = ['slow']\n    marks.append('x')\n    for m in marks:\n        config.addinivalue_line('markers', m)\n",
+            "def pytest_configure(config):\n    for m in other.marks:\n        config.addinivalue_line('markers', m)\n",
+            "def pytest_configure(config):\n    for m in ['slow']:\n        config.addinivalue_line('markers', m.upper())\n",
+            "def pytest_configure(config):\n    for m in ['slow']:\n        config.addinivalue_line(m, 'x')\n",
+        ] {
+            assert!(finding("conftest.py", None, text).is_some(), "{text}");
         }
         // Beside the markers, anything else it does is read as before.
         let markers = "def pytest_configure(config):\n    config.addinivalue_line(\"markers\", \"slow: x\")\n";
