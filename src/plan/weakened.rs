@@ -1638,10 +1638,7 @@ impl<'c> Row<'c> {
                 .map(rewritten),
         );
         what.extend(self.expected_parts((old, new), (&removed, &added), code));
-        if added
-            .iter()
-            .any(|s| s.starts_with("//go:build") || s.starts_with("// +build"))
-        {
+        if !go_build_widened(&removed, &added) {
             what.push(Part::new(
                 RuleId::RunnerChanged,
                 "its build constraint changed",
@@ -1649,6 +1646,44 @@ impl<'c> Row<'c> {
         }
         what
     }
+}
+
+/// Whether the Go build constraints a test file's change added (`added`, with
+/// those it took out, `removed`) only widen the ones it had, or none were added:
+/// each new line pairs, in order, with a line of its kind taken out whose
+/// alternatives it all keeps (`//go:build go1.20` become `go1.20 || go1.21`, a
+/// `// +build` line given another option). The file builds wherever it built.
+fn go_build_widened(removed: &[String], added: &[String]) -> bool {
+    // Top-level alternatives: `||` outside parentheses, or a `// +build` line's
+    // space-separated options; a constraint of another shape is one alternative.
+    let alternatives = |line: &str| -> Option<(bool, Vec<String>)> {
+        if let Some(expr) = line.strip_prefix("//go:build") {
+            let expr = expr.trim();
+            let parts: Vec<String> = match expr.contains(['(', ')']) {
+                true => vec![expr.split_whitespace().collect()],
+                false => expr.split("||").map(|t| t.trim().to_string()).collect(),
+            };
+            return Some((true, parts));
+        }
+        let options = line.strip_prefix("// +build")?;
+        Some((
+            false,
+            options.split_whitespace().map(str::to_string).collect(),
+        ))
+    };
+    let constraints = |lines: &[String]| -> Vec<(bool, Vec<String>)> {
+        lines.iter().filter_map(|l| alternatives(l)).collect()
+    };
+    let (then, now) = (constraints(removed), constraints(added));
+    if now.is_empty() {
+        return true;
+    }
+    let kinds = |c: &[(bool, Vec<String>)]| c.iter().map(|k| k.0).collect::<Vec<_>>();
+    kinds(&then) == kinds(&now)
+        && then
+            .iter()
+            .zip(&now)
+            .all(|(t, n)| t.1.iter().all(|a| !a.is_empty() && n.1.contains(a)))
 }
 
 /// A test folded into another ([`syntactic::Pair::folded`]): its assertion

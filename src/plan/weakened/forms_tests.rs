@@ -4006,3 +4006,35 @@ fn a_long_chain_of_own_functions_is_read_without_overflowing() {
         "the assertions call is patched in the test",
     );
 }
+
+/// go-toml `fac33d6f`'s shape: a build constraint given another alternative
+/// (`go1.21`) builds the file wherever it built: no finding. One that loses an
+/// alternative, gains a conjunct, a negation or a new line, or swaps its
+/// kind, still changed what builds.
+#[test]
+fn a_go_build_constraint_widened_is_no_finding() {
+    let p = "fuzz_test.go";
+    let with = |go: &str, plus: &str| format!("//go:build {go}\n// +build {plus}\n\n{GO}");
+    let old = with("go1.18 || go1.19 || go1.20", "go1.18 go1.19 go1.20");
+    let wider = with(
+        "go1.18 || go1.19 || go1.20 || go1.21",
+        "go1.18 go1.19 go1.20 go1.21",
+    );
+    let found = one(p, &old, &wider);
+    assert!(found.is_empty(), "widened: {found:?}");
+    for now in [
+        with("go1.19 || go1.20 || go1.21", "go1.19 go1.20 go1.21"),
+        with(
+            "(go1.18 || go1.19 || go1.20) && ignore",
+            "go1.18 go1.19 go1.20",
+        ),
+        with("go1.18 || go1.19 || go1.20", "go1.18,ignore go1.19 go1.20"),
+        with("!go1.18 || go1.19 || go1.20", "go1.18 go1.19 go1.20"),
+        format!(
+            "{}// +build ignore\n",
+            with("go1.18 || go1.19 || go1.20", "go1.18 go1.19 go1.20")
+        ),
+    ] {
+        says(&one(p, &old, &now), p, "its build constraint changed");
+    }
+}
