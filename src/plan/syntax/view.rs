@@ -2947,6 +2947,57 @@ fn python_never_runs(src: &str, within: Node<'_>, n: Node<'_>) -> Option<std::op
 /// Found from the
 /// top down: asking a node for its parent walks from the root, so once per
 /// call would be quadratic.
+/// Whether `call` is the whole of a `catch` clause that fails the test on the
+/// error it caught (`catch (err) { assert.ifError(err) }`, `t.error(err)`,
+/// `assert.fail(err)`): what the runner does with an error nobody catches, so
+/// no check of its own. The `try` taken off with it, the call left bare, loses
+/// nothing (fs-extra `08d7d3aa`).
+fn js_fails_on_catch(src: &str, call: Node<'_>) -> bool {
+    let statement = call.parent().filter(|p| p.kind() == "expression_statement");
+    let body = statement
+        .and_then(|s| s.parent())
+        .filter(|b| b.kind() == "statement_block");
+    let Some(clause) = body
+        .and_then(|b| b.parent())
+        .filter(|c| c.kind() == "catch_clause")
+    else {
+        return false;
+    };
+    let Some(param) = clause.child_by_field_name("parameter") else {
+        return false;
+    };
+    let mut walk = body.map(|b| b.walk());
+    let alone = match (body, walk.as_mut()) {
+        (Some(b), Some(w)) => {
+            b.named_children(w)
+                .filter(|c| c.kind() != "comment")
+                .count()
+                == 1
+        }
+        _ => false,
+    };
+    let callee = call
+        .child_by_field_name("function")
+        .map(|f| &src[f.byte_range()]);
+    let args = call.child_by_field_name("arguments");
+    let mut w = args.map(|a| a.walk());
+    let passes_error = match (args, w.as_mut()) {
+        (Some(a), Some(w)) => {
+            let given: Vec<&str> = a.named_children(w).map(|c| &src[c.byte_range()]).collect();
+            given.first() == Some(&&src[param.byte_range()])
+        }
+        _ => false,
+    };
+    alone
+        && passes_error
+        && callee.is_some_and(|c| {
+            matches!(
+                c.rsplit('.').next(),
+                Some("ifError" | "error" | "fail" | "ifErr")
+            ) && c.contains('.')
+        })
+}
+
 fn js_assertions<'t>(src: &str, node: Node<'t>) -> Vec<Node<'t>> {
     let mut inner = std::collections::HashSet::new();
     let mut links = Vec::new();
@@ -2984,7 +3035,8 @@ fn js_assertions<'t>(src: &str, node: Node<'t>) -> Vec<Node<'t>> {
         .iter()
         .copied()
         .filter(|top| {
-            js_check(src, *top) || alone.contains(&top.id()) && js_throwing_query(src, *top)
+            (js_check(src, *top) || alone.contains(&top.id()) && js_throwing_query(src, *top))
+                && !js_fails_on_catch(src, *top)
         })
         .collect();
     // Whether a wait holds a check, by a binary search of where the checks start:

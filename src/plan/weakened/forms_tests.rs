@@ -4038,3 +4038,31 @@ fn a_go_build_constraint_widened_is_no_finding() {
         says(&one(p, &old, &now), p, "its build constraint changed");
     }
 }
+
+/// fs-extra `08d7d3aa`'s shape: `try { f() } catch (err) { assert.ifError(err) }`
+/// fails the test on an error as the runner does with one nobody catches; the
+/// `try` taken off, the call left bare, loses no check. A check of the error's
+/// own (`assert.strictEqual(err.code, …)`), or a catch that does more, is one.
+#[test]
+fn a_catch_that_only_fails_on_the_error_is_no_check() {
+    let p = "test/move.test.js";
+    let test = |body: &str| {
+        format!(
+            "const assert = require('assert')\n\ndescribe('move', () => {{\n  it('moves', () => {{\n{body}\n    assert.ok(exists(dest))\n  }})\n}})\n"
+        )
+    };
+    let bare = test("    move(src, dest)");
+    for guarded in [
+        "    try {\n      move(src, dest)\n    } catch (err) {\n      assert.ifError(err)\n    }",
+        "    try {\n      move(src, dest)\n    } catch (e) {\n      // never\n      t.error(e)\n    }",
+    ] {
+        let found = one(p, &test(guarded), &bare);
+        assert!(found.is_empty(), "{guarded}: {found:?}");
+    }
+    for kept in [
+        "    try {\n      move(src, dest)\n    } catch (err) {\n      assert.strictEqual(err.code, 'EEXIST')\n    }",
+        "    try {\n      move(src, dest)\n    } catch (err) {\n      cleanup()\n      assert.ifError(err)\n    }",
+    ] {
+        says(&one(p, &test(kept), &bare), p, "1 of 2 assertions removed");
+    }
+}
