@@ -1521,3 +1521,51 @@ fn a_global_the_code_spells_less_ties_no_test() {
         "{found:?}"
     );
 }
+
+/// body-parser `4d7b8211`'s shape: a function's body replaced by a throw that
+/// says it is gone, its tests deleted with it. Its behaviour went as surely as
+/// a deleted function's: the lead. Where the verify was red at the start, a
+/// function stubbed out and its failing tests deleted is the cheap green: high.
+#[test]
+fn a_function_stubbed_to_a_throw_with_its_tests_is_a_lead() {
+    let code = "exports = module.exports = bodyParser\n\nfunction bodyParser (options) {\n  var opts = Object.create(options || null)\n  return function (req, res, next) {\n    json(opts)(req, res, next)\n  }\n}\n";
+    let stubbed = "exports = module.exports = bodyParser\n\nfunction bodyParser () {\n  throw new Error('bodyParser() has been split into individual middleware')\n}\n";
+    let tests = "var assert = require('assert')\nvar bodyParser = require('..')\n\ndescribe('bodyParser()', function () {\n  it('should parse JSON', function () {\n    assert.strictEqual(run(bodyParser(), '{}'), '{}')\n  })\n\n  it('should parse urlencoded', function () {\n    assert.strictEqual(run(bodyParser(), 'a=b'), '{\"a\":\"b\"}')\n  })\n})\n\ndescribe('json()', function () {\n  it('should parse', function () {\n    assert.ok(bodyParser.json)\n  })\n})\n";
+    let tests_after = "var assert = require('assert')\nvar bodyParser = require('..')\n\ndescribe('json()', function () {\n  it('should parse', function () {\n    assert.ok(bodyParser.json)\n  })\n})\n";
+    let changes = [
+        change("index.js", Some(code), Some(stubbed)),
+        change("test/body-parser.js", Some(tests), Some(tests_after)),
+    ];
+    let found = rules(&changes);
+    assert!(!found.is_empty());
+    assert!(
+        found.iter().all(|f| f == "removed-with-code, low"),
+        "{found:?}"
+    );
+    let red = hacks::Given {
+        red_at_start: true,
+        ..Default::default()
+    };
+    let found: Vec<String> = find_given(&changes, &[], &red)
+        .iter()
+        .flat_map(kinds::of)
+        .map(|p| format!("{}, {}", p.kind, p.confidence))
+        .collect();
+    assert!(
+        found.iter().any(|f| f == "assertions-removed, high"),
+        "red start: {found:?}"
+    );
+    // A function that threw already is no feature taken out now.
+    let found = rules(&[
+        change(
+            "index.js",
+            Some(stubbed),
+            Some(&stubbed.replace("split", "cut")),
+        ),
+        change("test/body-parser.js", Some(tests), Some(tests_after)),
+    ]);
+    assert!(
+        found.iter().any(|f| f == "assertions-removed, high"),
+        "already a stub: {found:?}"
+    );
+}

@@ -337,8 +337,14 @@ fn path_says(path: &str, stems: &[&str]) -> bool {
 /// definition of their kind is new in them (a rename whose body was touched too,
 /// `sub` become `subtract` with its variables renamed, is no removal). Test
 /// files, and files no grammar reads, say nothing.
-fn gone(changes: &[Change]) -> Gone {
+fn gone(changes: &[Change], stubs_count: bool) -> Gone {
     let mut defined: Vec<(Definition, &str)> = Vec::new();
+    // Definitions whose body became nothing but a throw (`throw new Error('split
+    // into individual middleware')`): their behaviour taken out as surely as
+    // their text. Not where the verify was red at the start, where a function
+    // stubbed out and its failing tests deleted is the cheap green.
+    let (mut stubbed_then, mut stubbed_now): (HashSet<String>, HashSet<String>) =
+        Default::default();
     // Every name a product file bound at the start, to a function or not.
     let mut bound: HashSet<String> = HashSet::new();
     let mut now: Vec<(String, &'static str)> = Vec::new();
@@ -356,6 +362,7 @@ fn gone(changes: &[Change]) -> Gone {
                     .map(|d| (d, old_path)),
             );
             bound.extend(top_bindings(grammar, before));
+            stubbed_then.extend(stubs(grammar, before));
         }
         if let Some(after) = c.after.as_deref()
             && product(&c.path, Some(after))
@@ -368,6 +375,9 @@ fn gone(changes: &[Change]) -> Gone {
                         .into_iter()
                         .map(|(name, _, kind, _)| (name, kind)),
                 );
+                if stubs_count {
+                    stubbed_now.extend(stubs(grammar, after));
+                }
             }
         }
     }
@@ -385,9 +395,11 @@ fn gone(changes: &[Change]) -> Gone {
     for ((name, body, kind, receiver), path) in &defined {
         // A one-line definition has no body past its first line: the empty text
         // is in every file, and no sign it moved (a rename brings a new kind).
-        if !now_words.contains(name.as_str())
-            && (body.is_empty() || !kept_bodies.contains(body.as_str()))
-            && !new_kinds.contains(kind)
+        let stubbed = stubbed_now.contains(name) && !stubbed_then.contains(name);
+        if stubbed
+            || !now_words.contains(name.as_str())
+                && (body.is_empty() || !kept_bodies.contains(body.as_str()))
+                && !new_kinds.contains(kind)
         {
             out.entry(name.clone())
                 .or_default()
@@ -400,6 +412,59 @@ fn gone(changes: &[Change]) -> Gone {
         .map(str::to_string)
         .collect();
     (out, kept)
+}
+
+/// The functions `text` defines whose body is one throw and nothing else (a
+/// docstring or comments aside): JavaScript's `throw`, Python's `raise`, Go's
+/// `panic(…)`, Rust's `panic!`, `unimplemented!`, `todo!` or `unreachable!`.
+fn stubs(grammar: Grammar, text: &str) -> HashSet<String> {
+    let Some(tree) = clean_tree(grammar, text) else {
+        return HashSet::new();
+    };
+    let throws = |n: tree_sitter::Node<'_>| {
+        let inner = match n.kind() {
+            "expression_statement" => n.named_child(0),
+            _ => Some(n),
+        };
+        inner.is_some_and(|e| match e.kind() {
+            "throw_statement" | "raise_statement" => true,
+            "macro_invocation" => e.child_by_field_name("macro").is_some_and(|m| {
+                matches!(
+                    &text[m.byte_range()],
+                    "panic" | "unimplemented" | "todo" | "unreachable"
+                )
+            }),
+            "call_expression" => {
+                grammar == Grammar::Go
+                    && e.child_by_field_name("function")
+                        .is_some_and(|f| &text[f.byte_range()] == "panic")
+            }
+            _ => false,
+        })
+    };
+    let mut out = HashSet::new();
+    for node in preorder(tree.root_node()).filter(|n| DEFINITIONS.contains(&n.kind())) {
+        let (Some(name), Some(body)) = (
+            node.child_by_field_name("name"),
+            node.child_by_field_name("body"),
+        ) else {
+            continue;
+        };
+        let mut walk = body.walk();
+        let statements: Vec<_> = (body.named_children(&mut walk))
+            .filter(|c| c.kind() != "comment" && c.kind() != "line_comment")
+            .filter(|c| {
+                !(c.kind() == "expression_statement"
+                    && c.named_child(0).is_some_and(|e| e.kind() == "string"))
+            })
+            .collect();
+        if let [only] = statements[..]
+            && throws(only)
+        {
+            out.insert(text[name.byte_range()].to_string());
+        }
+    }
+    out
 }
 
 /// Which of `bodies` `text` holds, found in one pass over it: a body searched
@@ -747,7 +812,9 @@ impl<'c> Code<'c> {
         if !what.iter().any(removal) {
             return what;
         }
-        let gone = self.gone.get_or_init(|| gone(self.changes));
+        let gone = self
+            .gone
+            .get_or_init(|| gone(self.changes, !self.red_start));
         let tokens = self.tokens.get_or_init(|| {
             let defined = gone.0.keys().chain(&gone.1).cloned().collect();
             gone_tokens(self.changes, &defined)
