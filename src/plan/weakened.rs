@@ -1361,6 +1361,16 @@ impl<'c> Row<'c> {
                         follows("the code's own change")
                     } else if input(was, now) {
                         follows("the test's own input")
+                    } else if with_code::follows_lines(
+                        was,
+                        now,
+                        self.change.before.as_deref().unwrap_or(""),
+                        self.change.after.as_deref().unwrap_or(""),
+                    ) {
+                        Part::new(
+                            RuleId::ExpectedFollowsCode,
+                            format!("{became} (its line numbers follow the test file's own lines, moved)"),
+                        )
                     } else if code.may_follow() {
                         // A behaviour change and a test made to agree with wrong
                         // code read alike: the goal tells them apart, so the

@@ -1569,3 +1569,30 @@ fn a_function_stubbed_to_a_throw_with_its_tests_is_a_lead() {
         "already a stub: {found:?}"
     );
 }
+
+/// loguru `5b77724c`'s shape: an expected log record names the line a logging
+/// call of the test file stands on; a line put in above it moves the call, and
+/// the number follows it. A lead, not a rewrite. A number changed to a line
+/// that holds other text, or to one whose text is on several lines, stays high.
+#[test]
+fn an_expected_line_number_that_follows_its_line_is_a_lead() {
+    let test = |above: &str, want: usize| {
+        format!(
+            "import logging\n\n\ndef test_record(writer):\n{above}    logging.warning('hi')\n    assert writer.read() == 'test_record {want} hi'\n"
+        )
+    };
+    let found = rules(&[change(
+        "tests/test_interception.py",
+        Some(&test("", 5)),
+        Some(&test("    logging.basicConfig()\n", 6)),
+    )]);
+    assert_eq!(found, ["expected-follows-code, low"]);
+    for (above, want) in [("", 6), ("    logging.warning('hi')\n", 6)] {
+        let found = rules(&[change(
+            "tests/test_interception.py",
+            Some(&test("", 5)),
+            Some(&test(above, want)),
+        )]);
+        assert_eq!(found, ["assertion-rewritten, high"], "{above:?} {want}");
+    }
+}

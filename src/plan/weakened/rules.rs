@@ -429,6 +429,7 @@ const LEGACY_WORDS: &[(RuleId, &[&str])] = &[
             "as the code's own change now spells it",
             "as the test's own input now spells it",
             "in a change that also changes the code",
+            "follow the test file's own lines",
         ],
     ),
     (RuleId::AssertionRewritten, &[" became "]),

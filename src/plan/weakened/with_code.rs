@@ -272,6 +272,67 @@ pub(super) fn follows_input(
             .all(|w| count(old, w) > count(new, w) && mended(w, &came))
 }
 
+/// Whether a check's expected value changed from `was` to `now` only in
+/// numbers that are the test file's own line numbers, each following its line:
+/// line `a` of the file's old text (`before`) is line `b` of its new (`after`),
+/// the same text and found once on each side (loguru's expected log records
+/// naming the line a logging call stands on, 157 become 158 as a line went in
+/// above it). The code's output is what it was; the line moved.
+pub(super) fn follows_lines(was: &str, now: &str, before: &str, after: &str) -> bool {
+    // Runs of digits and of the rest, in order.
+    let runs = |t: &str| -> Vec<(bool, String)> {
+        let mut out: Vec<(bool, String)> = Vec::new();
+        for c in t.chars() {
+            let digit = c.is_ascii_digit();
+            match out.last_mut() {
+                Some((d, run)) if *d == digit => run.push(c),
+                _ => out.push((digit, c.to_string())),
+            }
+        }
+        out
+    };
+    let (old, new) = (runs(was), runs(now));
+    if old.len() != new.len()
+        || old
+            .iter()
+            .zip(&new)
+            .any(|(o, n)| o.0 != n.0 || (!o.0 && o.1 != n.1))
+    {
+        return false;
+    }
+    let old_lines: Vec<&str> = before.lines().map(str::trim).collect();
+    let new_lines: Vec<&str> = after.lines().map(str::trim).collect();
+    let once = |lines: &[&str], text: &str| lines.iter().filter(|l| **l == text).count() == 1;
+    let mut moved = 0;
+    for (o, n) in old.iter().zip(&new).filter(|(o, n)| o.1 != n.1) {
+        // A line's number is written plain: `05` become `5` is a fraction's.
+        if o.1.starts_with('0') || n.1.starts_with('0') {
+            return false;
+        }
+        let (Ok(a), Ok(b)) = (o.1.parse::<usize>(), n.1.parse::<usize>()) else {
+            return false;
+        };
+        if a == b {
+            return false;
+        }
+        let (Some(line), Some(then)) = (
+            a.checked_sub(1).and_then(|i| old_lines.get(i)),
+            b.checked_sub(1).and_then(|i| new_lines.get(i)),
+        ) else {
+            return false;
+        };
+        if line != then
+            || line.chars().filter(|c| c.is_alphanumeric()).count() < 3
+            || !once(&old_lines, line)
+            || !once(&new_lines, then)
+        {
+            return false;
+        }
+        moved += 1;
+    }
+    moved > 0
+}
+
 /// Whether two words differ by at most two letters inserted, deleted or changed
 /// (words past 64 bytes are never near: the distance is quadratic in them).
 fn near(a: &str, b: &str) -> bool {
