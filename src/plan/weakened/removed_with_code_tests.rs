@@ -1499,3 +1499,119 @@ fn a_name_spelled_less_with_the_feature_kept_leaves_the_removal_high() {
         "constant: {found:?}"
     );
 }
+
+/// Review 125's red team of the thinned tie: each shape keeps the product's
+/// behaviour and spells a name a failing test spells half as often, and the
+/// test deleted stays the high finding it was before the tie.
+fn stays_high(changes: &[Change], shape: &str) {
+    let found = rules(changes);
+    assert!(
+        found.iter().any(|f| f == "assertions-removed, high"),
+        "{shape}: {found:?}"
+    );
+}
+
+/// A parameter whose default the body set in a branch, the branch folded into
+/// the one use (`data[:max_size or 1024]`): spelled half as often, still the
+/// function's parameter.
+#[test]
+fn attack_a_parameter_spelled_less_in_its_body() {
+    let code = "def read_block(data, max_size=None):\n    if max_size is None:\n        max_size = 1024\n    return data[:max_size]\n";
+    let folded = "def read_block(data, max_size=None):\n    return data[:max_size or 1024]\n";
+    let tests = "from blocks import read_block\n\n\ndef test_read_block():\n    assert read_block(b'abc') == b'abc'\n\n\ndef test_read_block_limit():\n    assert read_block(b'abcdef', max_size=2) == b'ab'\n";
+    let tests_after = "from blocks import read_block\n\n\ndef test_read_block():\n    assert read_block(b'abc') == b'abc'\n";
+    stays_high(
+        &[
+            change("blocks.py", Some(code), Some(folded)),
+            change("tests/test_blocks.py", Some(tests), Some(tests_after)),
+        ],
+        "parameter",
+    );
+}
+
+/// The same in JavaScript: an option destructured from the parameters, its
+/// default moved into the pattern.
+#[test]
+fn attack_a_destructured_option_spelled_less() {
+    let code = "function readBlock(data, { maxSize } = {}) {\n  let limit = maxSize;\n  if (maxSize === undefined) {\n    limit = 1024;\n  }\n  console.debug(maxSize);\n  return data.slice(0, limit);\n}\nmodule.exports = { readBlock };\n";
+    let folded = "function readBlock(data, { maxSize = 1024 } = {}) {\n  return data.slice(0, maxSize);\n}\nmodule.exports = { readBlock };\n";
+    let tests = "const { readBlock } = require('../lib/blocks');\n\ntest('reads', () => {\n  expect(readBlock('abc')).toBe('abc');\n});\n\ntest('limits', () => {\n  expect(readBlock('abcdef', { maxSize: 2 })).toBe('ab');\n});\n";
+    let tests_after = "const { readBlock } = require('../lib/blocks');\n\ntest('reads', () => {\n  expect(readBlock('abc')).toBe('abc');\n});\n";
+    stays_high(
+        &[
+            change("lib/blocks.js", Some(code), Some(folded)),
+            change("test/blocks.test.js", Some(tests), Some(tests_after)),
+        ],
+        "destructured",
+    );
+}
+
+/// An attribute the constructor stores, read three times in a method and once
+/// now (slicing past the end, or with `None`, is what the branches did).
+#[test]
+fn attack_an_attribute_read_less() {
+    let code = "class Reader:\n    def __init__(self, limit):\n        self.limit_bytes = limit\n\n    def read(self, data):\n        if self.limit_bytes is None:\n            return data\n        if len(data) <= self.limit_bytes:\n            return data\n        return data[:self.limit_bytes]\n";
+    let folded = "class Reader:\n    def __init__(self, limit):\n        self.limit_bytes = limit\n\n    def read(self, data):\n        return data[:self.limit_bytes]\n";
+    let tests = "from reader import Reader\n\n\ndef test_read():\n    assert Reader(None).read(b'ab') == b'ab'\n\n\ndef test_limit_kept():\n    assert Reader(2).limit_bytes == 2\n";
+    let tests_after = "from reader import Reader\n\n\ndef test_read():\n    assert Reader(None).read(b'ab') == b'ab'\n";
+    stays_high(
+        &[
+            change("reader.py", Some(code), Some(folded)),
+            change("tests/test_reader.py", Some(tests), Some(tests_after)),
+        ],
+        "attribute",
+    );
+}
+
+/// A whole failing test file deleted, its tests' own `response` tied to a
+/// local of the code's that a refactor returns straight (`response = get(u);
+/// return response` become `return get(u)`).
+#[test]
+fn attack_a_local_inlined_with_the_test_file_deleted() {
+    let code = "def fetch(url):\n    response = get(url)\n    return response\n\n\ndef fetch_json(url):\n    response = get(url)\n    return response.json()\n\n\ndef fetch_text(url):\n    response = get(url)\n    return response.text\n";
+    let folded = "def fetch(url):\n    return get(url)\n\n\ndef fetch_json(url):\n    return get(url).json()\n\n\ndef fetch_text(url):\n    response = get(url)\n    return response.text\n";
+    let tests = "from client import fetch\n\n\ndef test_fetch():\n    response = fetch('http://a')\n    assert response.status == 200\n";
+    stays_high(
+        &[
+            change("client.py", Some(code), Some(folded)),
+            change("tests/test_client.py", Some(tests), None),
+        ],
+        "local",
+    );
+}
+
+/// A test's own helper, deleted with it, that spells an attribute the code now
+/// reads less ([`attack_an_attribute_read_less`] through `lost_locals`).
+#[test]
+fn attack_a_deleted_helper_spells_the_thinned_name() {
+    let code = "class Reader:\n    def __init__(self, limit):\n        self.limit_bytes = limit\n\n    def read(self, data):\n        if self.limit_bytes is None:\n            return data\n        if len(data) <= self.limit_bytes:\n            return data\n        return data[:self.limit_bytes]\n";
+    let folded = "class Reader:\n    def __init__(self, limit):\n        self.limit_bytes = limit\n\n    def read(self, data):\n        return data[:self.limit_bytes]\n";
+    let tests = "from reader import Reader\n\n\ndef limited():\n    r = Reader(2)\n    r.limit_bytes = 3\n    return r\n\n\ndef test_read():\n    assert Reader(None).read(b'ab') == b'ab'\n\n\ndef test_limited_reads_three():\n    assert limited().read(b'abcd') == b'abc'\n";
+    let tests_after = "from reader import Reader\n\n\ndef test_read():\n    assert Reader(None).read(b'ab') == b'ab'\n";
+    stays_high(
+        &[
+            change("reader.py", Some(code), Some(folded)),
+            change("tests/test_reader.py", Some(tests), Some(tests_after)),
+        ],
+        "helper",
+    );
+}
+
+/// An attribute stored by its key (`vars(self)['label_text'] = label`) and
+/// read only inside an f-string's interpolation, where the code still names
+/// it though the string's text is all a token of it holds.
+#[test]
+fn attack_a_name_read_inside_an_interpolation() {
+    let code = "class Tag:\n    def __init__(self, label):\n        self.label_text = label\n\n    def show(self):\n        if self.label_text is None:\n            return 'None'\n        return str(self.label_text)\n";
+    let folded = "class Tag:\n    def __init__(self, label):\n        vars(self)['label_text'] = label\n\n    def show(self):\n        return f'{self.label_text}'\n";
+    let tests = "from tag import Tag\n\n\ndef test_show():\n    assert Tag('a').show() == 'a'\n\n\ndef test_label_kept():\n    assert Tag('b').label_text == 'b'\n";
+    let tests_after =
+        "from tag import Tag\n\n\ndef test_show():\n    assert Tag('a').show() == 'a'\n";
+    stays_high(
+        &[
+            change("tag.py", Some(code), Some(folded)),
+            change("tests/test_tag.py", Some(tests), Some(tests_after)),
+        ],
+        "interpolation",
+    );
+}

@@ -1319,11 +1319,16 @@ fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
 /// The names of the code the product ships that the change thinned, each with
 /// the files it thinned them in: spelled (as a name or in a literal) at most
 /// half as often in the changed code files now, outside comments, but still
-/// spelled, and defined or declared ([`declared`]) by none of them now; a word
-/// of a few letters says nothing. A literal only ever quoted must be gone
-/// ([`gone_tokens`]): one moved into a constant (`CODEPAGE = "windows-1252"`)
-/// is spelled less, and does the same. Whether a line holding one was renamed
-/// is asked of the few a lost test spells ([`renamed`] reads the whole file).
+/// spelled, and only in text (a warning that the option is gone, a key
+/// checked): no changed code file names it in its code now ([`code_names`]),
+/// let alone defines or declares it ([`declared`]). A parameter, a local or an
+/// attribute the code still names is still threaded through it, and a
+/// refactor spells one less at will (`if n is None: n = 1024` folded into
+/// `data[:n or 1024]`; review 125). A word of a few letters says nothing. A
+/// literal only ever quoted must be gone ([`gone_tokens`]): one moved into a
+/// constant (`CODEPAGE = "windows-1252"`) is spelled less, and does the same.
+/// Whether a line holding one was renamed is asked of the few a lost test
+/// spells ([`renamed`] reads the whole file).
 fn thinned(changes: &[Change]) -> Tokens {
     let mut was: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
     let mut now: HashMap<String, usize> = HashMap::new();
@@ -1340,6 +1345,7 @@ fn thinned(changes: &[Change]) -> Tokens {
             }
             defined.extend(definitions(grammar, after).into_iter().map(|d| d.0));
             defined.extend(declared(grammar, after));
+            defined.extend(code_names(grammar, after));
         }
         let (Some(before), Some(grammar)) = (c.before.as_deref(), Grammar::of(old_path)) else {
             continue;
@@ -1387,6 +1393,20 @@ fn thinned(changes: &[Change]) -> Tokens {
         );
     }
     out
+}
+
+/// Every name `text`'s code spells as one, not as text: each identifier of its
+/// syntax tree, those inside a string's interpolation too (`f"{self.limit}"`,
+/// which [`code_tokens`] reads as the string's text).
+fn code_names(grammar: Grammar, text: &str) -> HashSet<String> {
+    let Some(tree) = clean_tree(grammar, text) else {
+        return HashSet::new();
+    };
+    preorder(tree.root_node())
+        .filter(|n| n.child_count() == 0 && n.kind().contains("identifier"))
+        .filter_map(|n| text.get(n.byte_range()))
+        .map(str::to_string)
+        .collect()
 }
 
 /// The definitions of a test file's `before` that its `after` (`None`:
