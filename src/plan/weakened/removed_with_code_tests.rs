@@ -1597,6 +1597,28 @@ fn attack_a_deleted_helper_spells_the_thinned_name() {
     );
 }
 
+/// A name thinned in a code file the test never reaches, counted with a file
+/// it reaches that spells it as often as before (a comment edited there).
+#[test]
+fn attack_a_name_thinned_where_the_test_does_not_reach() {
+    let blocks =
+        "import json\n\n\ndef read_config(text):\n    return json.loads(text)['strict_mode']\n";
+    let blocks_after = "import json\n\n\n# Reads the config.\ndef read_config(text):\n    return json.loads(text)['strict_mode']\n";
+    let cli = "import sys\n\n\ndef main(strict_mode):\n    run(strict_mode)\n    report(strict_mode)\n    sys.exit(strict_mode)\n";
+    let cli_after =
+        "import sys\n\n\ndef main():\n    print('strict_mode is gone')\n    sys.exit(0)\n";
+    let tests = "from blocks import read_config\n\n\ndef test_read():\n    assert read_config('{\"strict_mode\": 1, \"a\": 2}')\n\n\ndef test_strict():\n    strict_mode = read_config('{\"strict_mode\": 1}')\n    assert strict_mode == 1\n";
+    let tests_after = "from blocks import read_config\n\n\ndef test_read():\n    assert read_config('{\"strict_mode\": 1, \"a\": 2}')\n";
+    stays_high(
+        &[
+            change("blocks.py", Some(blocks), Some(blocks_after)),
+            change("cli/main.py", Some(cli), Some(cli_after)),
+            change("tests/test_blocks.py", Some(tests), Some(tests_after)),
+        ],
+        "unreached",
+    );
+}
+
 /// An attribute stored by its key (`vars(self)['label_text'] = label`) and
 /// read only inside an f-string's interpolation, where the code still names
 /// it though the string's text is all a token of it holds.

@@ -1321,31 +1321,39 @@ fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
 /// half as often in the changed code files now, outside comments, but still
 /// spelled, and only in text (a warning that the option is gone, a key
 /// checked): no changed code file names it in its code now ([`code_names`]),
-/// let alone defines or declares it ([`declared`]). A parameter, a local or an
-/// attribute the code still names is still threaded through it, and a
-/// refactor spells one less at will (`if n is None: n = 1024` folded into
-/// `data[:n or 1024]`; review 125). A word of a few letters says nothing. A
-/// literal only ever quoted must be gone ([`gone_tokens`]): one moved into a
-/// constant (`CODEPAGE = "windows-1252"`) is spelled less, and does the same.
-/// Whether a line holding one was renamed is asked of the few a lost test
-/// spells ([`renamed`] reads the whole file).
+/// let alone defines or declares it. A parameter, a local or an attribute the
+/// code still names is still threaded through it, and a refactor spells one
+/// less at will (`if n is None: n = 1024` folded into `data[:n or 1024]`;
+/// review 125). A word of a few letters says nothing. A literal only ever
+/// quoted must be gone ([`gone_tokens`]): one moved into a constant (`CODEPAGE
+/// = "windows-1252"`) is spelled less, and does the same. The files are those
+/// that spell it less themselves: one that spells it as often as it did is no
+/// code the name was cut from, and a test that reaches only it is tied to
+/// nothing (review 125: a name cut from a command-line script the test never
+/// imports). Whether a line holding one was renamed is asked of the few a lost
+/// test spells ([`renamed`] reads the whole file).
 fn thinned(changes: &[Change]) -> Tokens {
-    let mut was: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
+    // Each name's spellings at the start, by file: the change's index, how
+    // often it spelled it, and how often it spells it now.
+    let mut was: HashMap<String, Vec<(usize, usize, usize)>> = HashMap::new();
     let mut now: HashMap<String, usize> = HashMap::new();
-    let mut defined: HashSet<String> = HashSet::new();
+    let mut named: HashSet<String> = HashSet::new();
     let mut names: HashSet<String> = HashSet::new();
     for (i, c) in changes.iter().enumerate() {
         let old_path = c.was.as_deref().unwrap_or(&c.path);
+        let mut there: HashMap<String, usize> = HashMap::new();
         if let Some(after) = c.after.as_deref()
             && product(&c.path, Some(after))
             && let Some(grammar) = Grammar::of(&c.path)
         {
             for (_, t) in code_tokens(grammar, after) {
-                *now.entry(t).or_default() += 1;
+                *there.entry(t).or_default() += 1;
             }
-            defined.extend(definitions(grammar, after).into_iter().map(|d| d.0));
-            defined.extend(declared(grammar, after));
-            defined.extend(code_names(grammar, after));
+            // Every name a definition or a declaration binds is one of these.
+            named.extend(code_names(grammar, after));
+        }
+        for (t, n) in &there {
+            *now.entry(t.clone()).or_default() += n;
         }
         let (Some(before), Some(grammar)) = (c.before.as_deref(), Grammar::of(old_path)) else {
             continue;
@@ -1363,7 +1371,8 @@ fn thinned(changes: &[Change]) -> Tokens {
             *here.entry(t).or_default() += 1;
         }
         for (t, n) in here {
-            was.entry(t).or_default().push((i, n));
+            let left = there.get(&t).copied().unwrap_or(0);
+            was.entry(t).or_default().push((i, n, left));
         }
     }
     let telling = |t: &str| t.chars().filter(|c| c.is_alphanumeric()).count() >= 4;
@@ -1377,7 +1386,7 @@ fn thinned(changes: &[Change]) -> Tokens {
             || after * 2 > before
             || !telling(&token)
             || !names.contains(&token)
-            || defined.contains(&token)
+            || named.contains(&token)
         {
             continue;
         }
@@ -1385,7 +1394,8 @@ fn thinned(changes: &[Change]) -> Tokens {
             token,
             files
                 .iter()
-                .map(|(i, _)| {
+                .filter(|(_, was, left)| left < was)
+                .map(|(i, _, _)| {
                     let c = &changes[*i];
                     c.was.as_deref().unwrap_or(&c.path).to_string()
                 })
