@@ -1637,3 +1637,44 @@ fn attack_a_name_read_inside_an_interpolation() {
         "interpolation",
     );
 }
+
+/// The code that names an attribute moved into a module whose name reads like
+/// the tests' own (`_testing.py`, which no product count reads), the class
+/// mentioning it only in its `__slots__`: the reads are still the product's.
+#[test]
+fn attack_a_name_moved_into_a_module_named_like_the_tests_own() {
+    let code = "class Reader:\n    def __init__(self, limit):\n        self.limit_bytes = limit\n\n    def read(self, data):\n        if self.limit_bytes is None:\n            return data\n        return data[:self.limit_bytes]\n";
+    let moved = "from _testing import cut, store\n\n\nclass Reader:\n    __slots__ = ('limit_bytes',)\n\n    def __init__(self, limit):\n        store(self, limit)\n\n    def read(self, data):\n        return cut(self, data)\n";
+    let helpers = "def store(r, limit):\n    r.limit_bytes = limit\n\n\ndef cut(r, data):\n    return data[:r.limit_bytes]\n";
+    let tests = "from reader import Reader\n\n\ndef test_read():\n    assert Reader(None).read(b'ab') == b'ab'\n\n\ndef test_limit_kept():\n    assert Reader(2).limit_bytes == 2\n";
+    let tests_after = "from reader import Reader\n\n\ndef test_read():\n    assert Reader(None).read(b'ab') == b'ab'\n";
+    stays_high(
+        &[
+            change("reader.py", Some(code), Some(moved)),
+            change("_testing.py", None, Some(helpers)),
+            change("tests/test_reader.py", Some(tests), Some(tests_after)),
+        ],
+        "moved",
+    );
+}
+
+/// A Rust module given a `#[cfg(test)]` module of one trivial test: a file
+/// with tests of its own is no product code to the counts, so every name it defines reads
+/// as gone, and a failing test of one of them deleted from `tests/` would be
+/// the lead.
+#[test]
+fn attack_a_rust_module_given_a_test_module_of_its_own() {
+    let code = "pub struct Reader {\n    pub limit: Option<usize>,\n}\n\nimpl Reader {\n    pub fn read<'a>(&self, data: &'a [u8]) -> &'a [u8] {\n        match self.limit {\n            Some(n) if n < data.len() => &data[..n],\n            _ => data,\n        }\n    }\n}\n";
+    let with_tests = format!(
+        "{code}\n#[cfg(test)]\nmod tests {{\n    #[test]\n    fn builds() {{\n        let _ = super::Reader {{ limit: None }};\n    }}\n}}\n"
+    );
+    let tests = "use blocks::reader::Reader;\n\n#[test]\nfn reads_all() {\n    assert_eq!(Reader { limit: None }.read(b\"ab\"), b\"ab\");\n}\n\n#[test]\nfn reads_up_to_the_limit() {\n    assert_eq!(Reader { limit: Some(1) }.read(b\"ab\"), b\"a\");\n}\n";
+    let tests_after = "use blocks::reader::Reader;\n\n#[test]\nfn reads_all() {\n    assert_eq!(Reader { limit: None }.read(b\"ab\"), b\"ab\");\n}\n";
+    stays_high(
+        &[
+            change("src/reader.rs", Some(code), Some(&with_tests)),
+            change("tests/reader.rs", Some(tests), Some(tests_after)),
+        ],
+        "rust test module",
+    );
+}

@@ -317,6 +317,17 @@ pub fn product(path: &str, text: Option<&str>) -> bool {
     Lang::of(path).is_some() && !tests_own && !is_test(path, text)
 }
 
+/// Whether a changed file's code, as the change leaves it, still counts as
+/// code the product spells: any code file but one in the tests' own paths.
+/// Not [`product`], which the start's side asks: a module named like a test's
+/// own (`_testing.py`) or a Rust file given a `#[cfg(test)]` module of its own
+/// is still imported and run, and the code moved there or kept beside such a
+/// module was not taken out (review 125: either made every name the file
+/// defines read as gone).
+fn still_code(path: &str) -> bool {
+    Lang::of(path).is_some() && !is_test_path(path)
+}
+
 /// Whether a whole word of `path`, split at its separators (not its case:
 /// `ToolBar.tsx` is the product's), is one of `stems`, or one of them plural
 /// (`docs`, `tools`).
@@ -358,7 +369,7 @@ fn gone(changes: &[Change]) -> Gone {
             bound.extend(top_bindings(grammar, before));
         }
         if let Some(after) = c.after.as_deref()
-            && product(&c.path, Some(after))
+            && still_code(&c.path)
         {
             now_words.extend(words(after));
             now_text.push_str(&squeezed(after));
@@ -1266,7 +1277,7 @@ fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
     for (i, c) in changes.iter().enumerate() {
         let old_path = c.was.as_deref().unwrap_or(&c.path);
         if let Some(after) = c.after.as_deref()
-            && product(&c.path, Some(after))
+            && still_code(&c.path)
             && let Some(grammar) = Grammar::of(&c.path)
         {
             now.extend(code_tokens(grammar, after).into_iter().map(|t| t.1));
@@ -1343,7 +1354,7 @@ fn thinned(changes: &[Change]) -> Tokens {
         let old_path = c.was.as_deref().unwrap_or(&c.path);
         let mut there: HashMap<String, usize> = HashMap::new();
         if let Some(after) = c.after.as_deref()
-            && product(&c.path, Some(after))
+            && still_code(&c.path)
             && let Some(grammar) = Grammar::of(&c.path)
         {
             for (_, t) in code_tokens(grammar, after) {
