@@ -1678,3 +1678,22 @@ fn attack_a_rust_module_given_a_test_module_of_its_own() {
         "rust test module",
     );
 }
+
+/// An option taken out of the signature into `**options` and read back by its
+/// key (`self.options.get('limit_bytes')`): the code spells it once, in text,
+/// as the marshmallow lead's warning does, and reads it all the same.
+#[test]
+#[ignore = "hole: review 125, a name read by its key in a literal is what the lead's warning check (`hasattr(self.opts, 'skip_missing')`) looks like; telling a value read from a presence check is no syntax's to say"]
+fn attack_an_option_read_back_by_its_key() {
+    let code = "class Reader:\n    def __init__(self, limit_bytes=None):\n        self.limit_bytes = limit_bytes\n\n    def read(self, data):\n        if self.limit_bytes is None:\n            return data\n        return data[:self.limit_bytes]\n";
+    let keyed = "class Reader:\n    def __init__(self, **opts):\n        self.options = opts\n\n    def read(self, data):\n        return data[:self.options.get('limit_bytes')]\n";
+    let tests = "from reader import Reader\n\n\ndef test_read():\n    assert Reader().read(b'ab') == b'ab'\n\n\ndef test_limit():\n    assert Reader(limit_bytes=1).read(b'ab') == b'a'\n";
+    let tests_after = "from reader import Reader\n\n\ndef test_read():\n    assert Reader().read(b'ab') == b'ab'\n";
+    stays_high(
+        &[
+            change("reader.py", Some(code), Some(keyed)),
+            change("tests/test_reader.py", Some(tests), Some(tests_after)),
+        ],
+        "key",
+    );
+}
