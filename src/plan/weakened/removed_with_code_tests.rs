@@ -1697,3 +1697,22 @@ fn attack_an_option_read_back_by_its_key() {
         "key",
     );
 }
+
+/// A local only a debug line reads dropped, its name put in the line's text
+/// (`log.debug('%s=%s', 'limit_bytes', limit)`): the code spells it less, in
+/// text only, and does what it did; the failing test names a variable of its
+/// own the same.
+#[test]
+fn attack_a_dead_local_dropped_into_a_string() {
+    let code = "import logging\n\nlog = logging.getLogger()\n\n\ndef read_block(data, limit=None):\n    limit_bytes = limit\n    log.debug('%s', limit_bytes)\n    return data[:limit]\n";
+    let dropped = "import logging\n\nlog = logging.getLogger()\n\n\ndef read_block(data, limit=None):\n    log.debug('%s=%s', 'limit_bytes', limit)\n    return data[:limit]\n";
+    let tests = "from blocks import read_block\n\n\ndef test_read():\n    assert read_block(b'ab') == b'ab'\n\n\ndef test_limit_bytes():\n    limit_bytes = 1\n    assert read_block(b'ab', limit_bytes) == b'a'\n";
+    let tests_after = "from blocks import read_block\n\n\ndef test_read():\n    assert read_block(b'ab') == b'ab'\n";
+    stays_high(
+        &[
+            change("blocks.py", Some(code), Some(dropped)),
+            change("tests/test_blocks.py", Some(tests), Some(tests_after)),
+        ],
+        "dead local",
+    );
+}

@@ -874,8 +874,10 @@ fn settle(
         .map(|(t, _)| t.clone())
         .collect();
     // The file's own definitions lost with its tests (a schema class a suite
-    // of them builds) lend them their words.
+    // of them builds) lend them their words; the variables its functions bind
+    // are its own, whatever the code spells ([`own_variables`]).
     let locals = lost_locals(grammar, before, change.after.as_deref());
+    let own = own_variables(grammar, before);
     let cut = |span: &std::ops::Range<usize>| -> Option<String> {
         let mut spans = vec![span.clone()];
         spans.extend(
@@ -886,7 +888,7 @@ fn settle(
         let mut found: Vec<&String> = mine
             .iter()
             .filter(|(at, t)| spans.iter().any(|s| s.contains(at)) && !still_mine.contains(t))
-            .filter(|(_, t)| named_thinned.contains(t))
+            .filter(|(_, t)| named_thinned.contains(t) && !own.contains(t))
             .map(|(_, t)| t)
             .collect();
         found.sort();
@@ -1428,6 +1430,67 @@ fn code_names(grammar: Grammar, text: &str) -> HashSet<String> {
         .filter_map(|n| text.get(n.byte_range()))
         .map(str::to_string)
         .collect()
+}
+
+/// The names `text` binds as a variable inside a function (`limit_bytes = 1`,
+/// `const [a, b] = pair`): a test's own, no tie to a name the code spells less.
+/// Else a dead local of the code's dropped, its name written into a string
+/// (`log.debug('%s=%s', 'limit_bytes', limit)`), reads as an option cut down
+/// to a failing test that happens to name a variable of its own the same
+/// (review 125). A class's attribute (a schema's `Meta` option) and an
+/// attribute stored (`self.x = …`) are no variable.
+fn own_variables(grammar: Grammar, text: &str) -> HashSet<String> {
+    const PATTERNS: [&str; 6] = [
+        "pattern_list",
+        "tuple_pattern",
+        "list_pattern",
+        "array_pattern",
+        "object_pattern",
+        "expression_list",
+    ];
+    let Some(tree) = clean_tree(grammar, text) else {
+        return HashSet::new();
+    };
+    let function = |kind: &str| {
+        kind.contains("function") || kind.contains("method") || kind.contains("closure")
+    };
+    let root = tree.root_node();
+    // Walked once past the functions and once whole: a target the first walk
+    // never saw stands inside a function.
+    let outside: HashSet<usize> = syntax::pruned(root, function)
+        .map(|n| n.start_byte())
+        .collect();
+    let mut out = HashSet::new();
+    for n in preorder(root).filter(|n| !outside.contains(&n.start_byte())) {
+        let target = match n.kind() {
+            "assignment" | "augmented_assignment" | "short_var_declaration" => {
+                n.child_by_field_name("left")
+            }
+            "variable_declarator" => n.child_by_field_name("name"),
+            "let_declaration" => n.child_by_field_name("pattern"),
+            _ => None,
+        };
+        let Some(target) = target else {
+            continue;
+        };
+        let names: Vec<tree_sitter::Node<'_>> = match PATTERNS.contains(&target.kind()) {
+            true => target.named_children(&mut target.walk()).collect(),
+            false => vec![target],
+        };
+        out.extend(
+            names
+                .into_iter()
+                .filter(|m| {
+                    matches!(
+                        m.kind(),
+                        "identifier" | "shorthand_property_identifier_pattern"
+                    )
+                })
+                .filter_map(|m| text.get(m.byte_range()))
+                .map(str::to_string),
+        );
+    }
+    out
 }
 
 /// The definitions of a test file's `before` that its `after` (`None`:
