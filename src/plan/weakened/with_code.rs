@@ -11,7 +11,7 @@
 //! the change took out, most of it, went with that code (a revert of a fix and
 //! its regression test), whatever the test names.
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::{HashMap, HashSet};
 
 use super::rules::{Part, RuleId};
@@ -447,10 +447,21 @@ type Gone = (
 /// `code`: beside it (a Go package's, a Rust module's own), or named in it by
 /// the file's stem or its folder (`from calc import`, `require('../lib/x')`).
 fn reaches(test: &str, text: &str, code: &str) -> bool {
-    reaches_words(test, &words(text).collect(), code)
-        || required_dirs(test, text)
-            .iter()
-            .any(|d| d.is_empty() || code.starts_with(&format!("{d}/")))
+    reacher(test, text)(code)
+}
+
+/// [`reaches`] for one test file, its words and the folders it requires read
+/// once: asked of every name a change thinned, a file read each time costs the
+/// names times the file.
+fn reacher<'t>(test: &'t str, text: &'t str) -> impl Fn(&str) -> bool + 't {
+    let said: HashSet<&str> = words(text).collect();
+    let dirs = required_dirs(test, text);
+    move |code| {
+        reaches_words(test, &said, code)
+            || dirs
+                .iter()
+                .any(|d| d.is_empty() || code.starts_with(&format!("{d}/")))
+    }
 }
 
 /// The folders a JavaScript test file requires or imports whole by a path of
@@ -623,6 +634,8 @@ pub(super) struct Code<'c> {
     /// Whether the goal's verify failed at its start ([`super::hacks::Given`]).
     red_start: bool,
     born: &'c Born,
+    /// The thinned names renamed, asked of every test file's lost tests.
+    renames: Renames,
 }
 
 impl<'c> Code<'c> {
@@ -636,6 +649,7 @@ impl<'c> Code<'c> {
             changed: OnceCell::new(),
             red_start,
             born,
+            renames: Renames::default(),
         }
     }
 
@@ -774,7 +788,7 @@ impl<'c> Code<'c> {
             change,
             what,
             gone,
-            (tokens, thinned, self.changes),
+            (tokens, thinned, self.changes, &self.renames),
             self.born,
         )
     }
@@ -788,20 +802,21 @@ fn settle(
     change: &Change,
     what: Vec<Part>,
     (gone, kept): &Gone,
-    (tokens, thinned, changes): (&Tokens, &Tokens, &[Change]),
+    (tokens, thinned, changes, renames): (&Tokens, &Tokens, &[Change], &Renames),
     born: &Born,
 ) -> Vec<Part> {
     let old_path = change.was.as_deref().unwrap_or(&change.path);
     let (Some(before), Some(grammar)) = (change.before.as_deref(), Grammar::of(old_path)) else {
         return what;
     };
+    let reach = reacher(old_path, before);
     // Only what this test file reached: a same-named definition deleted from a
     // file it never imports (an example's `sub`) leaves the tested code whole.
     let gone: HashSet<String> = gone
         .iter()
         .filter(|(_, files)| {
             files.iter().any(|(f, receiver)| {
-                reaches(old_path, before, f)
+                reach(f)
                     && receiver
                         .as_deref()
                         .is_none_or(|r| words(before).any(|w| w == r))
@@ -816,7 +831,7 @@ fn settle(
     named_gone.extend(
         tokens
             .iter()
-            .filter(|(_, files)| files.iter().any(|f| reaches(old_path, before, f)))
+            .filter(|(_, files)| files.iter().any(|f| reach(f)))
             .map(|(t, _)| t.clone()),
     );
     let gone = &gone;
@@ -842,18 +857,24 @@ fn settle(
     };
     // The test file's own names and literals, each where it stands; those its
     // kept tests still use are no tie of the lost ones to the code.
-    let mine = code_tokens(grammar, before);
+    let mut mine = code_tokens(grammar, before);
+    mine.sort_by_key(|t| t.0);
     let still_mine: HashSet<String> = change
         .after
         .as_deref()
         .map(|a| code_tokens(grammar, a).into_iter().map(|t| t.1).collect())
         .unwrap_or_default();
+    // A lost test's own tokens, found by halving, not by reading the file's
+    // every token for each of thousands of lost tests.
+    let within = |span: &std::ops::Range<usize>| {
+        let from = mine.partition_point(|t| t.0 < span.start);
+        let to = mine.partition_point(|t| t.0 < span.end);
+        &mine[from..to.max(from)]
+    };
     let taken = |span: &std::ops::Range<usize>| -> Option<String> {
-        let mut found: Vec<&String> = mine
+        let mut found: Vec<&String> = within(span)
             .iter()
-            .filter(|(at, t)| {
-                span.contains(at) && tokens.contains_key(t) && !still_mine.contains(t)
-            })
+            .filter(|(_, t)| tokens.contains_key(t) && !still_mine.contains(t))
             .map(|(_, t)| t)
             .collect();
         found.sort();
@@ -868,8 +889,7 @@ fn settle(
     let named_thinned: HashSet<String> = thinned
         .iter()
         .filter(|(t, files)| {
-            (name_words(t).len() >= 2 || t.len() >= 6)
-                && files.iter().any(|f| reaches(old_path, before, f))
+            (name_words(t).len() >= 2 || t.len() >= 6) && files.iter().any(|f| reach(f))
         })
         .map(|(t, _)| t.clone())
         .collect();
@@ -878,25 +898,35 @@ fn settle(
     // are its own, whatever the code spells ([`own_variables`]).
     let locals = lost_locals(grammar, before, change.after.as_deref());
     let own = own_variables(grammar, before);
-    let cut = |span: &std::ops::Range<usize>| -> Option<String> {
-        let mut spans = vec![span.clone()];
-        spans.extend(
-            mine.iter()
-                .filter(|(at, _)| span.contains(at))
-                .filter_map(|(_, t)| locals.get(t).cloned()),
-        );
-        let mut found: Vec<&String> = mine
+    // Each helper read once for the file, and each name's rename asked once,
+    // not once per test lost: a file of thousands of lost tests, each calling
+    // the same helper or spelling the same name, would read the helper, or
+    // the code for a rename, each time.
+    let ties = |span: &std::ops::Range<usize>| -> Vec<&String> {
+        within(span)
             .iter()
-            .filter(|(at, t)| spans.iter().any(|s| s.contains(at)) && !still_mine.contains(t))
-            .filter(|(_, t)| named_thinned.contains(t) && !own.contains(t))
             .map(|(_, t)| t)
+            .filter(|t| !still_mine.contains(*t) && named_thinned.contains(*t) && !own.contains(*t))
+            .collect()
+    };
+    let local_ties: RefCell<HashMap<&str, Vec<&String>>> = RefCell::new(HashMap::new());
+    let not_renamed = |t: &String| !renames.thinned(changes, &thinned[t], t);
+    let cut = |span: &std::ops::Range<usize>| -> Option<String> {
+        let mut found = ties(span);
+        let mut helpers: Vec<&str> = within(span)
+            .iter()
+            .map(|(_, t)| t.as_str())
+            .filter(|t| locals.contains_key(*t))
             .collect();
+        helpers.sort();
+        helpers.dedup();
+        for h in helpers {
+            let mut memo = local_ties.borrow_mut();
+            found.extend(memo.entry(h).or_insert_with(|| ties(&locals[h])).iter());
+        }
         found.sort();
         found.dedup();
-        found
-            .into_iter()
-            .find(|t| !renamed_in(changes, &thinned[*t], t))
-            .cloned()
+        found.into_iter().find(|t| not_renamed(t)).cloned()
     };
     // Each lost names a gone definition, and none of its assertions names only
     // code still there (`assert add(1, 2) == 3` in a test of `add` and `sub`);
@@ -920,8 +950,7 @@ fn settle(
                         .name
                         .as_deref()
                         .and_then(|n| named_for(n, &named_thinned))?;
-                    (!renamed_in(changes, &thinned[&name], &name))
-                        .then(|| format!("`{name}` cut from the code"))
+                    not_renamed(&name).then(|| format!("`{name}` cut from the code"))
                 })
                 .or_else(|| {
                     let reached = |c: &String| reached.get(c).copied().unwrap_or(false);
@@ -1269,10 +1298,9 @@ type Tokens = HashMap<String, Vec<String>>;
 /// The names and literals the change took out of the code it ships: a literal
 /// (`'back'`, an error message, a flag's name) or a declared name (a struct's
 /// field) a changed code file cut down had before, that no changed code file
-/// has now,
-/// outside its comments, and that no line kept renamed (the line taken out
-/// with it replaced by a new token is a line added). The definitions [`gone`]
-/// reads, `defined`, are its to say.
+/// has now, outside its comments, and that no line kept renamed
+/// ([`Lines::renamed`]: the line taken out with it replaced by a new token is
+/// a line added). The definitions [`gone`] reads, `defined`, are its to say.
 fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
     let mut had: Vec<(usize, String, bool, Option<String>)> = Vec::new();
     let mut now: HashSet<String> = HashSet::new();
@@ -1308,6 +1336,7 @@ fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
         }
     }
     let telling = |t: &str| t.chars().filter(|c| c.is_alphanumeric()).count() >= 3;
+    let renames = Renames::default();
     let mut out: Tokens = HashMap::new();
     for (i, token, literal, value) in &had {
         // A constant whose text the code still spells was inlined, not taken
@@ -1316,7 +1345,7 @@ fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
             || value.as_ref().is_some_and(|v| now.contains(v))
             || defined.contains(token)
             || !telling(token)
-            || renamed(&changes[*i], token)
+            || renames.renamed(*i, &changes[*i], token)
         {
             continue;
         }
@@ -1344,7 +1373,7 @@ fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
 /// code the name was cut from, and a test that reaches only it is tied to
 /// nothing (review 125: a name cut from a command-line script the test never
 /// imports). Whether a line holding one was renamed is asked of the few a lost
-/// test spells ([`renamed`] reads the whole file).
+/// test spells ([`Lines::renamed`] reads the whole file).
 fn thinned(changes: &[Change]) -> Tokens {
     // Each name's spellings at the start, by file: the change's index, how
     // often it spelled it, and how often it spells it now.
@@ -1518,44 +1547,87 @@ fn lost_locals(
         .collect()
 }
 
-/// Whether a line holding `token` in any of `files` (old paths) was renamed.
-fn renamed_in(changes: &[Change], files: &[String], token: &str) -> bool {
-    changes
-        .iter()
-        .filter(|c| files.contains(&c.was.clone().unwrap_or_else(|| c.path.clone())))
-        .any(|c| renamed(c, token))
+/// Which names the change's code files renamed ([`Lines::renamed`]): each
+/// file read once however many names are asked of it, and each thinned name
+/// asked once however many lost tests spell it (a file read per name and per
+/// test costs the tests times the code).
+#[derive(Default)]
+struct Renames {
+    files: RefCell<HashMap<usize, Option<Lines>>>,
+    thinned: RefCell<HashMap<String, bool>>,
 }
 
-/// Whether a line of `change` holding `token` became a line added with the
-/// token replaced by one the file did not have: a rename, the thing kept.
-fn renamed(change: &Change, token: &str) -> bool {
-    let (Some(before), Some(after)) = (change.before.as_deref(), change.after.as_deref()) else {
-        return false;
-    };
-    let Some(grammar) = Grammar::of(&change.path) else {
-        return false;
-    };
-    let squeeze = |l: &str| l.split_whitespace().collect::<Vec<_>>().join(" ");
-    let old_lines: HashSet<String> = before.lines().map(squeeze).collect();
-    let added: HashSet<String> = after
-        .lines()
-        .map(squeeze)
-        .filter(|l| !old_lines.contains(l))
-        .collect();
-    let had: HashSet<String> = code_tokens(grammar, before)
-        .into_iter()
-        .map(|t| t.1)
-        .collect();
-    let new: Vec<String> = code_tokens(grammar, after)
-        .into_iter()
-        .map(|t| t.1)
-        .filter(|t| !had.contains(t))
-        .collect::<HashSet<_>>()
-        .into_iter()
-        .collect();
-    before
-        .lines()
-        .map(squeeze)
-        .filter(|l| l.contains(token) && !added.contains(l))
-        .any(|l| new.iter().any(|u| added.contains(&l.replace(token, u))))
+impl Renames {
+    /// Whether a line holding the thinned `token` in any of `files` (old paths,
+    /// [`thinned`]'s for it) was renamed.
+    fn thinned(&self, changes: &[Change], files: &[String], token: &str) -> bool {
+        if let Some(known) = self.thinned.borrow().get(token) {
+            return *known;
+        }
+        let found = (changes.iter().enumerate())
+            .filter(|(_, c)| {
+                files
+                    .iter()
+                    .any(|f| f == c.was.as_deref().unwrap_or(&c.path))
+            })
+            .any(|(i, c)| self.renamed(i, c, token));
+        self.thinned.borrow_mut().insert(token.to_string(), found);
+        found
+    }
+
+    /// [`Lines::renamed`] of the `i`-th change, `change`.
+    fn renamed(&self, i: usize, change: &Change, token: &str) -> bool {
+        (self.files.borrow_mut().entry(i))
+            .or_insert_with(|| Lines::of(change))
+            .as_ref()
+            .is_some_and(|l| l.renamed(token))
+    }
+}
+
+/// A changed code file's lines as [`Lines::renamed`] reads them: those it had
+/// and those it added, squeezed of runs of whitespace, and the names and
+/// literals new to it.
+struct Lines {
+    old: Vec<String>,
+    added: HashSet<String>,
+    new: Vec<String>,
+}
+
+impl Lines {
+    fn of(change: &Change) -> Option<Lines> {
+        let (before, after) = (change.before.as_deref()?, change.after.as_deref()?);
+        let grammar = Grammar::of(&change.path)?;
+        let squeeze = |l: &str| l.split_whitespace().collect::<Vec<_>>().join(" ");
+        let old: Vec<String> = before.lines().map(squeeze).collect();
+        let old_lines: HashSet<&String> = old.iter().collect();
+        let added: HashSet<String> = after
+            .lines()
+            .map(squeeze)
+            .filter(|l| !old_lines.contains(l))
+            .collect();
+        let had: HashSet<String> = code_tokens(grammar, before)
+            .into_iter()
+            .map(|t| t.1)
+            .collect();
+        let new: Vec<String> = code_tokens(grammar, after)
+            .into_iter()
+            .map(|t| t.1)
+            .filter(|t| !had.contains(t))
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        Some(Lines { old, added, new })
+    }
+
+    /// Whether a line holding `token` became a line added with the token
+    /// replaced by one the file did not have: a rename, the thing kept.
+    fn renamed(&self, token: &str) -> bool {
+        (self.old.iter())
+            .filter(|l| l.contains(token) && !self.added.contains(*l))
+            .any(|l| {
+                self.new
+                    .iter()
+                    .any(|u| self.added.contains(&l.replace(token, u)))
+            })
+    }
 }
