@@ -1716,3 +1716,25 @@ fn attack_a_dead_local_dropped_into_a_string() {
         "dead local",
     );
 }
+
+/// A code file padded past what the syntax trees read (a comment line of two
+/// megabytes), its code as it was, and the name its attribute goes by written
+/// into another file's list of names: the padded file's spellings read as
+/// none, so the name reads as thinned though nothing of the code changed.
+#[test]
+fn attack_a_code_file_padded_past_the_parser() {
+    let code = "class Reader:\n    def __init__(self, limit):\n        self.limit_bytes = limit\n\n    def read(self, data):\n        if self.limit_bytes is None:\n            return data\n        return data[:self.limit_bytes]\n";
+    let padded = format!("{code}# {}\n", "=".repeat(crate::plan::syntax::MAX_BYTES));
+    let names = "from reader import Reader\n";
+    let names_after = "from reader import Reader\n\nNAMES = ['limit_bytes']\n";
+    let tests = "from reader import Reader\n\n\ndef test_read():\n    assert Reader(None).read(b'ab') == b'ab'\n\n\ndef test_limit_kept():\n    assert Reader(2).limit_bytes == 2\n";
+    let tests_after = "from reader import Reader\n\n\ndef test_read():\n    assert Reader(None).read(b'ab') == b'ab'\n";
+    stays_high(
+        &[
+            change("reader.py", Some(code), Some(&padded)),
+            change("api.py", Some(names), Some(names_after)),
+            change("tests/test_reader.py", Some(tests), Some(tests_after)),
+        ],
+        "padded",
+    );
+}

@@ -1384,10 +1384,15 @@ fn thinned(changes: &[Change]) -> Tokens {
     for (i, c) in changes.iter().enumerate() {
         let old_path = c.was.as_deref().unwrap_or(&c.path);
         let mut there: HashMap<String, usize> = HashMap::new();
+        // A file the syntax trees cannot read now (past their size, or not
+        // clean) spells what it spelled for all this can tell: else padding it
+        // with a comment of megabytes thins every name it spells (review 125).
+        let mut unread = false;
         if let Some(after) = c.after.as_deref()
             && still_code(&c.path)
             && let Some(grammar) = Grammar::of(&c.path)
         {
+            unread = clean_tree(grammar, after).is_none();
             for (_, t) in code_tokens(grammar, after) {
                 *there.entry(t).or_default() += 1;
             }
@@ -1411,6 +1416,10 @@ fn thinned(changes: &[Change]) -> Tokens {
                 names.insert(t.clone());
             }
             *here.entry(t).or_default() += 1;
+        }
+        if unread {
+            named.extend(here.into_keys());
+            continue;
         }
         for (t, n) in here {
             let left = there.get(&t).copied().unwrap_or(0);
