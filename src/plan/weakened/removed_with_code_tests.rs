@@ -1738,3 +1738,27 @@ fn attack_a_code_file_padded_past_the_parser() {
         "padded",
     );
 }
+
+/// Code moved whole into a new module padded past what the syntax trees read,
+/// the old module importing it back: the literal a failing test spells reads
+/// as taken out of the code, though the code still spells it (a hole older
+/// than the thinned tie).
+#[test]
+fn attack_code_moved_into_a_module_padded_past_the_parser() {
+    let code = "def decode(b):\n    return b.decode('windows-1252')\n\n\ndef encode(s):\n    return s.encode('windows-1252')\n";
+    let moved = format!("{code}# {}\n", "=".repeat(crate::plan::syntax::MAX_BYTES));
+    let tests = "from codec import decode, encode\n\n\ndef test_encode():\n    assert encode('a') == b'a'\n\n\ndef test_decode():\n    assert decode(b'a', 'windows-1252') == 'a'\n";
+    let tests_after = "from codec import decode, encode\n\n\ndef test_encode():\n    assert encode('a') == b'a'\n";
+    stays_high(
+        &[
+            change(
+                "codec.py",
+                Some(code),
+                Some("from codepage import decode, encode\n"),
+            ),
+            change("codepage.py", None, Some(&moved)),
+            change("tests/test_codec.py", Some(tests), Some(tests_after)),
+        ],
+        "moved and padded",
+    );
+}

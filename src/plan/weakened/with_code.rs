@@ -1304,6 +1304,11 @@ type Tokens = HashMap<String, Vec<String>>;
 fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
     let mut had: Vec<(usize, String, bool, Option<String>)> = Vec::new();
     let mut now: HashSet<String> = HashSet::new();
+    // The code files the syntax trees cannot read now (past their size, or not
+    // clean), whose text still holds what they spell: else code moved into a
+    // module padded with a comment of megabytes reads as taken out (review
+    // 125).
+    let mut unread = String::new();
     for (i, c) in changes.iter().enumerate() {
         let old_path = c.was.as_deref().unwrap_or(&c.path);
         if let Some(after) = c.after.as_deref()
@@ -1311,6 +1316,10 @@ fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
             && let Some(grammar) = Grammar::of(&c.path)
         {
             now.extend(code_tokens(grammar, after).into_iter().map(|t| t.1));
+            if clean_tree(grammar, after).is_none() {
+                unread.push_str(after);
+                unread.push('\n');
+            }
         }
         // A file deleted whole says nothing of a token: its definitions do.
         let (Some(before), Some(_), Some(grammar)) = (
@@ -1334,6 +1343,16 @@ fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
                 had.push((i, token, literal, value));
             }
         }
+    }
+    if !unread.is_empty() {
+        let asked = had
+            .iter()
+            .flat_map(|h| std::iter::once(h.1.as_str()).chain(h.3.as_deref()));
+        let found: Vec<String> = still_in(asked, &unread)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        now.extend(found);
     }
     let telling = |t: &str| t.chars().filter(|c| c.is_alphanumeric()).count() >= 3;
     let renames = Renames::default();
