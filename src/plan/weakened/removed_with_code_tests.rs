@@ -1762,3 +1762,22 @@ fn attack_code_moved_into_a_module_padded_past_the_parser() {
         "moved and padded",
     );
 }
+
+/// A dead local of another module in the package dropped, its name written
+/// into a debug line's string, while the module the test calls, untouched,
+/// still takes the option as a parameter: the failing test that passes it by
+/// keyword reads as tied to an option the code cut down.
+#[test]
+fn attack_a_dead_local_elsewhere_in_the_package_dropped_into_a_string() {
+    let other = "import logging\n\nlog = logging.getLogger()\n\n\ndef summary(data, limit=None):\n    limit_bytes = limit\n    log.debug('%s', limit_bytes)\n    return data[:limit]\n";
+    let other_after = "import logging\n\nlog = logging.getLogger()\n\n\ndef summary(data, limit=None):\n    log.debug('%s=%s', 'limit_bytes', limit)\n    return data[:limit]\n";
+    let tests = "from mypkg.reader import Reader\n\n\ndef test_read():\n    assert Reader().read(b'ab') == b'ab'\n\n\ndef test_limit():\n    assert Reader(limit_bytes=1).read(b'ab') == b'a'\n";
+    let tests_after = "from mypkg.reader import Reader\n\n\ndef test_read():\n    assert Reader().read(b'ab') == b'ab'\n";
+    stays_high(
+        &[
+            change("mypkg/other.py", Some(other), Some(other_after)),
+            change("tests/test_reader.py", Some(tests), Some(tests_after)),
+        ],
+        "dead local elsewhere",
+    );
+}

@@ -1395,7 +1395,8 @@ fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
 /// test spells ([`Lines::renamed`] reads the whole file).
 fn thinned(changes: &[Change]) -> Tokens {
     // Each name's spellings at the start, by file: the change's index, how
-    // often it spelled it, and how often it spells it now.
+    // often it spelled it, and how often it spells it now (none where it was
+    // only a function's variable there).
     let mut was: HashMap<String, Vec<(usize, usize, usize)>> = HashMap::new();
     let mut now: HashMap<String, usize> = HashMap::new();
     let mut named: HashSet<String> = HashSet::new();
@@ -1440,8 +1441,20 @@ fn thinned(changes: &[Change]) -> Tokens {
             named.extend(here.into_keys());
             continue;
         }
+        // A variable a function of the file bound, and no parameter, is a
+        // local a refactor drops at will: no feature cut from this file
+        // (review 125: a dead local dropped, its name written into a debug
+        // line, elsewhere in the package a failing test reaches by folder).
+        let params = parameters(grammar, before);
+        let variables: HashSet<String> = own_variables(grammar, before)
+            .into_iter()
+            .filter(|v| !params.contains(v))
+            .collect();
         for (t, n) in here {
-            let left = there.get(&t).copied().unwrap_or(0);
+            let left = match variables.contains(&t) {
+                true => n,
+                false => there.get(&t).copied().unwrap_or(0),
+            };
             was.entry(t).or_default().push((i, n, left));
         }
     }
@@ -1452,25 +1465,24 @@ fn thinned(changes: &[Change]) -> Tokens {
         let after = now.get(&token).copied().unwrap_or(0);
         // A name the code no longer spells at all is [`gone_tokens`]' to say,
         // with its guards (a constant inlined, a rename).
+        let cut: Vec<String> = files
+            .iter()
+            .filter(|(_, was, left)| left < was)
+            .map(|(i, _, _)| {
+                let c = &changes[*i];
+                c.was.as_deref().unwrap_or(&c.path).to_string()
+            })
+            .collect();
         if after == 0
             || after * 2 > before
             || !telling(&token)
             || !names.contains(&token)
             || named.contains(&token)
+            || cut.is_empty()
         {
             continue;
         }
-        out.insert(
-            token,
-            files
-                .iter()
-                .filter(|(_, was, left)| left < was)
-                .map(|(i, _, _)| {
-                    let c = &changes[*i];
-                    c.was.as_deref().unwrap_or(&c.path).to_string()
-                })
-                .collect(),
-        );
+        out.insert(token, cut);
     }
     out
 }
@@ -1487,6 +1499,39 @@ fn code_names(grammar: Grammar, text: &str) -> HashSet<String> {
         .filter_map(|n| text.get(n.byte_range()))
         .map(str::to_string)
         .collect()
+}
+
+/// The names `text`'s functions take as parameters, each identifier of a
+/// parameter list (its defaults' and types' too: a name read there is
+/// threaded through as well).
+fn parameters(grammar: Grammar, text: &str) -> HashSet<String> {
+    const LISTS: [&str; 5] = [
+        "parameters",
+        "formal_parameters",
+        "parameter_list",
+        "lambda_parameters",
+        "closure_parameters",
+    ];
+    let Some(tree) = clean_tree(grammar, text) else {
+        return HashSet::new();
+    };
+    let mut out = HashSet::new();
+    // A list's insides walked once: a list inside a list's default (a lambda)
+    // is read with it, not again.
+    let mut past = 0;
+    for list in preorder(tree.root_node()).filter(|n| LISTS.contains(&n.kind())) {
+        if list.start_byte() < past {
+            continue;
+        }
+        past = list.end_byte();
+        out.extend(
+            preorder(list)
+                .filter(|n| n.child_count() == 0 && n.kind().contains("identifier"))
+                .filter_map(|n| text.get(n.byte_range()))
+                .map(str::to_string),
+        );
+    }
+    out
 }
 
 /// The names `text` binds as a variable inside a function (`limit_bytes = 1`,
