@@ -881,11 +881,13 @@ fn settle(
         found.first().map(|t| (*t).clone())
     };
     // A name the code the test file reaches now spells half as often or less,
-    // and defines no more ([`thinned`]), ties a lost test that spells it (or
-    // is named for it) to the feature cut down: `skip_missing` dropped from
+    // and only in text ([`thinned`]), ties a lost test that spells it (or is
+    // named for it) to the feature cut down: `skip_missing` dropped from
     // every signature, kept only in a warning that the option is gone. Only a
     // name of two words or more, or of six letters (`formatio`), not a word
-    // any test may say (`keys`, `math`).
+    // any test may say (`keys`, `math`), nor a variable of the test's own.
+    // The change's untouched files are not read: an option dropped from one
+    // signature reads as dropped from all (review 125's known hole).
     let named_thinned: HashSet<String> = thinned
         .iter()
         .filter(|(t, files)| {
