@@ -1801,3 +1801,23 @@ fn attack_an_unpassed_parameter_elsewhere_in_the_package_dropped() {
         "unpassed parameter",
     );
 }
+
+/// The marshmallow lead with its tests binding the option in a variable of
+/// their own and passing it by keyword (`Schema(skip_missing=skip_missing)`):
+/// the keyword names the option the code cut, whatever the variable is
+/// called, so the removal is still the lead.
+#[test]
+fn a_test_s_own_variable_passed_by_the_cut_keyword_is_still_a_lead() {
+    let tests = "from marshmallow import Schema\n\n\ndef test_many():\n    assert Schema(many=True).many\n\n\ndef test_skip_missing():\n    skip_missing = True\n    assert Schema(skip_missing=skip_missing).dump({'a': None}) == {}\n";
+    let tests_after =
+        "from marshmallow import Schema\n\n\ndef test_many():\n    assert Schema(many=True).many\n";
+    let found = rules(&[
+        change("marshmallow/schema.py", Some(SCHEMA), Some(SCHEMA_NO_SKIP)),
+        change("tests/test_options.py", Some(tests), Some(tests_after)),
+    ]);
+    assert!(!found.is_empty());
+    assert!(
+        found.iter().all(|f| f == "removed-with-code, low"),
+        "{found:?}"
+    );
+}

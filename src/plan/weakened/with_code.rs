@@ -897,9 +897,11 @@ fn settle(
         .collect();
     // The file's own definitions lost with its tests (a schema class a suite
     // of them builds) lend them their words; the variables its functions bind
-    // are its own, whatever the code spells ([`own_variables`]).
+    // are its own, whatever the code spells ([`own_variables`]), where it
+    // spells them as variables ([`variable_uses`]).
     let locals = lost_locals(grammar, before, change.after.as_deref());
     let own = own_variables(grammar, before);
+    let plain = variable_uses(grammar, before);
     // Each helper read once for the file, and each name's rename asked once,
     // not once per test lost: a file of thousands of lost tests, each calling
     // the same helper or spelling the same name, would read the helper, or
@@ -907,8 +909,12 @@ fn settle(
     let ties = |span: &std::ops::Range<usize>| -> Vec<&String> {
         within(span)
             .iter()
+            .filter(|(at, t)| {
+                !still_mine.contains(t)
+                    && named_thinned.contains(t)
+                    && !(own.contains(t) && plain.contains(at))
+            })
             .map(|(_, t)| t)
-            .filter(|t| !still_mine.contains(*t) && named_thinned.contains(*t) && !own.contains(*t))
             .collect()
     };
     let local_ties: RefCell<HashMap<&str, Vec<&String>>> = RefCell::new(HashMap::new());
@@ -1593,6 +1599,32 @@ fn own_variables(grammar: Grammar, text: &str) -> HashSet<String> {
                 .filter_map(|m| text.get(m.byte_range()))
                 .map(str::to_string),
         );
+    }
+    out
+}
+
+/// Where `text` spells a name as a variable, read or bound: an identifier,
+/// but not one that labels a keyword argument or names an attribute
+/// (`Schema(skip_missing=skip_missing)`, `schema.skip_missing`), which name
+/// the code's option whatever the test's variable is called.
+fn variable_uses(grammar: Grammar, text: &str) -> HashSet<usize> {
+    let Some(tree) = clean_tree(grammar, text) else {
+        return HashSet::new();
+    };
+    let mut labels = HashSet::new();
+    let mut out = HashSet::new();
+    for n in preorder(tree.root_node()) {
+        let label = match n.kind() {
+            "keyword_argument" => n.child_by_field_name("name"),
+            "attribute" => n.child_by_field_name("attribute"),
+            _ => None,
+        };
+        if let Some(l) = label {
+            labels.insert(l.start_byte());
+        }
+        if n.child_count() == 0 && n.kind() == "identifier" && !labels.contains(&n.start_byte()) {
+            out.insert(n.start_byte());
+        }
     }
     out
 }
