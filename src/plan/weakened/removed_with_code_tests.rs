@@ -1821,3 +1821,25 @@ fn a_test_s_own_variable_passed_by_the_cut_keyword_is_still_a_lead() {
         "{found:?}"
     );
 }
+
+/// An option the code read from `**kwargs` into a local
+/// (`skip_missing = kwargs.pop('skip_missing', False)`) and took out, a
+/// warning left that it is gone: the local is the option's, so its tests
+/// removed with it are the lead.
+#[test]
+fn an_option_popped_into_a_local_and_cut_is_a_lead() {
+    let code = "class Schema:\n    def __init__(self, many=False, **kwargs):\n        self.many = many\n        skip_missing = kwargs.pop('skip_missing', False)\n        self.skip = skip_missing or self.opts.skip_missing\n";
+    let cut = "import warnings\n\n\nclass Schema:\n    def __init__(self, many=False, **kwargs):\n        self.many = many\n        if hasattr(self.opts, 'skip_missing'):\n            warnings.warn('gone')\n";
+    let tests = "from marshmallow import Schema\n\n\ndef test_many():\n    assert Schema(many=True).many\n\n\ndef test_skip():\n    assert Schema(skip_missing=True).skip\n";
+    let tests_after =
+        "from marshmallow import Schema\n\n\ndef test_many():\n    assert Schema(many=True).many\n";
+    let found = rules(&[
+        change("marshmallow/schema.py", Some(code), Some(cut)),
+        change("tests/test_options.py", Some(tests), Some(tests_after)),
+    ]);
+    assert!(!found.is_empty());
+    assert!(
+        found.iter().all(|f| f == "removed-with-code, low"),
+        "{found:?}"
+    );
+}

@@ -1437,11 +1437,14 @@ fn thinned(changes: &[Change]) -> Tokens {
             continue;
         }
         let mut here: HashMap<String, usize> = HashMap::new();
+        let mut quoted: HashSet<String> = HashSet::new();
         for (at, t) in code_tokens(grammar, before) {
             if before[at..].starts_with(|ch: char| ch.is_alphanumeric() || ch == '_')
                 && before[at..].starts_with(t.as_str())
             {
                 names.insert(t.clone());
+            } else {
+                quoted.insert(t.clone());
             }
             *here.entry(t).or_default() += 1;
         }
@@ -1453,10 +1456,12 @@ fn thinned(changes: &[Change]) -> Tokens {
         // local a refactor drops at will: no feature cut from this file
         // (review 125: a dead local dropped, its name written into a debug
         // line, elsewhere in the package a failing test reaches by folder).
+        // Unless the file quoted it too: an option read from `**kwargs` into
+        // a local of its name (`kwargs.pop('skip_missing', False)`).
         let params = parameters(grammar, before);
         let variables: HashSet<String> = own_variables(grammar, before)
             .into_iter()
-            .filter(|v| !params.contains(v))
+            .filter(|v| !params.contains(v) && !quoted.contains(v))
             .collect();
         for (t, n) in here {
             let left = match variables.contains(&t) {
