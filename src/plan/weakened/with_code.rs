@@ -11,7 +11,7 @@
 //! the change took out, most of it, went with that code (a revert of a fix and
 //! its regression test), whatever the test names.
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::{HashMap, HashSet};
 
 use super::rules::{Part, RuleId};
@@ -378,6 +378,17 @@ pub fn product(path: &str, text: Option<&str>) -> bool {
     Lang::of(path).is_some() && !tests_own && !is_test(path, text)
 }
 
+/// Whether a changed file's code, as the change leaves it, still counts as
+/// code the product spells: any code file but one in the tests' own paths.
+/// Not [`product`], which the start's side asks: a module named like a test's
+/// own (`_testing.py`) or a Rust file given a `#[cfg(test)]` module of its own
+/// is still imported and run, and the code moved there or kept beside such a
+/// module was not taken out (review 125: either made every name the file
+/// defines read as gone).
+fn still_code(path: &str) -> bool {
+    Lang::of(path).is_some() && !is_test_path(path)
+}
+
 /// Whether a whole word of `path`, split at its separators (not its case:
 /// `ToolBar.tsx` is the product's), is one of `stems`, or one of them plural
 /// (`docs`, `tools`).
@@ -426,7 +437,7 @@ fn gone(changes: &[Change], stubs_count: bool) -> Gone {
             stubbed_then.extend(stubs(grammar, before));
         }
         if let Some(after) = c.after.as_deref()
-            && product(&c.path, Some(after))
+            && still_code(&c.path)
         {
             now_words.extend(words(after));
             now_text.push_str(&squeezed(after));
@@ -562,10 +573,21 @@ type Gone = (
 /// `code`: beside it (a Go package's, a Rust module's own), or named in it by
 /// the file's stem or its folder (`from calc import`, `require('../lib/x')`).
 fn reaches(test: &str, text: &str, code: &str) -> bool {
-    reaches_words(test, &words(text).collect(), code)
-        || required_dirs(test, text)
-            .iter()
-            .any(|d| d.is_empty() || code.starts_with(&format!("{d}/")))
+    reacher(test, text)(code)
+}
+
+/// [`reaches`] for one test file, its words and the folders it requires read
+/// once: asked of every name a change thinned, a file read each time costs the
+/// names times the file.
+fn reacher<'t>(test: &'t str, text: &'t str) -> impl Fn(&str) -> bool + 't {
+    let said: HashSet<&str> = words(text).collect();
+    let dirs = required_dirs(test, text);
+    move |code| {
+        reaches_words(test, &said, code)
+            || dirs
+                .iter()
+                .any(|d| d.is_empty() || code.starts_with(&format!("{d}/")))
+    }
 }
 
 /// The folders a JavaScript test file requires or imports whole by a path of
@@ -738,6 +760,8 @@ pub(super) struct Code<'c> {
     /// Whether the goal's verify failed at its start ([`super::hacks::Given`]).
     red_start: bool,
     born: &'c Born,
+    /// The thinned names renamed, asked of every test file's lost tests.
+    renames: Renames,
 }
 
 impl<'c> Code<'c> {
@@ -751,6 +775,7 @@ impl<'c> Code<'c> {
             changed: OnceCell::new(),
             red_start,
             born,
+            renames: Renames::default(),
         }
     }
 
@@ -891,7 +916,7 @@ impl<'c> Code<'c> {
             change,
             what,
             gone,
-            (tokens, thinned, self.changes),
+            (tokens, thinned, self.changes, &self.renames),
             self.born,
         )
     }
@@ -905,20 +930,21 @@ fn settle(
     change: &Change,
     what: Vec<Part>,
     (gone, kept): &Gone,
-    (tokens, thinned, changes): (&Tokens, &Tokens, &[Change]),
+    (tokens, thinned, changes, renames): (&Tokens, &Tokens, &[Change], &Renames),
     born: &Born,
 ) -> Vec<Part> {
     let old_path = change.was.as_deref().unwrap_or(&change.path);
     let (Some(before), Some(grammar)) = (change.before.as_deref(), Grammar::of(old_path)) else {
         return what;
     };
+    let reach = reacher(old_path, before);
     // Only what this test file reached: a same-named definition deleted from a
     // file it never imports (an example's `sub`) leaves the tested code whole.
     let gone: HashSet<String> = gone
         .iter()
         .filter(|(_, files)| {
             files.iter().any(|(f, receiver)| {
-                reaches(old_path, before, f)
+                reach(f)
                     && receiver
                         .as_deref()
                         .is_none_or(|r| words(before).any(|w| w == r))
@@ -933,7 +959,7 @@ fn settle(
     named_gone.extend(
         tokens
             .iter()
-            .filter(|(_, files)| files.iter().any(|f| reaches(old_path, before, f)))
+            .filter(|(_, files)| files.iter().any(|f| reach(f)))
             .map(|(t, _)| t.clone()),
     );
     let gone = &gone;
@@ -959,59 +985,84 @@ fn settle(
     };
     // The test file's own names and literals, each where it stands; those its
     // kept tests still use are no tie of the lost ones to the code.
-    let mine = code_tokens(grammar, before);
+    let mut mine = code_tokens(grammar, before);
+    mine.sort_by_key(|t| t.0);
     let still_mine: HashSet<String> = change
         .after
         .as_deref()
         .map(|a| code_tokens(grammar, a).into_iter().map(|t| t.1).collect())
         .unwrap_or_default();
+    // A lost test's own tokens, found by halving, not by reading the file's
+    // every token for each of thousands of lost tests.
+    let within = |span: &std::ops::Range<usize>| {
+        let from = mine.partition_point(|t| t.0 < span.start);
+        let to = mine.partition_point(|t| t.0 < span.end);
+        &mine[from..to.max(from)]
+    };
     let taken = |span: &std::ops::Range<usize>| -> Option<String> {
-        let mut found: Vec<&String> = mine
+        let mut found: Vec<&String> = within(span)
             .iter()
-            .filter(|(at, t)| {
-                span.contains(at) && tokens.contains_key(t) && !still_mine.contains(t)
-            })
+            .filter(|(_, t)| tokens.contains_key(t) && !still_mine.contains(t))
             .map(|(_, t)| t)
             .collect();
         found.sort();
         found.first().map(|t| (*t).clone())
     };
     // A name the code the test file reaches now spells half as often or less,
-    // and defines no more ([`thinned`]), ties a lost test that spells it (or
-    // is named for it) to the feature cut down: `skip_missing` dropped from
+    // and only in text ([`thinned`]), ties a lost test that spells it (or is
+    // named for it) to the feature cut down: `skip_missing` dropped from
     // every signature, kept only in a warning that the option is gone. Only a
     // name of two words or more, or of six letters (`formatio`), not a word
-    // any test may say (`keys`, `math`).
+    // any test may say (`keys`, `math`), nor a variable of the test's own.
+    // The change's untouched files are not read: an option dropped from one
+    // signature reads as dropped from all (review 125's known hole).
     let named_thinned: HashSet<String> = thinned
         .iter()
         .filter(|(t, files)| {
-            (name_words(t).len() >= 2 || t.len() >= 6)
-                && files.iter().any(|f| reaches(old_path, before, f))
+            (name_words(t).len() >= 2 || t.len() >= 6) && files.iter().any(|f| reach(f))
         })
         .map(|(t, _)| t.clone())
         .collect();
     // The file's own definitions lost with its tests (a schema class a suite
-    // of them builds) lend them their words.
+    // of them builds) lend them their words; the variables its functions bind
+    // are its own, whatever the code spells ([`own_variables`]), where it
+    // spells them as variables ([`variable_uses`]).
     let locals = lost_locals(grammar, before, change.after.as_deref());
-    let cut = |span: &std::ops::Range<usize>| -> Option<String> {
-        let mut spans = vec![span.clone()];
-        spans.extend(
-            mine.iter()
-                .filter(|(at, _)| span.contains(at))
-                .filter_map(|(_, t)| locals.get(t).cloned()),
-        );
-        let mut found: Vec<&String> = mine
+    let own = own_variables(grammar, before);
+    let plain = variable_uses(grammar, before);
+    // Each helper read once for the file, and each name's rename asked once,
+    // not once per test lost: a file of thousands of lost tests, each calling
+    // the same helper or spelling the same name, would read the helper, or
+    // the code for a rename, each time.
+    let ties = |span: &std::ops::Range<usize>| -> Vec<&String> {
+        within(span)
             .iter()
-            .filter(|(at, t)| spans.iter().any(|s| s.contains(at)) && !still_mine.contains(t))
-            .filter(|(_, t)| named_thinned.contains(t))
+            .filter(|(at, t)| {
+                !still_mine.contains(t)
+                    && named_thinned.contains(t)
+                    && !(own.contains(t) && plain.contains(at))
+            })
             .map(|(_, t)| t)
+            .collect()
+    };
+    let local_ties: RefCell<HashMap<&str, Vec<&String>>> = RefCell::new(HashMap::new());
+    let not_renamed = |t: &String| !renames.thinned(changes, &thinned[t], t);
+    let cut = |span: &std::ops::Range<usize>| -> Option<String> {
+        let mut found = ties(span);
+        let mut helpers: Vec<&str> = within(span)
+            .iter()
+            .map(|(_, t)| t.as_str())
+            .filter(|t| locals.contains_key(*t))
             .collect();
+        helpers.sort();
+        helpers.dedup();
+        for h in helpers {
+            let mut memo = local_ties.borrow_mut();
+            found.extend(memo.entry(h).or_insert_with(|| ties(&locals[h])).iter());
+        }
         found.sort();
         found.dedup();
-        found
-            .into_iter()
-            .find(|t| !renamed_in(changes, &thinned[*t], t))
-            .cloned()
+        found.into_iter().find(|t| not_renamed(t)).cloned()
     };
     // Each lost names a gone definition, and none of its assertions names only
     // code still there (`assert add(1, 2) == 3` in a test of `add` and `sub`);
@@ -1035,8 +1086,7 @@ fn settle(
                         .name
                         .as_deref()
                         .and_then(|n| named_for(n, &named_thinned))?;
-                    (!renamed_in(changes, &thinned[&name], &name))
-                        .then(|| format!("`{name}` cut from the code"))
+                    not_renamed(&name).then(|| format!("`{name}` cut from the code"))
                 })
                 .or_else(|| {
                     let reached = |c: &String| reached.get(c).copied().unwrap_or(false);
@@ -1384,20 +1434,28 @@ type Tokens = HashMap<String, Vec<String>>;
 /// The names and literals the change took out of the code it ships: a literal
 /// (`'back'`, an error message, a flag's name) or a declared name (a struct's
 /// field) a changed code file cut down had before, that no changed code file
-/// has now,
-/// outside its comments, and that no line kept renamed (the line taken out
-/// with it replaced by a new token is a line added). The definitions [`gone`]
-/// reads, `defined`, are its to say.
+/// has now, outside its comments, and that no line kept renamed
+/// ([`Lines::renamed`]: the line taken out with it replaced by a new token is
+/// a line added). The definitions [`gone`] reads, `defined`, are its to say.
 fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
     let mut had: Vec<(usize, String, bool, Option<String>)> = Vec::new();
     let mut now: HashSet<String> = HashSet::new();
+    // The code files the syntax trees cannot read now (past their size, or not
+    // clean), whose text still holds what they spell: else code moved into a
+    // module padded with a comment of megabytes reads as taken out (review
+    // 125).
+    let mut unread = String::new();
     for (i, c) in changes.iter().enumerate() {
         let old_path = c.was.as_deref().unwrap_or(&c.path);
         if let Some(after) = c.after.as_deref()
-            && product(&c.path, Some(after))
+            && still_code(&c.path)
             && let Some(grammar) = Grammar::of(&c.path)
         {
             now.extend(code_tokens(grammar, after).into_iter().map(|t| t.1));
+            if clean_tree(grammar, after).is_none() {
+                unread.push_str(after);
+                unread.push('\n');
+            }
         }
         // A file deleted whole says nothing of a token: its definitions do.
         let (Some(before), Some(_), Some(grammar)) = (
@@ -1422,7 +1480,18 @@ fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
             }
         }
     }
+    if !unread.is_empty() {
+        let asked = had
+            .iter()
+            .flat_map(|h| std::iter::once(h.1.as_str()).chain(h.3.as_deref()));
+        let found: Vec<String> = still_in(asked, &unread)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        now.extend(found);
+    }
     let telling = |t: &str| t.chars().filter(|c| c.is_alphanumeric()).count() >= 3;
+    let renames = Renames::default();
     let mut out: Tokens = HashMap::new();
     for (i, token, literal, value) in &had {
         // A constant whose text the code still spells was inlined, not taken
@@ -1431,7 +1500,7 @@ fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
             || value.as_ref().is_some_and(|v| now.contains(v))
             || defined.contains(token)
             || !telling(token)
-            || renamed(&changes[*i], token)
+            || renames.renamed(*i, &changes[*i], token)
         {
             continue;
         }
@@ -1445,30 +1514,51 @@ fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
 }
 
 /// The names of the code the product ships that the change thinned, each with
-/// the files it thinned them in: bound by that code before ([`bound`]), and
+/// the files it thinned them in: bound by that code before ([`bound`], or a
+/// function's variable, [`own_variables`]), and
 /// spelled (as a name or in a literal) at most
 /// half as often in the changed code files now, outside comments, but still
-/// spelled, and defined or declared ([`declared`]) by none of them now; a word
-/// of a few letters says nothing. A literal only ever quoted must be gone
-/// ([`gone_tokens`]): one moved into a constant (`CODEPAGE = "windows-1252"`)
-/// is spelled less, and does the same. Whether a line holding one was renamed
-/// is asked of the few a lost test spells ([`renamed`] reads the whole file).
+/// spelled, and only in text (a warning that the option is gone, a key
+/// checked): no changed code file names it in its code now ([`code_names`]),
+/// let alone defines or declares it. A parameter, a local or an attribute the
+/// code still names is still threaded through it, and a refactor spells one
+/// less at will (`if n is None: n = 1024` folded into `data[:n or 1024]`;
+/// review 125). A word of a few letters says nothing. A literal only ever
+/// quoted must be gone ([`gone_tokens`]): one moved into a constant (`CODEPAGE
+/// = "windows-1252"`) is spelled less, and does the same. The files are those
+/// that spell it less themselves: one that spells it as often as it did is no
+/// code the name was cut from, and a test that reaches only it is tied to
+/// nothing (review 125: a name cut from a command-line script the test never
+/// imports). Whether a line holding one was renamed is asked of the few a lost
+/// test spells ([`Lines::renamed`] reads the whole file).
 fn thinned(changes: &[Change]) -> Tokens {
-    let mut was: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
+    // Each name's spellings at the start, by file: the change's index, how
+    // often it spelled it, and how often it spells it now (none where it was
+    // only a function's variable there).
+    let mut was: HashMap<String, Vec<(usize, usize, usize)>> = HashMap::new();
     let mut now: HashMap<String, usize> = HashMap::new();
-    let mut defined: HashSet<String> = HashSet::new();
+    let mut named: HashSet<String> = HashSet::new();
     let mut names: HashSet<String> = HashSet::new();
     for (i, c) in changes.iter().enumerate() {
         let old_path = c.was.as_deref().unwrap_or(&c.path);
+        let mut there: HashMap<String, usize> = HashMap::new();
+        // A file the syntax trees cannot read now (past their size, or not
+        // clean) spells what it spelled for all this can tell: else padding it
+        // with a comment of megabytes thins every name it spells (review 125).
+        let mut unread = false;
         if let Some(after) = c.after.as_deref()
-            && product(&c.path, Some(after))
+            && still_code(&c.path)
             && let Some(grammar) = Grammar::of(&c.path)
         {
+            unread = clean_tree(grammar, after).is_none();
             for (_, t) in code_tokens(grammar, after) {
-                *now.entry(t).or_default() += 1;
+                *there.entry(t).or_default() += 1;
             }
-            defined.extend(definitions(grammar, after).into_iter().map(|d| d.0));
-            defined.extend(declared(grammar, after));
+            // Every name a definition or a declaration binds is one of these.
+            named.extend(code_names(grammar, after));
+        }
+        for (t, n) in &there {
+            *now.entry(t.clone()).or_default() += n;
         }
         let (Some(before), Some(grammar)) = (c.before.as_deref(), Grammar::of(old_path)) else {
             continue;
@@ -1477,12 +1567,39 @@ fn thinned(changes: &[Change]) -> Tokens {
             continue;
         }
         names.extend(bound(grammar, before));
+        names.extend(own_variables(grammar, before));
         let mut here: HashMap<String, usize> = HashMap::new();
-        for (_, t) in code_tokens(grammar, before) {
+        let mut quoted: HashSet<String> = HashSet::new();
+        for (at, t) in code_tokens(grammar, before) {
+            let spelled_as_name = before[at..]
+                .starts_with(|ch: char| ch.is_alphanumeric() || ch == '_')
+                && before[at..].starts_with(t.as_str());
+            if !spelled_as_name {
+                quoted.insert(t.clone());
+            }
             *here.entry(t).or_default() += 1;
         }
+        if unread {
+            named.extend(here.into_keys());
+            continue;
+        }
+        // A variable a function of the file bound, and no parameter, is a
+        // local a refactor drops at will: no feature cut from this file
+        // (review 125: a dead local dropped, its name written into a debug
+        // line, elsewhere in the package a failing test reaches by folder).
+        // Unless the file quoted it too: an option read from `**kwargs` into
+        // a local of its name (`kwargs.pop('skip_missing', False)`).
+        let params = parameters(grammar, before);
+        let variables: HashSet<String> = own_variables(grammar, before)
+            .into_iter()
+            .filter(|v| !params.contains(v) && !quoted.contains(v))
+            .collect();
         for (t, n) in here {
-            was.entry(t).or_default().push((i, n));
+            let left = match variables.contains(&t) {
+                true => n,
+                false => there.get(&t).copied().unwrap_or(0),
+            };
+            was.entry(t).or_default().push((i, n, left));
         }
     }
     let telling = |t: &str| t.chars().filter(|c| c.is_alphanumeric()).count() >= 4;
@@ -1492,23 +1609,70 @@ fn thinned(changes: &[Change]) -> Tokens {
         let after = now.get(&token).copied().unwrap_or(0);
         // A name the code no longer spells at all is [`gone_tokens`]' to say,
         // with its guards (a constant inlined, a rename).
+        let cut: Vec<String> = files
+            .iter()
+            .filter(|(_, was, left)| left < was)
+            .map(|(i, _, _)| {
+                let c = &changes[*i];
+                c.was.as_deref().unwrap_or(&c.path).to_string()
+            })
+            .collect();
         if after == 0
             || after * 2 > before
             || !telling(&token)
             || !names.contains(&token)
-            || defined.contains(&token)
+            || named.contains(&token)
+            || cut.is_empty()
         {
             continue;
         }
-        out.insert(
-            token,
-            files
-                .iter()
-                .map(|(i, _)| {
-                    let c = &changes[*i];
-                    c.was.as_deref().unwrap_or(&c.path).to_string()
-                })
-                .collect(),
+        out.insert(token, cut);
+    }
+    out
+}
+
+/// Every name `text`'s code spells as one, not as text: each identifier of its
+/// syntax tree, those inside a string's interpolation too (`f"{self.limit}"`,
+/// which [`code_tokens`] reads as the string's text).
+fn code_names(grammar: Grammar, text: &str) -> HashSet<String> {
+    let Some(tree) = clean_tree(grammar, text) else {
+        return HashSet::new();
+    };
+    preorder(tree.root_node())
+        .filter(|n| n.child_count() == 0 && n.kind().contains("identifier"))
+        .filter_map(|n| text.get(n.byte_range()))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The names `text`'s functions take as parameters, each identifier of a
+/// parameter list (its defaults' and types' too: a name read there is
+/// threaded through as well).
+fn parameters(grammar: Grammar, text: &str) -> HashSet<String> {
+    const LISTS: [&str; 5] = [
+        "parameters",
+        "formal_parameters",
+        "parameter_list",
+        "lambda_parameters",
+        "closure_parameters",
+    ];
+    let Some(tree) = clean_tree(grammar, text) else {
+        return HashSet::new();
+    };
+    let mut out = HashSet::new();
+    // A list's insides walked once: a list inside a list's default (a lambda)
+    // is read with it, not again.
+    let mut past = 0;
+    for list in preorder(tree.root_node()).filter(|n| LISTS.contains(&n.kind())) {
+        if list.start_byte() < past {
+            continue;
+        }
+        past = list.end_byte();
+        out.extend(
+            preorder(list)
+                .filter(|n| n.child_count() == 0 && n.kind().contains("identifier"))
+                .filter_map(|n| text.get(n.byte_range()))
+                .map(str::to_string),
         );
     }
     out
@@ -1563,6 +1727,93 @@ fn bound(grammar: Grammar, text: &str) -> HashSet<String> {
     out
 }
 
+/// The names `text` binds as a variable inside a function (`limit_bytes = 1`,
+/// `const [a, b] = pair`): a test's own, no tie to a name the code spells less.
+/// Else a dead local of the code's dropped, its name written into a string
+/// (`log.debug('%s=%s', 'limit_bytes', limit)`), reads as an option cut down
+/// to a failing test that happens to name a variable of its own the same
+/// (review 125). A class's attribute (a schema's `Meta` option) and an
+/// attribute stored (`self.x = …`) are no variable.
+fn own_variables(grammar: Grammar, text: &str) -> HashSet<String> {
+    const PATTERNS: [&str; 6] = [
+        "pattern_list",
+        "tuple_pattern",
+        "list_pattern",
+        "array_pattern",
+        "object_pattern",
+        "expression_list",
+    ];
+    let Some(tree) = clean_tree(grammar, text) else {
+        return HashSet::new();
+    };
+    let function = |kind: &str| {
+        kind.contains("function") || kind.contains("method") || kind.contains("closure")
+    };
+    let root = tree.root_node();
+    // Walked once past the functions and once whole: a target the first walk
+    // never saw stands inside a function.
+    let outside: HashSet<usize> = syntax::pruned(root, function)
+        .map(|n| n.start_byte())
+        .collect();
+    let mut out = HashSet::new();
+    for n in preorder(root).filter(|n| !outside.contains(&n.start_byte())) {
+        let target = match n.kind() {
+            "assignment" | "augmented_assignment" | "short_var_declaration" => {
+                n.child_by_field_name("left")
+            }
+            "variable_declarator" => n.child_by_field_name("name"),
+            "let_declaration" => n.child_by_field_name("pattern"),
+            _ => None,
+        };
+        let Some(target) = target else {
+            continue;
+        };
+        let names: Vec<tree_sitter::Node<'_>> = match PATTERNS.contains(&target.kind()) {
+            true => target.named_children(&mut target.walk()).collect(),
+            false => vec![target],
+        };
+        out.extend(
+            names
+                .into_iter()
+                .filter(|m| {
+                    matches!(
+                        m.kind(),
+                        "identifier" | "shorthand_property_identifier_pattern"
+                    )
+                })
+                .filter_map(|m| text.get(m.byte_range()))
+                .map(str::to_string),
+        );
+    }
+    out
+}
+
+/// Where `text` spells a name as a variable, read or bound: an identifier,
+/// but not one that labels a keyword argument or names an attribute
+/// (`Schema(skip_missing=skip_missing)`, `schema.skip_missing`), which name
+/// the code's option whatever the test's variable is called.
+fn variable_uses(grammar: Grammar, text: &str) -> HashSet<usize> {
+    let Some(tree) = clean_tree(grammar, text) else {
+        return HashSet::new();
+    };
+    let mut labels = HashSet::new();
+    let mut out = HashSet::new();
+    for n in preorder(tree.root_node()) {
+        let label = match n.kind() {
+            "keyword_argument" => n.child_by_field_name("name"),
+            "attribute" => n.child_by_field_name("attribute"),
+            _ => None,
+        };
+        if let Some(l) = label {
+            labels.insert(l.start_byte());
+        }
+        if n.child_count() == 0 && n.kind() == "identifier" && !labels.contains(&n.start_byte()) {
+            out.insert(n.start_byte());
+        }
+    }
+    out
+}
+
 /// The definitions of a test file's `before` that its `after` (`None`:
 /// deleted) no longer defines, each by name with its bytes.
 fn lost_locals(
@@ -1588,44 +1839,87 @@ fn lost_locals(
         .collect()
 }
 
-/// Whether a line holding `token` in any of `files` (old paths) was renamed.
-fn renamed_in(changes: &[Change], files: &[String], token: &str) -> bool {
-    changes
-        .iter()
-        .filter(|c| files.contains(&c.was.clone().unwrap_or_else(|| c.path.clone())))
-        .any(|c| renamed(c, token))
+/// Which names the change's code files renamed ([`Lines::renamed`]): each
+/// file read once however many names are asked of it, and each thinned name
+/// asked once however many lost tests spell it (a file read per name and per
+/// test costs the tests times the code).
+#[derive(Default)]
+struct Renames {
+    files: RefCell<HashMap<usize, Option<Lines>>>,
+    thinned: RefCell<HashMap<String, bool>>,
 }
 
-/// Whether a line of `change` holding `token` became a line added with the
-/// token replaced by one the file did not have: a rename, the thing kept.
-fn renamed(change: &Change, token: &str) -> bool {
-    let (Some(before), Some(after)) = (change.before.as_deref(), change.after.as_deref()) else {
-        return false;
-    };
-    let Some(grammar) = Grammar::of(&change.path) else {
-        return false;
-    };
-    let squeeze = |l: &str| l.split_whitespace().collect::<Vec<_>>().join(" ");
-    let old_lines: HashSet<String> = before.lines().map(squeeze).collect();
-    let added: HashSet<String> = after
-        .lines()
-        .map(squeeze)
-        .filter(|l| !old_lines.contains(l))
-        .collect();
-    let had: HashSet<String> = code_tokens(grammar, before)
-        .into_iter()
-        .map(|t| t.1)
-        .collect();
-    let new: Vec<String> = code_tokens(grammar, after)
-        .into_iter()
-        .map(|t| t.1)
-        .filter(|t| !had.contains(t))
-        .collect::<HashSet<_>>()
-        .into_iter()
-        .collect();
-    before
-        .lines()
-        .map(squeeze)
-        .filter(|l| l.contains(token) && !added.contains(l))
-        .any(|l| new.iter().any(|u| added.contains(&l.replace(token, u))))
+impl Renames {
+    /// Whether a line holding the thinned `token` in any of `files` (old paths,
+    /// [`thinned`]'s for it) was renamed.
+    fn thinned(&self, changes: &[Change], files: &[String], token: &str) -> bool {
+        if let Some(known) = self.thinned.borrow().get(token) {
+            return *known;
+        }
+        let found = (changes.iter().enumerate())
+            .filter(|(_, c)| {
+                files
+                    .iter()
+                    .any(|f| f == c.was.as_deref().unwrap_or(&c.path))
+            })
+            .any(|(i, c)| self.renamed(i, c, token));
+        self.thinned.borrow_mut().insert(token.to_string(), found);
+        found
+    }
+
+    /// [`Lines::renamed`] of the `i`-th change, `change`.
+    fn renamed(&self, i: usize, change: &Change, token: &str) -> bool {
+        (self.files.borrow_mut().entry(i))
+            .or_insert_with(|| Lines::of(change))
+            .as_ref()
+            .is_some_and(|l| l.renamed(token))
+    }
+}
+
+/// A changed code file's lines as [`Lines::renamed`] reads them: those it had
+/// and those it added, squeezed of runs of whitespace, and the names and
+/// literals new to it.
+struct Lines {
+    old: Vec<String>,
+    added: HashSet<String>,
+    new: Vec<String>,
+}
+
+impl Lines {
+    fn of(change: &Change) -> Option<Lines> {
+        let (before, after) = (change.before.as_deref()?, change.after.as_deref()?);
+        let grammar = Grammar::of(&change.path)?;
+        let squeeze = |l: &str| l.split_whitespace().collect::<Vec<_>>().join(" ");
+        let old: Vec<String> = before.lines().map(squeeze).collect();
+        let old_lines: HashSet<&String> = old.iter().collect();
+        let added: HashSet<String> = after
+            .lines()
+            .map(squeeze)
+            .filter(|l| !old_lines.contains(l))
+            .collect();
+        let had: HashSet<String> = code_tokens(grammar, before)
+            .into_iter()
+            .map(|t| t.1)
+            .collect();
+        let new: Vec<String> = code_tokens(grammar, after)
+            .into_iter()
+            .map(|t| t.1)
+            .filter(|t| !had.contains(t))
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        Some(Lines { old, added, new })
+    }
+
+    /// Whether a line holding `token` became a line added with the token
+    /// replaced by one the file did not have: a rename, the thing kept.
+    fn renamed(&self, token: &str) -> bool {
+        (self.old.iter())
+            .filter(|l| l.contains(token) && !self.added.contains(*l))
+            .any(|l| {
+                self.new
+                    .iter()
+                    .any(|u| self.added.contains(&l.replace(token, u)))
+            })
+    }
 }
