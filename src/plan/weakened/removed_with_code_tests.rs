@@ -1940,3 +1940,33 @@ fn an_expected_line_number_that_follows_its_line_is_a_lead() {
         assert_eq!(found, ["assertion-rewritten, high"], "{above:?} {want}");
     }
 }
+
+/// etcd `31701e252e`'s shape: a flag taken out of the code, a file the syntax
+/// trees cannot read (here past their size) naming it only in a comment that
+/// it is gone. A note is no spelling: the test of the flag, deleted with it,
+/// is the lead. The same name in that file's code keeps it high (review 125's
+/// padded module, above).
+#[test]
+fn a_name_only_in_a_comment_of_an_unread_file_is_gone() {
+    let code = "def decode(b, name):\n    if name == 'windows-1252':\n        return legacy(b)\n    return b.decode(name)\n\n\ndef encode(s):\n    return s.encode('utf-8')\n";
+    let cut = "def decode(b, name):\n    return b.decode(name)\n\n\ndef encode(s):\n    return s.encode('utf-8')\n";
+    let noted = format!(
+        "# decoding 'windows-1252' is no longer offered\nLIMIT = 5\n# {}\n",
+        "=".repeat(crate::plan::syntax::MAX_BYTES)
+    );
+    let tests = "from codec import decode, encode\n\n\ndef test_encode():\n    assert encode('a') == b'a'\n\n\ndef test_decode():\n    assert decode(b'a', 'windows-1252') == 'a'\n";
+    let tests_after =
+        "from codec import encode\n\n\ndef test_encode():\n    assert encode('a') == b'a'\n";
+    let found = rules(&[
+        change("codec.py", Some(code), Some(cut)),
+        change("limits.py", Some("LIMIT = 4\n"), Some(&noted)),
+        change("tests/test_codec.py", Some(tests), Some(tests_after)),
+    ]);
+    // The file past the trees' size is said too, as not read.
+    let removal: Vec<&String> = found.iter().filter(|f| *f != "not-read, low").collect();
+    assert!(!removal.is_empty());
+    assert!(
+        removal.iter().all(|f| *f == "removed-with-code, low"),
+        "{found:?}"
+    );
+}

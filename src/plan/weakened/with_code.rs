@@ -1453,8 +1453,21 @@ fn gone_tokens(changes: &[Change], defined: &HashSet<String>) -> Tokens {
         {
             now.extend(code_tokens(grammar, after).into_iter().map(|t| t.1));
             if clean_tree(grammar, after).is_none() {
-                unread.push_str(after);
-                unread.push('\n');
+                // Its lines of comment alone aside: a flag named in a note
+                // that it is gone (etcd `31701e252e`: "now that --max-snapshots
+                // is removed") is no spelling of it.
+                let comment = if grammar == Grammar::Python {
+                    "#"
+                } else {
+                    "//"
+                };
+                for line in after
+                    .lines()
+                    .filter(|l| !l.trim_start().starts_with(comment))
+                {
+                    unread.push_str(line);
+                    unread.push('\n');
+                }
             }
         }
         // A file deleted whole says nothing of a token: its definitions do.
