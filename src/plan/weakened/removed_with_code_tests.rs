@@ -1970,3 +1970,36 @@ fn a_name_only_in_a_comment_of_an_unread_file_is_gone() {
         "{found:?}"
     );
 }
+
+/// pytest `c470ade0`'s shape: a warning class taken out of the code with the
+/// tests of it, while a file of a `testing/` folder (pytest's own tests, not
+/// named `test_*.py`) gains a test class. That class is a test, not the warning
+/// renamed: the removal is the lead. The same class added to the package's
+/// `_testing.py` module (review 125's) still counts as code.
+#[test]
+fn a_class_added_in_a_tests_folder_is_no_rename_of_the_code() {
+    let code = "class PytestWarning(UserWarning):\n    pass\n\n\nclass RemovedInPytest4Warning(PytestWarning):\n    '''Removed in pytest 4.'''\n    kind = 4\n";
+    let cut = "class PytestWarning(UserWarning):\n    pass\n";
+    let tests = "import pytest\nfrom _pytest import warning_types\n\n\ndef test_kept():\n    assert pytest.PytestWarning\n\n\ndef test_removed_in_pytest4_warning_as_error():\n    with pytest.raises(RemovedInPytest4Warning):\n        run()\n";
+    let tests_after = "import pytest\nfrom _pytest import warning_types\n\n\ndef test_kept():\n    assert pytest.PytestWarning\n";
+    let other = "class TestMetafunc:\n    def test_a(self):\n        assert 1\n";
+    let other_after = "class TestMetafunc:\n    def test_a(self):\n        assert 1\n\n\nclass TestMarks:\n    def test_b(self):\n        assert 2\n";
+    let with = |path: &str| {
+        rules(&[
+            change("src/_pytest/warning_types.py", Some(code), Some(cut)),
+            change(path, Some(other), Some(other_after)),
+            change("testing/test_warnings.py", Some(tests), Some(tests_after)),
+        ])
+    };
+    let found = with("testing/python/metafunc.py");
+    assert!(!found.is_empty());
+    assert!(
+        found.iter().all(|f| f == "removed-with-code, low"),
+        "{found:?}"
+    );
+    let found = with("src/_pytest/_testing.py");
+    assert!(
+        found.iter().any(|f| f == "assertions-removed, high"),
+        "{found:?}"
+    );
+}
