@@ -1364,8 +1364,11 @@ impl<'c> Row<'c> {
                     } else if with_code::follows_lines(
                         was,
                         now,
-                        self.change.before.as_deref().unwrap_or(""),
-                        self.change.after.as_deref().unwrap_or(""),
+                        (
+                            &self.change.path,
+                            self.change.before.as_deref().unwrap_or(""),
+                            self.change.after.as_deref().unwrap_or(""),
+                        ),
                     ) {
                         Part::new(
                             RuleId::ExpectedFollowsCode,

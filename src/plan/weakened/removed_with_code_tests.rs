@@ -1922,7 +1922,7 @@ fn a_function_stubbed_to_a_throw_with_its_tests_is_a_lead() {
 fn an_expected_line_number_that_follows_its_line_is_a_lead() {
     let test = |above: &str, want: usize| {
         format!(
-            "import logging\n\n\ndef test_record(writer):\n{above}    logging.warning('hi')\n    assert writer.read() == 'test_record {want} hi'\n"
+            "import logging\n\n\ndef test_record(writer):\n{above}    logging.warning('hi')\n    assert writer.read() == 'test_interception.py:{want} hi'\n"
         )
     };
     let found = rules(&[change(
@@ -1939,6 +1939,19 @@ fn an_expected_line_number_that_follows_its_line_is_a_lead() {
         )]);
         assert_eq!(found, ["assertion-rewritten, high"], "{above:?} {want}");
     }
+    // A number that names no line of this file (a sum), its namesake line
+    // moved by a line put in above it, is still a rewrite.
+    let sum = |above: &str, want: usize| {
+        format!(
+            "import calc\n\n\ndef test_sum():\n{above}    total = calc.add(2, 3)\n    assert total == {want}\n"
+        )
+    };
+    let found = rules(&[change(
+        "tests/test_calc.py",
+        Some(&sum("", 5)),
+        Some(&sum("    calc.reset()\n", 6)),
+    )]);
+    assert_eq!(found, ["assertion-rewritten, high"], "a sum");
 }
 
 /// etcd `31701e252e`'s shape: a flag taken out of the code, a file the syntax

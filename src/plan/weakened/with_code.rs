@@ -277,8 +277,22 @@ pub(super) fn follows_input(
 /// line `a` of the file's old text (`before`) is line `b` of its new (`after`),
 /// the same text and found once on each side (loguru's expected log records
 /// naming the line a logging call stands on, 157 become 158 as a line went in
-/// above it). The code's output is what it was; the line moved.
-pub(super) fn follows_lines(was: &str, now: &str, before: &str, after: &str) -> bool {
+/// above it). The code's output is what it was; the line moved. The value
+/// must name the test file (its name without extension) to be read so: an
+/// agent could otherwise put lines in above any number's namesake line.
+pub(super) fn follows_lines(
+    was: &str,
+    now: &str,
+    (path, before, after): (&str, &str, &str),
+) -> bool {
+    // Only a value that names the test file itself (`test_interception.py` in
+    // the record) reads its lines: else any number below the file's length
+    // changed, with lines put in above its namesake line, would read as moved.
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let stem = file.split('.').next().unwrap_or(file);
+    if stem.len() < 3 || !was.contains(stem) {
+        return false;
+    }
     // Runs of digits and of the rest, in order.
     let runs = |t: &str| -> Vec<(bool, String)> {
         let mut out: Vec<(bool, String)> = Vec::new();
