@@ -1196,11 +1196,22 @@ impl<'c> Row<'c> {
     /// that are gone now ([`Read::skipped`]): deleting one took nothing that ran.
     /// And out of the new side those of such tests that are new: a skipped
     /// suite renamed (its tests' keys new) would else make up for a running
-    /// test deleted beside it (helper 118's red team).
+    /// test deleted beside it (helper 118's red team). A test gone that ran
+    /// only where the change says no run happens any more is one such
+    /// ([`switched::ran_nowhere`]).
     fn settle_skipped(&mut self) {
         let Some(old) = &mut self.old else {
             return;
         };
+        if let Some(new) = &self.new {
+            let had: HashSet<String> = old.read.skipped.iter().map(|k| k.key.clone()).collect();
+            for (scope, name, held) in switched::ran_nowhere(&old.offs, &new.offs) {
+                let key = viewed::scoped(&scope, &name);
+                if !had.contains(&key) {
+                    old.read.skipped.push(viewed::Skipped { key, name, held });
+                }
+            }
+        }
         let keys = |r: &Read| -> HashSet<String> {
             let scopes = r.scopes.iter().map(String::as_str);
             let scopes = scopes.chain(std::iter::repeat(""));
@@ -4033,6 +4044,9 @@ mod planted_tests;
 #[cfg(test)]
 #[path = "weakened/pytester_checks_tests.rs"]
 mod pytester_checks_tests;
+#[cfg(test)]
+#[path = "weakened/ran_nowhere_tests.rs"]
+mod ran_nowhere_tests;
 #[cfg(test)]
 #[path = "weakened/removed_with_code_tests.rs"]
 mod removed_with_code_tests;

@@ -109,6 +109,28 @@ pub(super) fn opposite(a: &str, b: &str) -> bool {
     }
 }
 
+/// Whether a test skipped under each of `when` runs only where `over` skips
+/// (`None`: nowhere at all on the grid), read in one grid; an `over` that skips
+/// everywhere says nothing of where (a test unskipped), and a condition not
+/// read is no answer.
+pub(super) fn runs_within(when: &[String], over: Option<&str>) -> bool {
+    let all: Vec<&str> = (when.iter().map(String::as_str)).chain(over).collect();
+    let mut grid = Grid::of(&all);
+    let mut runs = grid.full();
+    for c in when {
+        let Some(skips) = grid.skips(c) else {
+            return false;
+        };
+        runs = runs.and(&skips.not());
+    }
+    match over {
+        None => runs.is_empty(),
+        Some(o) => grid
+            .skips(o)
+            .is_some_and(|s| !s.is_full() && s.holds(&runs)),
+    }
+}
+
 /// A condition longer than this is not read.
 const MAX_TEXT: usize = 4096;
 /// Nodes a condition may parse into.

@@ -403,6 +403,69 @@ pub(super) fn read(lang: Lang, text: &str, view: &syntax::View, ran: bool) -> Of
     Offs { complete, entries }
 }
 
+/// The tests of `old` gone from `new` (by scope and name, every row of
+/// them) that ran only under conditions, and only where the change says no
+/// run happens any more: on no Python the grid knows, or only where a skip the
+/// change took off a kept test held (a twin under the opposite condition made
+/// unconditional; a kept test's `< (3, 5)` dropped as Python 2 goes). Each by
+/// scope and name, with its assertions. A dropped skip is one a kept test (the
+/// same row) had and lost, with none new in its place: a skip moved or bounded
+/// otherwise says nothing. Both versions' skips must all be placed.
+pub(super) fn ran_nowhere(old: &Offs, new: &Offs) -> Vec<(String, String, usize)> {
+    if !old.complete || !new.complete {
+        return Vec::new();
+    }
+    let place = |e: &Entry| (e.scope.clone(), e.name.clone(), e.case.clone());
+    let now: HashMap<_, &Entry> = new.entries.iter().map(|e| (place(e), e)).collect();
+    let has = |list: &[String], c: &String| list.iter().any(|o| o == c || skip_sense::same(o, c));
+    let mut dropped: Vec<&String> = Vec::new();
+    for e in &old.entries {
+        let Some(n) = now.get(&place(e)) else {
+            continue;
+        };
+        if n.off.always || n.off.when.iter().any(|c| !has(&e.off.when, c)) {
+            continue;
+        }
+        for c in e.off.when.iter().filter(|c| !has(&n.off.when, c)) {
+            if dropped.len() < MANY && !dropped.contains(&c) {
+                dropped.push(c);
+            }
+        }
+    }
+    let kept: std::collections::HashSet<(&str, &str)> = (new.entries.iter())
+        .map(|e| (e.scope.as_str(), e.name.as_str()))
+        .collect();
+    // Each gone test with its rows, in the order written.
+    let mut gone: Vec<(&str, &str, Vec<&Entry>)> = Vec::new();
+    let mut at: HashMap<(&str, &str), usize> = HashMap::new();
+    for e in old.entries.iter() {
+        let k = (e.scope.as_str(), e.name.as_str());
+        if kept.contains(&k) {
+            continue;
+        }
+        let i = *at.entry(k).or_insert_with(|| {
+            gone.push((k.0, k.1, Vec::new()));
+            gone.len() - 1
+        });
+        gone[i].2.push(e);
+    }
+    let nowhere = |e: &Entry| {
+        let off = &e.off;
+        !off.always
+            && !off.when.is_empty()
+            && off.runs_if.is_empty()
+            && off.when.len() <= MANY
+            && (skip_sense::runs_within(&off.when, None)
+                || dropped
+                    .iter()
+                    .any(|d| skip_sense::runs_within(&off.when, Some(d))))
+    };
+    gone.into_iter()
+        .filter(|(_, _, rows)| rows.iter().all(|e| nowhere(e)))
+        .map(|(scope, name, rows)| (scope.to_string(), name.to_string(), rows[0].checks.len()))
+        .collect()
+}
+
 /// Rust and Go: the marks the view's skips do not place, Rust's `cfg` on the
 /// `mod` a test is in and Go's build constraints, put on their tests.
 fn unplaced_marks(text: &str, view: &syntax::View, at: &mut Placing<'_>) {

@@ -1,0 +1,171 @@
+//! A test deleted that ran only where the change itself says no run happens
+//! any more is as good as one already skipped: a twin under the opposite
+//! condition made unconditional (body-parser's `brotlit`/`nobrotlit` once Node
+//! always has brotli), a Python-version skip dropped from a kept test that
+//! covers every version the deleted one ran on (Python 2 dropped), or a
+//! condition that lets it run on no Python this reading knows (2.6 only).
+//! Twins that do not cover where it ran, or a dropped skip that is only moved,
+//! leave the deletion a loss.
+
+use super::*;
+
+fn found(path: &str, before: &str, after: &str) -> Vec<String> {
+    find(
+        &[Change {
+            path: path.to_string(),
+            was: None,
+            before: Some(before.to_string()),
+            after: Some(after.to_string()),
+        }],
+        &[],
+    )
+    .iter()
+    .map(ToString::to_string)
+    .collect()
+}
+
+/// Whether the change is read as tests or assertions that ran taken out.
+fn lost(path: &str, before: &str, after: &str) -> bool {
+    let change = Change {
+        path: path.to_string(),
+        was: None,
+        before: Some(before.to_string()),
+        after: Some(after.to_string()),
+    };
+    let found = find(&[change], &[]);
+    found
+        .iter()
+        .flat_map(|f| &f.parts)
+        .any(|p| p.rule == rules::RuleId::AssertionsRemoved)
+}
+
+const JS_HEAD: &str = "var has = 'createBrotliDecompress' in require('zlib')\nvar yes = has ? it : it.skip\nvar no = !has ? it : it.skip\n\n";
+
+fn js(supports: &str, refuses: Option<&str>, head: bool) -> String {
+    let mut s = String::new();
+    if head {
+        s.push_str(JS_HEAD);
+    }
+    s.push_str("describe('parse', function () {\n");
+    s.push_str("  it('parses', function () {\n    assert.strictEqual(parse('a'), 'a')\n  })\n\n");
+    s.push_str(&format!(
+        "  {supports}('supports brotli', function () {{\n    assert.strictEqual(parse(br('a')), 'a')\n  }})\n\n"
+    ));
+    if let Some(refuses) = refuses {
+        s.push_str(&format!(
+            "  {refuses}('refuses brotli', function () {{\n    assert.throws(() => parse(br('a')))\n    assert.strictEqual(code(), 415)\n  }})\n\n"
+        ));
+    }
+    s.push_str("})\n");
+    s
+}
+
+#[test]
+fn a_test_of_the_other_side_deleted_with_its_twin_made_unconditional_loses_nothing() {
+    let before = js("yes", Some("no"), true);
+    let after = js("it", None, false);
+    assert_eq!(found("test/json.js", &before, &after), Vec::<String>::new());
+}
+
+#[test]
+fn a_twin_still_conditional_or_a_test_of_no_condition_deleted_is_a_loss() {
+    let before = js("yes", Some("no"), true);
+    // The twin keeps its alias: the change says nothing about `has`.
+    let kept = js("yes", None, true);
+    assert!(lost("test/json.js", &before, &kept), "{kept}");
+    // The deleted test ran everywhere: no condition a twin could settle.
+    let plain = js("yes", Some("it"), true);
+    assert!(
+        lost("test/json.js", &plain, &js("it", None, false)),
+        "{plain}"
+    );
+}
+
+/// A file of `test_generator_stop` under `kept_skip` (its line, or none) and,
+/// when `old` is some, `test_ascii_str` under the lines `old` gives.
+fn py(old: Option<&str>, kept_skip: &str) -> String {
+    let mut s = String::from("import sys\n\nimport pytest\n\n\n");
+    if let Some(old) = old {
+        s.push_str(&format!(
+            "{old}def test_ascii_str():\n    assert render('a') == 'a'\n    assert kind('a') is str\n\n\n"
+        ));
+    }
+    s.push_str(&format!(
+        "{kept_skip}def test_generator_stop():\n    with pytest.raises(RuntimeError):\n        render(bad())\n"
+    ));
+    s
+}
+
+#[test]
+fn a_python_2_test_deleted_as_a_kept_test_loses_its_old_python_skip_loses_nothing() {
+    let py2 = "@pytest.mark.skipif(sys.version_info[0] > 2, reason='2.x only')\n";
+    let before = py(
+        Some(py2),
+        "@pytest.mark.skipif(sys.version_info < (3, 5), reason='3.5+')\n",
+    );
+    let after = py(None, "");
+    assert_eq!(
+        found("tests/test_features.py", &before, &after),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn a_test_that_ran_on_no_python_the_reading_knows_deleted_loses_nothing() {
+    let py26 = "@pytest.mark.skipif(sys.version_info[:2] != (2, 6), reason='2.6 only')\n";
+    let before = py(Some(py26), "");
+    let after = py(None, "");
+    assert_eq!(
+        found("tests/test_help.py", &before, &after),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn a_dropped_skip_that_does_not_cover_where_the_deleted_test_ran_leaves_a_loss() {
+    let high = |before: &str, after: &str| {
+        assert!(
+            lost("tests/test_features.py", before, after),
+            "{before}\n{after}"
+        );
+    };
+    let py2 = "@pytest.mark.skipif(sys.version_info[0] > 2, reason='2.x only')\n";
+    let py35 = "@pytest.mark.skipif(sys.version_info < (3, 5), reason='3.5+')\n";
+    // The kept test keeps its skip: nothing says Python 2 is gone.
+    high(&py(Some(py2), py35), &py(None, py35));
+    // Moved, not dropped: a new bound is no word that the old versions are gone.
+    high(
+        &py(Some(py2), py35),
+        &py(
+            None,
+            "@pytest.mark.skipif(sys.version_info < (3, 6), reason='3.6+')\n",
+        ),
+    );
+    // The deleted test ran on Linux; the dropped skip was Windows's.
+    let linux = "@pytest.mark.skipif(sys.platform != 'linux', reason='linux only')\n";
+    let win = "@pytest.mark.skipif(sys.platform == 'win32', reason='not on windows')\n";
+    high(&py(Some(linux), win), &py(None, ""));
+    // A test of no condition deleted beside a twin made unconditional.
+    high(&py(Some(""), py35), &py(None, ""));
+}
+
+#[test]
+fn go_a_test_of_the_other_platform_deleted_as_its_twin_runs_everywhere_loses_nothing() {
+    let go = |old: bool, skip: bool| {
+        let mut s = String::from("package a\n\nimport (\n\t\"runtime\"\n\t\"testing\"\n)\n\n");
+        if old {
+            s.push_str("func TestRefuses(t *testing.T) {\n\tif runtime.GOOS != \"windows\" {\n\t\tt.Skip(\"windows only\")\n\t}\n\tif f(1) != 2 {\n\t\tt.Errorf(\"x\")\n\t}\n}\n\n");
+        }
+        s.push_str("func TestWorks(t *testing.T) {\n");
+        if skip {
+            s.push_str("\tif runtime.GOOS == \"windows\" {\n\t\tt.Skip(\"not on windows\")\n\t}\n");
+        }
+        s.push_str("\tif f(0) != 1 {\n\t\tt.Errorf(\"x\")\n\t}\n}\n");
+        s
+    };
+    assert_eq!(
+        found("a_test.go", &go(true, true), &go(false, false)),
+        Vec::<String>::new()
+    );
+    assert!(lost("a_test.go", &go(true, true), &go(false, true)));
+}
