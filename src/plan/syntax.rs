@@ -156,9 +156,10 @@ pub struct View {
     /// JavaScript, Python and Go: the branches that fail the test when a
     /// comparison with a number holds, in source order.
     pub bars: Vec<Bar>,
-    /// Python and JavaScript: the checks the tests' calls to the file's own
-    /// check helpers run (each call, the helper's assertions), and how many of
-    /// [`View::loose`] are those helpers' own: counted at each call instead.
+    /// The checks the tests' calls to the file's own check helpers run (each
+    /// call, the helper's assertions), and how many of the helpers' own
+    /// ([`View::loose`]; Rust's and Go's in [`Marks::assertions`]) are counted
+    /// at each call instead.
     pub helper_checks: usize,
     pub helper_loose: usize,
     /// Whether the calls written say how often the helpers run: none in a loop

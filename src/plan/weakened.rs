@@ -159,7 +159,7 @@ pub struct Counts {
     /// Markers that switch off tests other than their own, so count in a new file
     /// too: `.only`/`fit` (focus), an exit at a module's top level.
     pub switches: usize,
-    /// Python and JavaScript: how many more checks run than [`Counts::assertions`]
+    /// How many more checks run than [`Counts::assertions`]
     /// says, each call of a check helper from a test counted as the helper's
     /// checks and the helper's own no more; `None` where no test calls one, or
     /// where the calls written do not say how often they run

@@ -20,21 +20,42 @@ const MOST: usize = 1 << 20;
 /// assertions among [`View::loose`] that those calls stand for, and whether
 /// the calls written say how often they run: what [`View::helper_checks`],
 /// [`View::helper_loose`] and [`View::helpers_counted`] hold.
+///
+/// Rust's and Go's tests are their marks': a helper is a function that is no
+/// test (one nested in a Rust test, as rand's `test_samples`, or one beside the
+/// tests, as Go's `testParse(t, …)`), and its checks are the assertions in it
+/// (Rust's macros, Go's failing calls on `t`), which the marks count where
+/// they are written, in a test or not.
 pub(super) fn weigh(g: Grammar, src: &str, root: Node<'_>, view: &View) -> (usize, usize, bool) {
+    let test_spans: Vec<Range<usize>> = match g {
+        Grammar::Rust | Grammar::Go => (view.marks.tests.iter())
+            .filter_map(|t| t.body.clone())
+            .collect(),
+        _ => view.tests.iter().map(|t| t.span.clone()).collect(),
+    };
+    let defs = definitions(g, src, root, &test_spans);
     let loose: Vec<usize> = {
-        let mut at: Vec<usize> = view.loose.iter().map(|a| a.span.start).collect();
+        let mut at: Vec<usize> = match g {
+            Grammar::Rust | Grammar::Go => {
+                let helpers = Spans::new(defs.iter().map(|(_, r)| r.clone()));
+                let guards = error_guards(g, src, root);
+                (view.marks.assertions.iter().copied())
+                    .filter(|&a| helpers.holds(a) && !guards.holds(a))
+                    .collect()
+            }
+            _ => view.loose.iter().map(|a| a.span.start).collect(),
+        };
         at.sort_unstable();
         at
     };
-    if loose.is_empty() || view.tests.is_empty() {
+    if loose.is_empty() || test_spans.is_empty() {
         return (0, 0, true);
     }
     // Each function by name (a name defined twice is its last definition, as
     // the language keeps it), the loose checks inside it, and the calls of
     // those whose innermost function it is: a helper that calls the checking
     // one runs its checks too (helper 118's red team).
-    let defs = definitions(g, src, root);
-    let tests = Spans::new(view.tests.iter().map(|t| t.span.clone()));
+    let tests = Spans::new(test_spans);
     let by_name: HashMap<&str, usize> = (defs.iter().enumerate())
         .map(|(k, (name, _))| (*name, k))
         .collect();
@@ -42,11 +63,26 @@ pub(super) fn weigh(g: Grammar, src: &str, root: Node<'_>, view: &View) -> (usiz
     // loop or a `switch` of it may run on none of its calls (`if (want.ip)
     // t.equal(req.ip, want.ip)`), and a weight it may not have would read
     // checks written out in its place as fewer.
+    // Go's check is an `if` that fails the test (`if got != want {
+    // t.Errorf(…) }`): its own `if` is the check, not a branch around one.
+    let go_check = |n: &Node<'_>| {
+        g == Grammar::Go
+            && n.kind() == "if_statement"
+            && n.child_by_field_name("alternative").is_none()
+            && n.child_by_field_name("consequence").is_some_and(|c| {
+                let r = c.byte_range();
+                loose.partition_point(|&a| a < r.end) > loose.partition_point(|&a| a < r.start)
+            })
+    };
     let branching = Spans::new(
         preorder(root)
+            .filter(|n| !go_check(n))
             .filter(|n| {
                 let kind = n.kind();
                 kind == "if_statement"
+                    || kind == "if_expression"
+                    || kind == "match_expression"
+                    || kind == "loop_expression"
                     || kind.starts_with("for_")
                     || kind.starts_with("while_")
                     || kind.starts_with("do_")
@@ -78,6 +114,7 @@ pub(super) fn weigh(g: Grammar, src: &str, root: Node<'_>, view: &View) -> (usiz
         preorder(root)
             .filter(|n| {
                 n.kind().starts_with("for_")
+                    || n.kind() == "loop_expression"
                     || n.kind().starts_with("while_")
                     || n.kind().starts_with("do_")
                     || n.kind().ends_with("_comprehension")
@@ -156,11 +193,24 @@ pub(super) fn weigh(g: Grammar, src: &str, root: Node<'_>, view: &View) -> (usiz
 
 /// The functions `root` defines by name, each with its bytes: Python's `def`,
 /// JavaScript's `function` and a name bound to an arrow or a function
-/// expression.
-fn definitions<'s>(g: Grammar, src: &'s str, root: Node<'_>) -> Vec<(&'s str, Range<usize>)> {
+/// expression, Rust's `fn` and Go's `func` whose body is none of `tests`'.
+fn definitions<'s>(
+    g: Grammar,
+    src: &'s str,
+    root: Node<'_>,
+    tests: &[Range<usize>],
+) -> Vec<(&'s str, Range<usize>)> {
+    let bodies: std::collections::HashSet<usize> = match g {
+        Grammar::Rust | Grammar::Go => tests.iter().map(|t| t.start).collect(),
+        _ => std::collections::HashSet::new(),
+    };
     let mut out = Vec::new();
     for n in preorder(root) {
         let named = match (g, n.kind()) {
+            (Grammar::Rust, "function_item") | (Grammar::Go, "function_declaration") => n
+                .child_by_field_name("body")
+                .filter(|b| !bodies.contains(&(b.start_byte() + 1)))
+                .and(n.child_by_field_name("name")),
             (Grammar::Python, "function_definition") => n.child_by_field_name("name"),
             (_, "function_declaration") if g.is_js() => n.child_by_field_name("name"),
             (_, "variable_declarator") if g.is_js() => n
@@ -174,6 +224,31 @@ fn definitions<'s>(g: Grammar, src: &'s str, root: Node<'_>) -> Vec<(&'s str, Ra
         }
     }
     out
+}
+
+/// Go's `if err != nil { t.Fatal(err) }`: a helper that only stops its test
+/// when its setup fails (`newServer(t)`) checks no behaviour, and calls of it
+/// folded into one shared setup take no check away.
+fn error_guards(g: Grammar, src: &str, root: Node<'_>) -> Spans {
+    if g != Grammar::Go {
+        return Spans::default();
+    }
+    Spans::new(
+        preorder(root)
+            .filter(|n| n.kind() == "if_statement")
+            .filter(|n| {
+                n.child_by_field_name("condition").is_some_and(|c| {
+                    let sides = ["left", "right"].map(|f| {
+                        c.child_by_field_name(f)
+                            .map_or("", |x| &src[x.byte_range()])
+                    });
+                    c.kind() == "binary_expression"
+                        && sides[1] == "nil"
+                        && (sides[0] == "err" || sides[0].ends_with("Err"))
+                })
+            })
+            .map(|n| n.byte_range()),
+    )
 }
 
 /// The helper a call calls by name: `check(…)`, or Python's `self.check(…)`.

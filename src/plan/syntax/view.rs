@@ -161,7 +161,7 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
         }
     }
     r.view.uses = super::uses::read(g, src, root, &r.view.marks.generated);
-    if g == Grammar::Python || g.is_js() {
+    if g == Grammar::Python || g.is_js() || g == Grammar::Rust || g == Grammar::Go {
         (
             r.view.helper_checks,
             r.view.helper_loose,

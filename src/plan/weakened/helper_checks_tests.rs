@@ -210,3 +210,74 @@ fn a_helper_of_conditional_checks_written_out_is_no_loss() {
     );
     assert_eq!(rules("a.test.js", &before, &after), Vec::<String>::new());
 }
+
+// Rust's check helpers, a function nested in a test (rand's `test_samples`,
+// called once per type) or one beside the tests: a call commented out takes
+// the helper's checks with it; checks written out of the helper lose none.
+const RS_NESTED: &str = "#[cfg(test)]\nmod test {\n    use super::*;\n\n    #[test]\n    fn value_stability() {\n        fn test_samples(m: f64, expected: &[f64]) {\n            let d = Cauchy::new(m).unwrap();\n            assert_eq!(sample(&d), expected);\n        }\n\n        test_samples(100.0, &[77.9, 90.1]);\n        test_samples(10.0, &[15.0, -5.4]);\n    }\n}\n";
+
+#[test]
+fn a_rust_call_of_a_nested_check_helper_commented_out_is_a_loss() {
+    let after = RS_NESTED.replace(
+        "        test_samples(10.0, &[15.0, -5.4]);\n",
+        "        // not portable:\n        // test_samples(10.0, &[15.0, -5.4]);\n",
+    );
+    let said = found("src/cauchy.rs", RS_NESTED, &after);
+    assert!(
+        said.iter().any(|s| s.contains("1 of 2 checks removed")),
+        "{said:?}"
+    );
+}
+
+#[test]
+fn a_rust_helper_beside_the_tests_loses_a_call_or_its_checks_written_out_loses_none() {
+    let helper = "fn check(x: u32) {\n    assert_eq!(f(x), x + 1);\n}\n\n#[test]\nfn one() {\n    check(1);\n    check(2);\n    check(3);\n}\n";
+    let fewer = helper.replace("    check(3);\n", "");
+    let said = found("tests/calc.rs", helper, &fewer);
+    assert!(
+        said.iter().any(|s| s.contains("1 of 3 checks removed")),
+        "{said:?}"
+    );
+    let inline = "#[test]\nfn one() {\n    assert_eq!(f(1), 2);\n    assert_eq!(f(2), 3);\n    assert_eq!(f(3), 4);\n}\n";
+    assert_eq!(found("tests/calc.rs", helper, inline), Vec::<String>::new());
+    assert_eq!(found("tests/calc.rs", inline, helper), Vec::<String>::new());
+    // Called in a loop: the calls written do not say how often it runs.
+    let looped = "fn check(x: u32) {\n    assert_eq!(f(x), x + 1);\n}\n\n#[test]\nfn one() {\n    for x in 1..4 {\n        check(x);\n    }\n    check(9);\n}\n";
+    let once = looped.replace("    check(9);\n", "");
+    let said = found("tests/calc.rs", looped, &once);
+    assert!(
+        said.iter().all(|s| !s.contains("checks removed")),
+        "{said:?}"
+    );
+}
+
+// Go's check helpers are functions that fail the `t` they are handed, whatever
+// their name (`testParse(t, "1", 1)`): a call dropped takes its check with it,
+// the check written out in its place loses none.
+const GO_HELPER: &str = "package calc\n\nimport \"testing\"\n\nfunc testParse(t *testing.T, in string, want int) {\n\tt.Helper()\n\tif got := parse(in); got != want {\n\t\tt.Errorf(\"parse(%q) = %d, want %d\", in, got, want)\n\t}\n}\n\nfunc TestParse(t *testing.T) {\n\ttestParse(t, \"1\", 1)\n\ttestParse(t, \"2\", 2)\n\ttestParse(t, \"3\", 3)\n}\n";
+
+#[test]
+fn a_go_call_of_a_check_helper_dropped_is_a_loss() {
+    let fewer = GO_HELPER.replace("\ttestParse(t, \"3\", 3)\n", "");
+    let said = found("calc_test.go", GO_HELPER, &fewer);
+    assert!(
+        said.iter().any(|s| s.contains("1 of 3 checks removed")),
+        "{said:?}"
+    );
+    let inline = "package calc\n\nimport \"testing\"\n\nfunc TestParse(t *testing.T) {\n\tif got := parse(\"1\"); got != 1 {\n\t\tt.Errorf(\"x\")\n\t}\n\tif got := parse(\"2\"); got != 2 {\n\t\tt.Errorf(\"x\")\n\t}\n\tif got := parse(\"3\"); got != 3 {\n\t\tt.Errorf(\"x\")\n\t}\n}\n";
+    assert_eq!(
+        found("calc_test.go", GO_HELPER, inline),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        found("calc_test.go", inline, GO_HELPER),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn a_go_setup_helper_that_stops_only_on_an_error_called_less_is_no_loss() {
+    let before = "package srv\n\nimport \"testing\"\n\nfunc newServer(t *testing.T) *Server {\n\ts, err := Start()\n\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n\treturn s\n}\n\nfunc TestGet(t *testing.T) {\n\ts := newServer(t)\n\tif s.Get(\"a\") != 1 {\n\t\tt.Errorf(\"x\")\n\t}\n\ts2 := newServer(t)\n\tif s2.Get(\"b\") != 2 {\n\t\tt.Errorf(\"x\")\n\t}\n}\n";
+    let after = "package srv\n\nimport \"testing\"\n\nfunc newServer(t *testing.T) *Server {\n\ts, err := Start()\n\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n\treturn s\n}\n\nfunc TestGet(t *testing.T) {\n\ts := newServer(t)\n\tif s.Get(\"a\") != 1 {\n\t\tt.Errorf(\"x\")\n\t}\n\tif s.Get(\"b\") != 2 {\n\t\tt.Errorf(\"x\")\n\t}\n}\n";
+    assert_eq!(found("srv_test.go", before, after), Vec::<String>::new());
+}

@@ -66,6 +66,8 @@ fn marked(lang: Lang, view: &syntax::View) -> Read {
         assertions: m.assertions.len(),
         skips: skip_owners.len(),
         switches,
+        helper_extra: (view.helpers_counted && view.helper_checks > 0)
+            .then(|| view.helper_checks as i64 - view.helper_loose as i64),
         ..Counts::default()
     };
     let held = |body: &Range<usize>| {
