@@ -169,3 +169,25 @@ fn go_a_test_of_the_other_platform_deleted_as_its_twin_runs_everywhere_loses_not
     );
     assert!(lost("a_test.go", &go(true, true), &go(false, true)));
 }
+
+#[test]
+fn a_test_defined_under_an_old_python_deleted_as_a_kept_one_leaves_its_if_loses_nothing() {
+    let file = |old: bool, kept_in_if: bool| {
+        let mut s = String::from("import sys\n\n\n");
+        if old {
+            s.push_str("if sys.version_info < (3,):\n    def test_unicode_literal():\n        assert render(u'a') == u'a'\n\n\n");
+        }
+        match kept_in_if {
+            true => s.push_str("if sys.version_info >= (3,):\n    def test_str():\n        assert render('a') == 'a'\n"),
+            false => s.push_str("def test_str():\n    assert render('a') == 'a'\n"),
+        }
+        s
+    };
+    let path = "tests/test_render.py";
+    assert_eq!(
+        found(path, &file(true, true), &file(false, false)),
+        Vec::<String>::new()
+    );
+    // The kept test stays under its `if`: nothing says Python 2 is gone.
+    assert!(lost(path, &file(true, true), &file(false, true)));
+}

@@ -109,24 +109,29 @@ pub(super) fn opposite(a: &str, b: &str) -> bool {
     }
 }
 
-/// Whether a test skipped under each of `when` runs only where `over` skips
-/// (`None`: nowhere at all on the grid), read in one grid; an `over` that skips
-/// everywhere says nothing of where (a test unskipped), and a condition not
-/// read is no answer.
-pub(super) fn runs_within(when: &[String], over: Option<&str>) -> bool {
-    let all: Vec<&str> = (when.iter().map(String::as_str)).chain(over).collect();
+/// Whether a test skipped under each of `when`, and run only under each of
+/// `runs_if`, runs only where `over` skips (`None`: nowhere at all on the
+/// grid), read in one grid. `over` is a skip's condition, or with `true` a
+/// condition a test ran only under (its skip, where that fails). An `over`
+/// that skips everywhere says nothing of where (a test unskipped), and a
+/// condition not read is no answer.
+pub(super) fn runs_within(when: &[String], runs_if: &[String], over: Option<(&str, bool)>) -> bool {
+    let all: Vec<&str> = (when.iter().chain(runs_if).map(String::as_str))
+        .chain(over.map(|o| o.0))
+        .collect();
     let mut grid = Grid::of(&all);
     let mut runs = grid.full();
-    for c in when {
-        let Some(skips) = grid.skips(c) else {
+    for (c, skips) in (when.iter().map(|c| (c, true))).chain(runs_if.iter().map(|c| (c, false))) {
+        let Some(holds) = grid.skips(c) else {
             return false;
         };
-        runs = runs.and(&skips.not());
+        runs = runs.and(&if skips { holds.not() } else { holds });
     }
     match over {
         None => runs.is_empty(),
-        Some(o) => grid
+        Some((o, guard)) => grid
             .skips(o)
+            .map(|s| if guard { s.not() } else { s })
             .is_some_and(|s| !s.is_full() && s.holds(&runs)),
     }
 }

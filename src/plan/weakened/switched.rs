@@ -418,17 +418,25 @@ pub(super) fn ran_nowhere(old: &Offs, new: &Offs) -> Vec<(String, String, usize)
     let place = |e: &Entry| (e.scope.clone(), e.name.clone(), e.case.clone());
     let now: HashMap<_, &Entry> = new.entries.iter().map(|e| (place(e), e)).collect();
     let has = |list: &[String], c: &String| list.iter().any(|o| o == c || skip_sense::same(o, c));
-    let mut dropped: Vec<&String> = Vec::new();
+    // Each skip dropped, and each condition a kept test ran only under that it
+    // no longer has (`true`: where it failed, the test was skipped).
+    let mut dropped: Vec<(&String, bool)> = Vec::new();
     for e in &old.entries {
         let Some(n) = now.get(&place(e)) else {
             continue;
         };
-        if n.off.always || n.off.when.iter().any(|c| !has(&e.off.when, c)) {
+        let (was, off) = (&e.off, &n.off);
+        if off.always
+            || off.when.iter().any(|c| !has(&was.when, c))
+            || off.runs_if.iter().any(|c| !has(&was.runs_if, c))
+        {
             continue;
         }
-        for c in e.off.when.iter().filter(|c| !has(&n.off.when, c)) {
-            if dropped.len() < MANY && !dropped.contains(&c) {
-                dropped.push(c);
+        let skips = (was.when.iter().filter(|c| !has(&off.when, c))).map(|c| (c, false));
+        let guards = (was.runs_if.iter().filter(|c| !has(&off.runs_if, c))).map(|c| (c, true));
+        for d in skips.chain(guards) {
+            if dropped.len() < MANY && !dropped.contains(&d) {
+                dropped.push(d);
             }
         }
     }
@@ -451,14 +459,12 @@ pub(super) fn ran_nowhere(old: &Offs, new: &Offs) -> Vec<(String, String, usize)
     }
     let nowhere = |e: &Entry| {
         let off = &e.off;
+        let within =
+            |over: Option<(&str, bool)>| skip_sense::runs_within(&off.when, &off.runs_if, over);
         !off.always
-            && !off.when.is_empty()
-            && off.runs_if.is_empty()
-            && off.when.len() <= MANY
-            && (skip_sense::runs_within(&off.when, None)
-                || dropped
-                    .iter()
-                    .any(|d| skip_sense::runs_within(&off.when, Some(d))))
+            && off.when.len() + off.runs_if.len() > 0
+            && off.when.len() + off.runs_if.len() <= MANY
+            && (within(None) || dropped.iter().any(|(d, guard)| within(Some((d, *guard)))))
     };
     gone.into_iter()
         .filter(|(_, _, rows)| rows.iter().all(|e| nowhere(e)))
