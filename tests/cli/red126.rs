@@ -21,7 +21,6 @@ fn softened_with_collision(md: &str) -> String {
 // change: nothing asked a person's approval, `--strict` passed, and the softer
 // contract landed on main for the next pull request to sign off against.
 #[test]
-#[ignore = "hole: the gate compares 8-hex contract fingerprints, so a colliding softened contract needs no approval"]
 fn a_softened_base_contract_with_a_colliding_fingerprint_needs_approval() {
     let t = started(&plan("ship.md"));
     let base = t.git(&["rev-parse", "main"]).trim().to_string();
