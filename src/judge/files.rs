@@ -1519,7 +1519,7 @@ const CODE: &[&str] = &[
 
 /// A file a check could run or load: executable, or named like code. The work a
 /// script checks (`test -s README.md`) is not followed: it is meant to change.
-fn is_script(path: &Path) -> bool {
+pub(crate) fn is_script(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     let Ok(meta) = fs::metadata(path) else {
         return false;

@@ -61,12 +61,14 @@ pub(super) fn run_verify(
                 .map_or("none".to_string(), |c| c.to_string())
         },
         tail: result.tail.clone(),
-        files,
+        files: files.clone(),
     });
     // A verify that commits or edits the code has not checked it: it passed on
     // something other than what was handed in.
     let mut changed = before.changes(&git::tracked_snapshot(&repo.root)?);
     changed.retain(|p| plan_rel != Some(p.as_str()));
+    let rewritten = untracked_rewritten(&repo.root, &files, &changed);
+    changed.extend(rewritten);
     let side_effect = (!changed.is_empty()).then(|| {
         format!(
             "verify changed the repository while it ran ({}); a check must not change what it checks",
@@ -85,6 +87,36 @@ pub(super) fn run_verify(
         });
     }
     Ok(Verified::Passed { tail: result.tail })
+}
+
+/// Of the scripts the verify rests on (`before`, with their blob ids before the
+/// run), those git does not track and the run rewrote: the tracked snapshot does
+/// not see them, and new work is often not added yet. A script that passed and
+/// then rewrote itself would have the judge and the checkpoint read code other
+/// than what passed. Ignored files are left alone: a build writes its own output
+/// there on every run. `reported`: the paths already found changed.
+fn untracked_rewritten(
+    root: &std::path::Path,
+    before: &[(String, String)],
+    reported: &[String],
+) -> Vec<String> {
+    before
+        .iter()
+        .filter(|(path, _)| !reported.contains(path))
+        .filter(|(path, blob)| {
+            let full = root.join(path);
+            crate::judge::files::is_script(&full)
+                && std::fs::read(&full)
+                    .is_ok_and(|bytes| crate::plan::model::blob_id(&bytes) != *blob)
+        })
+        .filter(|(path, _)| {
+            matches!(
+                git::tracking(root, std::path::Path::new(path)),
+                Ok(git::Tracking::Untracked)
+            )
+        })
+        .map(|(path, _)| path.clone())
+        .collect()
 }
 
 /// Each command of a verify line, with the program path it resolves to.

@@ -68,7 +68,6 @@ failure_modes:
 // second: a verify's side effects were looked for in tracked files only, so a
 // check that changed what it checks signed the goal off.
 #[test]
-#[ignore = "hole: a verify's side effects are looked for in tracked files only, so an untracked script it rewrites passes"]
 fn a_verify_that_rewrites_an_untracked_script_it_runs_fails_the_sign_off() {
     let t = crate::util::Test::new().plan(ANSWER);
     t.write("test.sh", "out=$(sh feature.sh)\n[ \"$out\" = 42 ]\n");
