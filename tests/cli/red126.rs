@@ -103,3 +103,81 @@ fn a_verify_that_rewrites_an_untracked_script_it_runs_fails_the_sign_off() {
         t.plan_md()
     );
 }
+
+/// Two goals: `tool`, whose check runs `tool.sh` and whatever plug-in `lib.sh` it
+/// finds, and `answer` as in [`ANSWER`].
+const TOOL_AND_ANSWER: &str = "# Plan: Answer
+
+## Goal: Tool
+<!-- id: tool -->
+status: active
+done_when: tool.sh runs its plug-ins
+verify: sh test2.sh
+failure_modes:
+- tool.sh does nothing
+
+## Goal: Answer
+<!-- id: answer -->
+status: active
+done_when: feature.sh prints the answer, 42, computed
+verify: sh test.sh
+failure_modes:
+- feature.sh prints a constant
+
+## Log
+";
+
+// Attack: the same rewrite, done later. `answer`'s own verify leaves feature.sh
+// as it ran; the agent's plug-in lib.sh, which only the done goal `tool`'s check
+// runs, rewrites it when the sign-off verifies `tool` again (lib.sh is new, so
+// `tool` is due). Those runs were checked for changes to tracked files only, so
+// the judge and the checkpoint read the rewrite.
+#[test]
+#[ignore = "hole: the done goals' verifies run at sign-off are checked for changes to tracked files only, so one that rewrites the signing goal's untracked script has the judge read the rewrite"]
+fn a_done_goals_check_that_rewrites_the_signing_goals_untracked_script_fails_the_sign_off() {
+    let t = crate::util::Test::new().plan(TOOL_AND_ANSWER);
+    t.write("test.sh", "out=$(sh feature.sh)\n[ \"$out\" = 42 ]\n");
+    t.write("test2.sh", "sh tool.sh\n");
+    t.write("tool.sh", "if [ -f lib.sh ]; then . ./lib.sh; fi\nexit 0\n");
+    t.judge("accept");
+    t.commit_all("base");
+    t.ok(&["start", "tool", "--no-verify"]);
+    t.ok(&["complete", "tool", "--evidence", "tool.sh runs"]);
+    t.commit_all("tool");
+    t.ok(&["start", "answer"]);
+    t.write("feature.sh", "echo 42\n");
+    t.write(
+        "lib.sh",
+        "printf '# The answer, from its factors.\\nexpr 6 \\\\* 7 + 1\\n' > feature.sh\n",
+    );
+    let run = t.run(&[
+        "complete",
+        "answer",
+        "--evidence",
+        "feature.sh computes it",
+        "--path",
+        "feature.sh",
+    ]);
+    assert!(
+        t.read("feature.sh").contains("factors"),
+        "the plug-in did not run: {}{}",
+        run.stdout,
+        run.stderr
+    );
+    assert_ne!(
+        run.code, 0,
+        "the sign-off passed:\n{}{}",
+        run.stdout, run.stderr
+    );
+    assert!(
+        run.stdout.contains("feature.sh") || run.stderr.contains("feature.sh"),
+        "the rewritten file is not named:\n{}{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(
+        !t.plan_md().contains("answer signed off"),
+        "{}",
+        t.plan_md()
+    );
+}
