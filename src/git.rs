@@ -943,6 +943,21 @@ pub struct Revision {
     pub content: String,
 }
 
+/// The blob id (full hex) of each of `paths` in the tree of `commit` (a full
+/// commit id), in order; `None` where the tree has no file there.
+pub fn blobs_in(root: &Path, commit: &str, paths: &[&str]) -> Result<Vec<Option<String>>> {
+    let repo = open(root)?;
+    let id = Oid::from_str(commit).with_context(|| format!("reading the commit id {commit}"))?;
+    let tree = repo
+        .find_commit(id)
+        .and_then(|c| c.tree())
+        .with_context(|| format!("reading the tree of {commit}"))?;
+    paths
+        .iter()
+        .map(|rel| Ok(blob_at(&tree, Path::new(rel))?.map(|id| id.to_string())))
+        .collect()
+}
+
 /// The blob at `rel` in `tree`; `None` when absent or not a file.
 fn blob_at(tree: &Tree<'_>, rel: &Path) -> Result<Option<Oid>> {
     match tree.get_path(rel) {

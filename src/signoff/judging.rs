@@ -63,6 +63,41 @@ pub(super) fn judge_copy(
     Ok((commit, tree))
 }
 
+/// Why the checkpoint `commit` the judge is to read does not hold the check's own
+/// files as the verify ran them (`ran`: each path with its blob id then), or
+/// `None` when it does. Whatever ran since (the done goals' verifies, the agent's
+/// own process) may have rewritten one git does not track, which the tracked
+/// snapshots do not see: the judge would read code other than what passed. A file
+/// the commit lacks (ignored, or gone) is not read by the judge from there; a
+/// tracked one is the snapshots' to check, and its blob in the commit may be the
+/// one git converted (line endings), not its bytes on disk.
+pub(super) fn rewritten_since_verify(
+    repo: &Repo,
+    commit: &str,
+    ran: &[(String, String)],
+) -> Result<Option<String>> {
+    let paths: Vec<&str> = ran.iter().map(|(path, _)| path.as_str()).collect();
+    let now = git::blobs_in(&repo.root, commit, &paths)?;
+    let changed: Vec<&str> = ran
+        .iter()
+        .zip(&now)
+        .filter(|((_, then), now)| now.as_ref().is_some_and(|now| now != then))
+        .map(|((path, _), _)| path.as_str())
+        .filter(|path| {
+            matches!(
+                git::tracking(&repo.root, Path::new(path)),
+                Ok(git::Tracking::Untracked)
+            )
+        })
+        .collect();
+    Ok((!changed.is_empty()).then(|| {
+        format!(
+            "the check's own files changed after the verify passed and before the judge's copy was taken ({}); a check must not change what it checks",
+            changed.join(", ")
+        )
+    }))
+}
+
 /// Stage 2 with one judge: asks it in the copy, then writes the outcome. A judge
 /// that changed the copy is a containment reject, whatever it answered.
 pub(super) fn ask_judge(

@@ -235,6 +235,10 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
         return outcome.accept(verify.is_some(), Judged::Skipped, &record, asked);
     }
     let (commit, tree) = judging::judge_copy(repo, &id, &paths, verify.as_ref())?;
+    let ran = record.verify.as_ref().map_or(&[][..], |run| &run.files[..]);
+    if let Some(why) = judging::rewritten_since_verify(repo, &commit, ran)? {
+        return outcome.reject(&[("verify".to_string(), vec![why])], None, false, asked);
+    }
     outcome.checkpoint = Some(commit);
     if paths.is_empty() {
         crate::out::warn("plan: note: no --path given; the judge sees only the text evidence");

@@ -133,7 +133,6 @@ failure_modes:
 // `tool` is due). Those runs were checked for changes to tracked files only, so
 // the judge and the checkpoint read the rewrite.
 #[test]
-#[ignore = "hole: the done goals' verifies run at sign-off are checked for changes to tracked files only, so one that rewrites the signing goal's untracked script has the judge read the rewrite"]
 fn a_done_goals_check_that_rewrites_the_signing_goals_untracked_script_fails_the_sign_off() {
     let t = crate::util::Test::new().plan(TOOL_AND_ANSWER);
     t.write("test.sh", "out=$(sh feature.sh)\n[ \"$out\" = 42 ]\n");
