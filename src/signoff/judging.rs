@@ -76,19 +76,33 @@ pub(super) fn rewritten_since_verify(
     commit: &str,
     ran: &[(String, String)],
 ) -> Result<Option<String>> {
-    let paths: Vec<&str> = ran.iter().map(|(path, _)| path.as_str()).collect();
+    // Each path as the file it leads to: the verify read a link's target, and
+    // the commit keeps a link as its text.
+    let root = std::fs::canonicalize(&repo.root).unwrap_or_else(|_| repo.root.clone());
+    let real: Vec<String> = ran
+        .iter()
+        .map(|(path, _)| {
+            std::fs::canonicalize(repo.root.join(path))
+                .ok()
+                .and_then(|at| Some(at.strip_prefix(&root).ok()?.to_string_lossy().into_owned()))
+                .unwrap_or_default()
+        })
+        .collect();
+    let paths: Vec<&str> = real.iter().map(String::as_str).collect();
     let now = git::blobs_in(&repo.root, commit, &paths)?;
     let changed: Vec<&str> = ran
         .iter()
-        .zip(&now)
-        .filter(|((_, then), now)| now.as_ref().is_some_and(|now| now != then))
-        .map(|((path, _), _)| path.as_str())
-        .filter(|path| {
+        .zip(real.iter().zip(&now))
+        .filter(|((_, then), (real, now))| {
+            !real.is_empty() && now.as_ref().is_some_and(|now| now != then)
+        })
+        .filter(|(_, (real, _))| {
             matches!(
-                git::tracking(&repo.root, Path::new(path)),
+                git::tracking(&repo.root, Path::new(real)),
                 Ok(git::Tracking::Untracked)
             )
         })
+        .map(|((path, _), _)| path.as_str())
         .collect();
     Ok((!changed.is_empty()).then(|| {
         format!(

@@ -180,3 +180,19 @@ fn a_done_goals_check_that_rewrites_the_signing_goals_untracked_script_fails_the
         t.plan_md()
     );
 }
+
+// Honest work: the agent's new script is a link to the file that holds the code.
+// The verify reads the file it leads to, and the checkpoint keeps the link as a
+// link: no change, and the goal is signed off.
+#[test]
+fn an_untracked_script_behind_a_link_signs_off() {
+    let t = crate::util::Test::new().plan(ANSWER);
+    t.write("test.sh", "out=$(sh feature.sh)\n[ \"$out\" = 42 ]\n");
+    t.judge("accept");
+    t.commit_all("base");
+    t.ok(&["start", "answer"]);
+    t.write("impl/answer.sh", "expr 6 \\* 7\n");
+    std::os::unix::fs::symlink("impl/answer.sh", t.path("feature.sh")).unwrap();
+    t.ok(&["complete", "answer", "--evidence", "feature.sh computes it"]);
+    assert!(t.plan_md().contains("answer signed off"), "{}", t.plan_md());
+}
