@@ -1519,7 +1519,7 @@ const CODE: &[&str] = &[
 
 /// A file a check could run or load: executable, or named like code. The work a
 /// script checks (`test -s README.md`) is not followed: it is meant to change.
-pub(crate) fn is_script(path: &Path) -> bool {
+fn is_script(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     let Ok(meta) = fs::metadata(path) else {
         return false;
@@ -1530,7 +1530,7 @@ pub(crate) fn is_script(path: &Path) -> bool {
 
 /// Whether the file at `path` is named like code a check could run or load
 /// ([`CODE`]'s extensions, a Makefile).
-fn named_like_code(path: &str) -> bool {
+pub(crate) fn named_like_code(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     name.rsplit_once('.')
         .is_some_and(|(stem, ext)| !stem.is_empty() && CODE.contains(&ext))

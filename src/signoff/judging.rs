@@ -63,9 +63,9 @@ pub(super) fn judge_copy(
     Ok((commit, tree))
 }
 
-/// Why the checkpoint `commit` the judge is to read does not hold the check's own
-/// files as the verify ran them (`ran`: each path with its blob id then), or
-/// `None` when it does. Whatever ran since (the done goals' verifies, the agent's
+/// Why the checkpoint `commit` the judge is to read does not hold the files the
+/// verify ran (`ran`: the check's own and the untracked code, each path with its
+/// blob id then) as they were, or `None` when it does. Whatever ran since (the done goals' verifies, the agent's
 /// own process) may have rewritten one git does not track, which the tracked
 /// snapshots do not see: the judge would read code other than what passed. A file
 /// the commit lacks (ignored, or gone) is not read by the judge from there; a
@@ -97,16 +97,19 @@ pub(super) fn rewritten_since_verify(
             !real.is_empty() && now.as_ref().is_some_and(|now| now != then)
         })
         .filter(|(_, (real, _))| {
-            matches!(
-                git::tracking(&repo.root, Path::new(real)),
-                Ok(git::Tracking::Untracked)
-            )
+            // Code only: a data file a test writes into the tree is no code
+            // the judge is misled by.
+            super::verifying::is_code(&repo.root.join(real))
+                && matches!(
+                    git::tracking(&repo.root, Path::new(real)),
+                    Ok(git::Tracking::Untracked)
+                )
         })
         .map(|((path, _), _)| path.as_str())
         .collect();
     Ok((!changed.is_empty()).then(|| {
         format!(
-            "the check's own files changed after the verify passed and before the judge's copy was taken ({}); a check must not change what it checks",
+            "code the verify ran changed after it passed and before the judge's copy was taken ({}); a check must not change what it checks",
             changed.join(", ")
         )
     }))

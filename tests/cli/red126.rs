@@ -217,7 +217,6 @@ failure_modes:
 // rewrites itself into code that looks like the work. The verify passed on the
 // first, and the judge and the checkpoint read the second.
 #[test]
-#[ignore = "hole: only the check's own files are watched, so a new untracked module the tests import that rewrites itself at exit passes, the judge reading the rewrite"]
 fn a_new_module_that_rewrites_itself_as_the_tests_exit_fails_the_sign_off() {
     let t = crate::util::Test::new().plan(PY_ANSWER);
     t.write("tests/__init__.py", "");
@@ -255,4 +254,23 @@ fn a_new_module_that_rewrites_itself_as_the_tests_exit_fails_the_sign_off() {
         "{}",
         t.plan_md()
     );
+}
+
+// Honest work: the check builds the program it tests into the tree (no ignore
+// file names it), so each run links it anew, its bytes new. A program is no
+// script: the sign-off goes through.
+#[test]
+fn an_honest_build_that_relinks_an_untracked_program_signs_off() {
+    let t = crate::util::Test::new().plan(&ANSWER.replace("sh test.sh", "sh build.sh"));
+    t.write(
+        "build.sh",
+        "printf '\\177ELF%s' \"$(date +%s%N)\" > calc\nchmod +x calc\nout=$(sh feature.sh)\n[ \"$out\" = 42 ]\n",
+    );
+    t.judge("accept");
+    t.commit_all("base");
+    t.ok(&["start", "answer"]);
+    assert!(t.path("calc").exists(), "the start's run built no program");
+    t.write("feature.sh", "expr 6 \\* 7\n");
+    t.ok(&["complete", "answer", "--evidence", "feature.sh computes it"]);
+    assert!(t.plan_md().contains("answer signed off"), "{}", t.plan_md());
 }
