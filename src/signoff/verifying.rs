@@ -120,9 +120,18 @@ fn watched(root: &std::path::Path, files: &[(String, String)]) -> Vec<(String, S
     out
 }
 
-/// Whether the file at `path` is code a run could load: named like it, or an
-/// executable script (`#!`). A program a build links (no name of code, no `#!`)
-/// is rewritten by an honest run whenever its sources changed.
+/// The sources of compiled languages and of those plan's list of scripts lacks:
+/// what the judge reads as the work, and a program built from one could rewrite
+/// it as it exits.
+const SOURCES: &[&str] = &[
+    "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "go", "rs", "java", "kt", "kts", "scala", "cs",
+    "fs", "swift", "m", "mm", "jsx", "tsx", "mts", "cts", "vue", "svelte", "ex", "exs", "erl",
+    "hs", "ml", "clj", "dart", "zig", "nim", "r", "jl", "pyi", "groovy", "ps1",
+];
+
+/// Whether the file at `path` is code a run could load: named like a script or a
+/// source, or an executable script (`#!`). A program a build links (no such name,
+/// no `#!`) is rewritten by an honest run whenever its sources changed.
 pub(super) fn is_code(path: &std::path::Path) -> bool {
     use std::io::Read;
     use std::os::unix::fs::PermissionsExt;
@@ -132,7 +141,11 @@ pub(super) fn is_code(path: &std::path::Path) -> bool {
     if !meta.is_file() {
         return false;
     }
-    if crate::judge::files::named_like_code(&path.to_string_lossy()) {
+    let source = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| SOURCES.contains(&e));
+    if source || crate::judge::files::named_like_code(&path.to_string_lossy()) {
         return true;
     }
     let mut start = [0u8; 2];

@@ -280,7 +280,6 @@ fn an_honest_build_that_relinks_an_untracked_program_signs_off() {
 // program it runs) runs the agent's new answer.c, whose program prints the
 // constant and then rewrites the source into code that looks like the work.
 #[test]
-#[ignore = "hole: a source of a compiled language is no code to the watch, so a program that rewrites its new untracked source passes"]
 fn a_new_source_file_its_program_rewrites_fails_the_sign_off() {
     let t = crate::util::Test::new().plan(&ANSWER.replace("feature.sh", "answer.c"));
     t.write(
