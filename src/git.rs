@@ -943,6 +943,43 @@ pub struct Revision {
     pub content: String,
 }
 
+/// The files git does not track and does not ignore (what `git add -A` would
+/// add), repository-relative: new work not added yet.
+pub fn untracked(root: &Path) -> Result<Vec<String>> {
+    let repo = open(root)?;
+    let mut options = StatusOptions::new();
+    options
+        .show(StatusShow::Workdir)
+        .include_untracked(true)
+        .recurse_untracked_dirs(true)
+        .include_ignored(false)
+        .exclude_submodules(true)
+        .include_unmodified(false);
+    let statuses = repo
+        .statuses(Some(&mut options))
+        .with_context(|| format!("reading the status of {}", root.display()))?;
+    Ok(statuses
+        .iter()
+        .filter(|e| e.status().contains(Status::WT_NEW))
+        .map(|e| String::from_utf8_lossy(e.path_bytes()).into_owned())
+        .collect())
+}
+
+/// The blob id (full hex) of each of `paths` in the tree of `commit` (a full
+/// commit id), in order; `None` where the tree has no file there.
+pub fn blobs_in(root: &Path, commit: &str, paths: &[&str]) -> Result<Vec<Option<String>>> {
+    let repo = open(root)?;
+    let id = Oid::from_str(commit).with_context(|| format!("reading the commit id {commit}"))?;
+    let tree = repo
+        .find_commit(id)
+        .and_then(|c| c.tree())
+        .with_context(|| format!("reading the tree of {commit}"))?;
+    paths
+        .iter()
+        .map(|rel| Ok(blob_at(&tree, Path::new(rel))?.map(|id| id.to_string())))
+        .collect()
+}
+
 /// The blob at `rel` in `tree`; `None` when absent or not a file.
 fn blob_at(tree: &Tree<'_>, rel: &Path) -> Result<Option<Oid>> {
     match tree.get_path(rel) {

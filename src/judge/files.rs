@@ -1530,7 +1530,7 @@ fn is_script(path: &Path) -> bool {
 
 /// Whether the file at `path` is named like code a check could run or load
 /// ([`CODE`]'s extensions, a Makefile).
-fn named_like_code(path: &str) -> bool {
+pub(crate) fn named_like_code(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     name.rsplit_once('.')
         .is_some_and(|(stem, ext)| !stem.is_empty() && CODE.contains(&ext))

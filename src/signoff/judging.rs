@@ -63,6 +63,58 @@ pub(super) fn judge_copy(
     Ok((commit, tree))
 }
 
+/// Why the checkpoint `commit` the judge is to read does not hold the files the
+/// verify ran (`ran`: the check's own and the untracked code, each path with its
+/// blob id then) as they were, or `None` when it does. Whatever ran since (the done goals' verifies, the agent's
+/// own process) may have rewritten one git does not track, which the tracked
+/// snapshots do not see: the judge would read code other than what passed. A file
+/// the commit lacks (ignored, or gone) is not read by the judge from there; a
+/// tracked one is the snapshots' to check, and its blob in the commit may be the
+/// one git converted (line endings), not its bytes on disk.
+pub(super) fn rewritten_since_verify(
+    repo: &Repo,
+    commit: &str,
+    ran: &[(String, String)],
+) -> Result<Option<String>> {
+    // Each path as the file it leads to: the verify read a link's target, and
+    // the commit keeps a link as its text.
+    let root = std::fs::canonicalize(&repo.root).unwrap_or_else(|_| repo.root.clone());
+    let real: Vec<String> = ran
+        .iter()
+        .map(|(path, _)| {
+            std::fs::canonicalize(repo.root.join(path))
+                .ok()
+                .and_then(|at| Some(at.strip_prefix(&root).ok()?.to_string_lossy().into_owned()))
+                .unwrap_or_default()
+        })
+        .collect();
+    let paths: Vec<&str> = real.iter().map(String::as_str).collect();
+    let now = git::blobs_in(&repo.root, commit, &paths)?;
+    let changed: Vec<&str> = ran
+        .iter()
+        .zip(real.iter().zip(&now))
+        .filter(|((_, then), (real, now))| {
+            !real.is_empty() && now.as_ref().is_some_and(|now| now != then)
+        })
+        .filter(|(_, (real, _))| {
+            // Code only: a data file a test writes into the tree is no code
+            // the judge is misled by.
+            super::verifying::is_code(&repo.root.join(real))
+                && matches!(
+                    git::tracking(&repo.root, Path::new(real)),
+                    Ok(git::Tracking::Untracked)
+                )
+        })
+        .map(|((path, _), _)| path.as_str())
+        .collect();
+    Ok((!changed.is_empty()).then(|| {
+        format!(
+            "code the verify ran changed after it passed and before the judge's copy was taken ({}); a check must not change what it checks",
+            changed.join(", ")
+        )
+    }))
+}
+
 /// Stage 2 with one judge: asks it in the copy, then writes the outcome. A judge
 /// that changed the copy is a containment reject, whatever it answered.
 pub(super) fn ask_judge(

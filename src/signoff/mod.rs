@@ -215,9 +215,10 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
 
     // Stage 1: verify. A failure costs no model call.
     let mut verify_tail = String::new();
+    let mut watched = Vec::new();
     if let Some(verify) = &verify {
         match verifying::run_verify(repo, &config, verify, plan_rel.as_deref(), &mut record)? {
-            Verified::Passed { tail } => verify_tail = tail,
+            Verified::Passed { tail, watched: w } => (verify_tail, watched) = (tail, w),
             Verified::Failed { why } => {
                 return outcome.reject(&[("verify".to_string(), why)], None, false, asked);
             }
@@ -235,6 +236,9 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
         return outcome.accept(verify.is_some(), Judged::Skipped, &record, asked);
     }
     let (commit, tree) = judging::judge_copy(repo, &id, &paths, verify.as_ref())?;
+    if let Some(why) = judging::rewritten_since_verify(repo, &commit, &watched)? {
+        return outcome.reject(&[("verify".to_string(), vec![why])], None, false, asked);
+    }
     outcome.checkpoint = Some(commit);
     if paths.is_empty() {
         crate::out::warn("plan: note: no --path given; the judge sees only the text evidence");

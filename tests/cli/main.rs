@@ -87,6 +87,7 @@ mod read_only_state;
 mod readme;
 mod record;
 mod record_binding;
+mod red126;
 mod red_first;
 mod rejected_records;
 mod release;
