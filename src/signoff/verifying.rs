@@ -106,8 +106,11 @@ pub(super) fn run_verify(
 /// own output there on every run.
 fn watched(root: &std::path::Path, files: &[(String, String)]) -> Vec<(String, String)> {
     let mut out = files.to_vec();
+    // Asked once per untracked file: a search of `out` was quadratic in a
+    // tree of thousands of new files.
+    let mut seen: std::collections::HashSet<String> = out.iter().map(|(p, _)| p.clone()).collect();
     for path in git::untracked(root).unwrap_or_default() {
-        if out.iter().any(|(p, _)| *p == path) {
+        if !seen.insert(path.clone()) {
             continue;
         }
         let full = root.join(&path);
@@ -163,6 +166,7 @@ fn untracked_rewritten(
     before: &[(String, String)],
     reported: &[String],
 ) -> Vec<String> {
+    let reported: std::collections::HashSet<&String> = reported.iter().collect();
     before
         .iter()
         .filter(|(path, _)| !reported.contains(path))
