@@ -56,9 +56,30 @@ pub(super) fn weigh(g: Grammar, src: &str, root: Node<'_>, view: &View) -> (usiz
     // those whose innermost function it is: a helper that calls the checking
     // one runs its checks too (helper 118's red team).
     let tests = Spans::new(test_spans);
-    let by_name: HashMap<&str, usize> = (defs.iter().enumerate())
-        .map(|(k, (name, _))| (*name, k))
-        .collect();
+    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (k, (name, _)) in defs.iter().enumerate() {
+        by_name.entry(*name).or_default().push(k);
+    }
+    let scope = scopes(root, &defs);
+    // A name defined in many places (a `check` nested in each of Rust's tests)
+    // is the one whose block holds the call, the innermost; where none does,
+    // or past [`NAMESAKES`] of them, the file's last, as before.
+    let resolve = |name: &str, at: usize| -> Option<usize> {
+        let ks = by_name.get(name)?;
+        let last = *ks.last()?;
+        if ks.len() > NAMESAKES {
+            return Some(last);
+        }
+        let holds = ks
+            .iter()
+            .filter(|&&k| scope[k].start <= at && at < scope[k].end);
+        Some(
+            holds
+                .min_by_key(|&&k| (scope[k].len(), usize::MAX - defs[k].1.start))
+                .copied()
+                .unwrap_or(last),
+        )
+    };
     // A helper's call weighs the checks it always runs: one under an `if`, a
     // loop or a `switch` of it may run on none of its calls (`if (want.ip)
     // t.equal(req.ip, want.ip)`), and a weight it may not have would read
@@ -123,10 +144,10 @@ pub(super) fn weigh(g: Grammar, src: &str, root: Node<'_>, view: &View) -> (usiz
     );
     let mut looped = false;
     for call in preorder(root).filter(|n| matches!(n.kind(), "call" | "call_expression")) {
-        let Some(&callee) = callee(g, src, call).and_then(|name| by_name.get(name)) else {
+        let at = call.start_byte();
+        let Some(callee) = callee(g, src, call).and_then(|name| resolve(name, at)) else {
             continue;
         };
-        let at = call.start_byte();
         // The functions nest or stand apart, as `guarded`'s branches do.
         while next < order.len() && defs[order[next]].1.start <= at {
             let start = defs[order[next]].1.start;
@@ -223,6 +244,47 @@ fn definitions<'s>(
             out.push((&src[name.byte_range()], n.byte_range()));
         }
     }
+    out
+}
+
+/// How many functions of one name are told apart by where each is defined.
+const NAMESAKES: usize = 64;
+
+/// The nodes whose names a function defined inside them is seen in.
+const CONTAINERS: [&str; 7] = [
+    "block",
+    "statement_block",
+    "class_body",
+    "declaration_list",
+    "program",
+    "module",
+    "source_file",
+];
+
+/// Where each of `defs` (in source order, as [`definitions`] found them) is
+/// called by its name: the innermost block, body or file it is defined in.
+/// Read in one walk down, with the blocks open at each node: a walk up from
+/// each is quadratic in tree-sitter, which finds a parent from the root.
+fn scopes(root: Node<'_>, defs: &[(&str, Range<usize>)]) -> Vec<Range<usize>> {
+    let whole = root.byte_range();
+    let mut out: Vec<Range<usize>> = Vec::with_capacity(defs.len());
+    let mut open: Vec<Range<usize>> = Vec::new();
+    for n in preorder(root) {
+        if out.len() == defs.len() {
+            break;
+        }
+        let r = n.byte_range();
+        while open.last().is_some_and(|o| o.end <= r.start) {
+            open.pop();
+        }
+        if defs[out.len()].1 == r {
+            out.push(open.last().cloned().unwrap_or_else(|| whole.clone()));
+        }
+        if CONTAINERS.contains(&n.kind()) {
+            open.push(r);
+        }
+    }
+    out.resize(defs.len(), whole);
     out
 }
 

@@ -281,3 +281,33 @@ fn a_go_setup_helper_that_stops_only_on_an_error_called_less_is_no_loss() {
     let after = "package srv\n\nimport \"testing\"\n\nfunc newServer(t *testing.T) *Server {\n\ts, err := Start()\n\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n\treturn s\n}\n\nfunc TestGet(t *testing.T) {\n\ts := newServer(t)\n\tif s.Get(\"a\") != 1 {\n\t\tt.Errorf(\"x\")\n\t}\n\tif s.Get(\"b\") != 2 {\n\t\tt.Errorf(\"x\")\n\t}\n}\n";
     assert_eq!(found("srv_test.go", before, after), Vec::<String>::new());
 }
+
+// chrono 42ca8ca8: each test nests its own `check`, and every call was read
+// as one of the file's last: two tests added beside them read as "22 of 333
+// checks removed". Each call is the `check` of its own test (a call of the
+// first test's dropped read as 1 check of 16 before).
+#[test]
+fn rust_tests_each_nesting_a_check_of_one_name_are_told_apart() {
+    let test = |name: &str, asserts: usize, calls: usize| {
+        let body: String = (0..asserts)
+            .map(|k| format!("            assert_eq!(f(x), {k});\n"))
+            .collect();
+        let calls: String = (0..calls)
+            .map(|k| format!("        check({k});\n"))
+            .collect();
+        format!(
+            "    #[test]\n    fn {name}() {{\n        fn check(x: u32) {{\n{body}        }}\n\n{calls}    }}\n\n"
+        )
+    };
+    let file = |tests: &[String]| format!("#[cfg(test)]\nmod tests {{\n{}}}\n", tests.concat());
+    let before = file(&[test("one", 3, 4), test("two", 2, 2)]);
+    let after = file(&[test("one", 3, 4), test("two", 2, 2), test("three", 1, 5)]);
+    assert_eq!(found("src/date.rs", &before, &after), Vec::<String>::new());
+    // A call of the first test's dropped still takes its three checks.
+    let fewer = file(&[test("one", 3, 3), test("two", 2, 2), test("three", 1, 5)]);
+    let said = found("src/date.rs", &after, &fewer);
+    assert!(
+        said.iter().any(|s| s.contains("3 of 21 checks removed")),
+        "{said:?}"
+    );
+}
