@@ -31,11 +31,15 @@ struct Off {
     when: Vec<String>,
     /// Conditions it runs under only (an `if` it is defined in).
     runs_if: Vec<String>,
+    /// A skip in its body stops it after some of its checks ran: where the
+    /// skip holds it still ran those ([`ran_nowhere`]).
+    late: bool,
 }
 
 impl Off {
     fn merge(&mut self, other: &Off) {
         self.always |= other.always;
+        self.late |= other.late;
         self.when.extend(other.when.iter().cloned());
         self.runs_if.extend(other.runs_if.iter().cloned());
     }
@@ -369,6 +373,18 @@ pub(super) fn read(lang: Lang, text: &str, view: &syntax::View, ran: bool) -> Of
             },
         }
     }
+    // A skip in a test's body after one of its assertions: the test ran that
+    // far wherever the skip holds.
+    for s in view.skips.iter().filter(|s| !s.nested && !s.focus) {
+        if let Some(&k) = within_test(&at.starts, at.tests, &s.span) {
+            let t = &at.tests[k];
+            if t.span.start < s.span.start
+                && t.assertions.iter().any(|a| a.span.start < s.span.start)
+            {
+                at.own[k].late = true;
+            }
+        }
+    }
     if matches!(lang, Lang::Rust | Lang::Go) {
         unplaced_marks(text, view, &mut at);
     }
@@ -462,6 +478,7 @@ pub(super) fn ran_nowhere(old: &Offs, new: &Offs) -> Vec<(String, String, usize)
         let within =
             |over: Option<(&str, bool)>| skip_sense::runs_within(&off.when, &off.runs_if, over);
         !off.always
+            && !off.late
             && off.when.len() + off.runs_if.len() > 0
             && off.when.len() + off.runs_if.len() <= MANY
             && (within(None) || dropped.iter().any(|(d, guard)| within(Some((d, *guard)))))
