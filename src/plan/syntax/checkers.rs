@@ -226,26 +226,40 @@ fn definitions<'s>(
     out
 }
 
-/// Go's `if err != nil { t.Fatal(err) }`: a helper that only stops its test
-/// when its setup fails (`newServer(t)`) checks no behaviour, and calls of it
-/// folded into one shared setup take no check away.
+/// Go's `if err != nil { t.Fatal(err) }` and testify's `require.NoError(t,
+/// err)`: a helper that only stops its test when its setup fails
+/// (`newServer(t)`) checks no behaviour, and calls of it folded into one
+/// shared setup take no check away.
 fn error_guards(g: Grammar, src: &str, root: Node<'_>) -> Spans {
     if g != Grammar::Go {
         return Spans::default();
     }
+    let is_err = |x: &str| x == "err" || x.ends_with("Err");
     Spans::new(
         preorder(root)
-            .filter(|n| n.kind() == "if_statement")
-            .filter(|n| {
-                n.child_by_field_name("condition").is_some_and(|c| {
+            .filter(|n| match n.kind() {
+                "if_statement" => n.child_by_field_name("condition").is_some_and(|c| {
                     let sides = ["left", "right"].map(|f| {
                         c.child_by_field_name(f)
                             .map_or("", |x| &src[x.byte_range()])
                     });
-                    c.kind() == "binary_expression"
-                        && sides[1] == "nil"
-                        && (sides[0] == "err" || sides[0].ends_with("Err"))
-                })
+                    c.kind() == "binary_expression" && sides[1] == "nil" && is_err(sides[0])
+                }),
+                // `require.NoError(t, err)`: the error its setup returned.
+                "call_expression" => {
+                    let f = n.child_by_field_name("function");
+                    let method = f
+                        .and_then(|f| f.child_by_field_name("field"))
+                        .map_or("", |m| &src[m.byte_range()]);
+                    let args = n.child_by_field_name("arguments").map(|a| {
+                        let mut c = a.walk();
+                        let named: Vec<Node<'_>> = a.named_children(&mut c).collect();
+                        named
+                    });
+                    matches!(method, "NoError" | "NoErrorf" | "Nil" | "Nilf")
+                        && args.is_some_and(|a| a.len() >= 2 && is_err(&src[a[1].byte_range()]))
+                }
+                _ => false,
             })
             .map(|n| n.byte_range()),
     )

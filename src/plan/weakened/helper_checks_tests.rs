@@ -325,7 +325,6 @@ fn rust_check_helper_calls_folded_into_a_loop_of_fewer_rows_lose_checks() {
 // `require.NoError` checks no behaviour either: its calls folded into one are
 // no loss.
 #[test]
-#[ignore = "hole: a Go setup helper stopping on require.NoError(t, err) is weighed as a check: setup calls folded into one are a high finding"]
 fn a_go_setup_helper_that_requires_no_error_called_less_is_no_loss() {
     let helper = "package srv\n\nimport (\n\t\"testing\"\n\n\t\"github.com/stretchr/testify/require\"\n)\n\nfunc newServer(t *testing.T) *Server {\n\ts, err := Start()\n\trequire.NoError(t, err)\n\treturn s\n}\n\n";
     let before = format!(
