@@ -18,15 +18,21 @@ const MOST: usize = 1 << 20;
 
 /// The checks the tests' calls to the file's helpers run, the helpers' own
 /// assertions among [`View::loose`] that those calls stand for, and whether
-/// the calls written say how often they run: what [`View::helper_checks`],
-/// [`View::helper_loose`] and [`View::helpers_counted`] hold.
+/// the calls written say how often they run, and the assertions the helpers
+/// hold: what [`View::helper_checks`], [`View::helper_loose`],
+/// [`View::helpers_counted`] and (Rust's and Go's) [`View::helper_held`] hold.
 ///
 /// Rust's and Go's tests are their marks': a helper is a function that is no
 /// test (one nested in a Rust test, as rand's `test_samples`, or one beside the
 /// tests, as Go's `testParse(t, …)`), and its checks are the assertions in it
 /// (Rust's macros, Go's failing calls on `t`), which the marks count where
 /// they are written, in a test or not.
-pub(super) fn weigh(g: Grammar, src: &str, root: Node<'_>, view: &View) -> (usize, usize, bool) {
+pub(super) fn weigh(
+    g: Grammar,
+    src: &str,
+    root: Node<'_>,
+    view: &View,
+) -> (usize, usize, bool, usize) {
     let test_spans: Vec<Range<usize>> = match g {
         Grammar::Rust | Grammar::Go => (view.marks.tests.iter())
             .filter_map(|t| t.body.clone())
@@ -48,8 +54,12 @@ pub(super) fn weigh(g: Grammar, src: &str, root: Node<'_>, view: &View) -> (usiz
         at.sort_unstable();
         at
     };
+    let held = match g {
+        Grammar::Rust | Grammar::Go => loose.len(),
+        _ => 0,
+    };
     if loose.is_empty() || test_spans.is_empty() {
-        return (0, 0, true);
+        return (0, 0, true, held);
     }
     // Each function by name (a name defined twice is its last definition, as
     // the language keeps it), the loose checks inside it, and the calls of
@@ -188,7 +198,7 @@ pub(super) fn weigh(g: Grammar, src: &str, root: Node<'_>, view: &View) -> (usiz
     // A test's call in a loop runs as often as it loops, and a table's test
     // once per row: no count of calls written says how often.
     let certain = !looped && view.uses.cases == 0;
-    (total.min(MOST), stood_for, certain)
+    (total.min(MOST), stood_for, certain, held)
 }
 
 /// The functions `root` defines by name, each with its bytes: Python's `def`,

@@ -286,7 +286,6 @@ fn a_go_setup_helper_that_stops_only_on_an_error_called_less_is_no_loss() {
 // another name, or the only call dropped, leave no call the file's tests make
 // of it: the checks its calls ran are gone all the same.
 #[test]
-#[ignore = "hole: calls of a Rust check helper made through `let c = check;`, or all dropped, leave no call weighed, and no finding"]
 fn a_rust_check_helper_called_through_an_alias_or_no_more_loses_its_calls_checks() {
     let helper = "fn check(x: u32) {\n    assert_eq!(f(x), x + 1);\n}\n\n#[test]\nfn one() {\n    check(1);\n    check(2);\n    check(3);\n}\n";
     let aliased = helper.replace(
