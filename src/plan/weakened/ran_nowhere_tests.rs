@@ -283,7 +283,6 @@ fn a_test_of_the_next_python_deleted_is_a_loss() {
 }
 
 #[test]
-#[ignore = "hole: a 2.6-only class's skip is put on every scope of its name: a class of that name nested in another, whose tests ran, read as 2.6-only and deleted was no finding"]
 fn a_class_of_the_same_name_nested_elsewhere_keeps_its_own_conditions() {
     let file = |nested: bool| {
         let mut s = String::from(

@@ -227,6 +227,9 @@ struct Placing<'v> {
     starts: Vec<(usize, usize)>,
     own: Vec<Off>,
     scopes: HashMap<&'v str, Off>,
+    /// Scope names that end more than one path (`TestLegacy` and
+    /// `TestParser::TestLegacy`): a marker on one by name is not placed.
+    twice: std::collections::HashSet<&'v str>,
     file: Off,
     complete: bool,
 }
@@ -236,10 +239,21 @@ impl<'v> Placing<'v> {
         let tests = &view.tests[..];
         let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
         let mut scopes: HashMap<&str, Off> = HashMap::new();
+        let mut paths: HashMap<&str, &str> = HashMap::new();
+        let mut twice = std::collections::HashSet::new();
         for (k, t) in tests.iter().enumerate() {
             by_name.entry(&t.name).or_default().push(k);
-            for part in t.scope.split("::").filter(|p| !p.is_empty()) {
-                scopes.entry(part).or_default();
+            let mut end = 0;
+            for part in t.scope.split("::") {
+                end += part.len();
+                if !part.is_empty() {
+                    scopes.entry(part).or_default();
+                    let path = &t.scope[..end];
+                    if *paths.entry(part).or_insert(path) != path {
+                        twice.insert(part);
+                    }
+                }
+                end += 2;
             }
         }
         let mut starts: Vec<(usize, usize)> = (tests.iter().enumerate())
@@ -252,6 +266,7 @@ impl<'v> Placing<'v> {
             starts,
             own: vec![Off::default(); tests.len()],
             scopes,
+            twice,
             file: Off::default(),
             // A version read with errors may have lost a marker to them.
             complete: view.clean
@@ -362,7 +377,12 @@ pub(super) fn read(lang: Lang, text: &str, view: &syntax::View, ran: bool) -> Of
                         at.complete = false;
                     }
                 },
-                (None, Some(scope)) => apply(lang, text, s, scope),
+                (None, Some(scope)) => {
+                    apply(lang, text, s, scope);
+                    if at.twice.contains(n.as_str()) {
+                        at.complete = false;
+                    }
+                }
                 (None, None) => at.complete = false,
             },
             None => match at.within(&s.span) {
