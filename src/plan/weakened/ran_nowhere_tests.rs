@@ -325,3 +325,31 @@ fn go_a_twins_skip_moved_into_a_helper_is_no_word_that_it_runs_everywhere() {
         )
     ));
 }
+
+/// Thousands of conditional tests deleted beside many dropped skips are read
+/// in time linear in the file (quadratic or worse, this takes minutes).
+#[test]
+#[ignore = "hole: each deleted test is read over a fresh grid once per dropped skip: 3000 tests beside 32 dropped skips took over a minute"]
+fn thousands_of_conditional_tests_deleted_beside_dropped_skips_are_read_quickly() {
+    let file = |old: bool| {
+        let mut s = String::from("import os\nimport sys\n\nimport pytest\n\n\n");
+        for k in 0..40 {
+            let skip = match old {
+                true => format!(
+                    "@pytest.mark.skipif(os.environ.get('X{k}') or sys.platform == 'win32', reason='r')\n"
+                ),
+                false => String::new(),
+            };
+            s.push_str(&format!(
+                "{skip}def test_kept_{k}():\n    assert h({k}) == {k}\n\n\n"
+            ));
+        }
+        if old {
+            for k in 0..3000 {
+                s.push_str(&format!("@pytest.mark.skipif(sys.platform == 'win32' or os.environ.get('Y{k}'), reason='r')\ndef test_gone_{k}():\n    assert g({k}) == {k}\n\n\n"));
+            }
+        }
+        s
+    };
+    assert!(lost("tests/test_many.py", &file(true), &file(false)));
+}
