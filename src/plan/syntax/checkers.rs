@@ -132,11 +132,20 @@ pub(super) fn weigh(
             .map(|n| n.byte_range()),
     );
     let mut looped = false;
+    let shadows = shadows(g, src, root);
     for call in preorder(root).filter(|n| matches!(n.kind(), "call" | "call_expression")) {
-        let Some(&callee) = callee(g, src, call).and_then(|name| by_name.get(name)) else {
+        let name = callee(g, src, call);
+        let Some(&callee) = name.and_then(|name| by_name.get(name)) else {
             continue;
         };
         let at = call.start_byte();
+        let shadowed = |(from, to): &(usize, usize)| *from < at && at < *to;
+        if name
+            .and_then(|n| shadows.get(n))
+            .is_some_and(|s| s.iter().any(shadowed))
+        {
+            continue;
+        }
         // The functions nest or stand apart, as `guarded`'s branches do.
         while next < order.len() && defs[order[next]].1.start <= at {
             let start = defs[order[next]].1.start;
@@ -274,6 +283,46 @@ fn error_guards(g: Grammar, src: &str, root: Node<'_>) -> Spans {
             .map(|n| n.byte_range()),
     )
 }
+
+/// Rust's and Go's names bound by a `let` or `:=` (a closure named as a
+/// helper), each with where the binding holds: from it to the end of its
+/// block. A call there calls the binding, not the helper. At most [`MOST_BOUND`]
+/// a name, to keep the calls' look-ups linear.
+fn shadows<'s>(g: Grammar, src: &'s str, root: Node<'_>) -> HashMap<&'s str, Vec<(usize, usize)>> {
+    let mut out: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+    if !matches!(g, Grammar::Rust | Grammar::Go) {
+        return out;
+    }
+    for n in preorder(root) {
+        let names: Vec<Node<'_>> = match n.kind() {
+            "let_declaration" => n.child_by_field_name("pattern").into_iter().collect(),
+            "short_var_declaration" => n
+                .child_by_field_name("left")
+                .map(|l| {
+                    let mut c = l.walk();
+                    let named: Vec<Node<'_>> = l.named_children(&mut c).collect();
+                    named
+                })
+                .unwrap_or_default(),
+            _ => continue,
+        };
+        let mut block = n.parent();
+        while let Some(b) = block.filter(|b| !b.kind().ends_with("block")) {
+            block = b.parent();
+        }
+        let end = block.map_or(src.len(), |b| b.end_byte());
+        for name in names.into_iter().filter(|m| m.kind() == "identifier") {
+            let list = out.entry(&src[name.byte_range()]).or_default();
+            if list.len() < MOST_BOUND {
+                list.push((n.start_byte(), end));
+            }
+        }
+    }
+    out
+}
+
+/// How many bindings of one name [`shadows`] keeps.
+const MOST_BOUND: usize = 64;
 
 /// The helper a call calls by name: `check(…)`, or Python's `self.check(…)`.
 fn callee<'s>(g: Grammar, src: &'s str, call: Node<'_>) -> Option<&'s str> {
