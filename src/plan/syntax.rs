@@ -162,6 +162,9 @@ pub struct View {
     /// at each call instead.
     pub helper_checks: usize,
     pub helper_loose: usize,
+    /// Rust and Go: the assertions the file's functions that are no tests hold
+    /// (its check helpers', called or not).
+    pub helper_held: usize,
     /// Whether the calls written say how often the helpers run: none in a loop
     /// of a test, no table of cases in the file.
     pub helpers_counted: bool,

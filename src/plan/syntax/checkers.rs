@@ -18,15 +18,21 @@ const MOST: usize = 1 << 20;
 
 /// The checks the tests' calls to the file's helpers run, the helpers' own
 /// assertions among [`View::loose`] that those calls stand for, and whether
-/// the calls written say how often they run: what [`View::helper_checks`],
-/// [`View::helper_loose`] and [`View::helpers_counted`] hold.
+/// the calls written say how often they run, and the assertions the helpers
+/// hold: what [`View::helper_checks`], [`View::helper_loose`],
+/// [`View::helpers_counted`] and (Rust's and Go's) [`View::helper_held`] hold.
 ///
 /// Rust's and Go's tests are their marks': a helper is a function that is no
 /// test (one nested in a Rust test, as rand's `test_samples`, or one beside the
 /// tests, as Go's `testParse(t, …)`), and its checks are the assertions in it
 /// (Rust's macros, Go's failing calls on `t`), which the marks count where
 /// they are written, in a test or not.
-pub(super) fn weigh(g: Grammar, src: &str, root: Node<'_>, view: &View) -> (usize, usize, bool) {
+pub(super) fn weigh(
+    g: Grammar,
+    src: &str,
+    root: Node<'_>,
+    view: &View,
+) -> (usize, usize, bool, usize) {
     let test_spans: Vec<Range<usize>> = match g {
         Grammar::Rust | Grammar::Go => (view.marks.tests.iter())
             .filter_map(|t| t.body.clone())
@@ -48,8 +54,12 @@ pub(super) fn weigh(g: Grammar, src: &str, root: Node<'_>, view: &View) -> (usiz
         at.sort_unstable();
         at
     };
+    let held = match g {
+        Grammar::Rust | Grammar::Go => loose.len(),
+        _ => 0,
+    };
     if loose.is_empty() || test_spans.is_empty() {
-        return (0, 0, true);
+        return (0, 0, true, held);
     }
     // Each function by name (a name defined twice is its last definition, as
     // the language keeps it), the loose checks inside it, and the calls of
@@ -143,11 +153,20 @@ pub(super) fn weigh(g: Grammar, src: &str, root: Node<'_>, view: &View) -> (usiz
             .map(|n| n.byte_range()),
     );
     let mut looped = false;
+    let shadows = shadows(g, src, root);
     for call in preorder(root).filter(|n| matches!(n.kind(), "call" | "call_expression")) {
         let at = call.start_byte();
-        let Some(callee) = callee(g, src, call).and_then(|name| resolve(name, at)) else {
+        let name = callee(g, src, call);
+        let Some(callee) = name.and_then(|name| resolve(name, at)) else {
             continue;
         };
+        let shadowed = |(from, to): &(usize, usize)| *from < at && at < *to;
+        if name
+            .and_then(|n| shadows.get(n))
+            .is_some_and(|s| s.iter().any(shadowed))
+        {
+            continue;
+        }
         // The functions nest or stand apart, as `guarded`'s branches do.
         while next < order.len() && defs[order[next]].1.start <= at {
             let start = defs[order[next]].1.start;
@@ -209,7 +228,7 @@ pub(super) fn weigh(g: Grammar, src: &str, root: Node<'_>, view: &View) -> (usiz
     // A test's call in a loop runs as often as it loops, and a table's test
     // once per row: no count of calls written says how often.
     let certain = !looped && view.uses.cases == 0;
-    (total.min(MOST), stood_for, certain)
+    (total.min(MOST), stood_for, certain, held)
 }
 
 /// The functions `root` defines by name, each with its bytes: Python's `def`,
@@ -288,30 +307,84 @@ fn scopes(root: Node<'_>, defs: &[(&str, Range<usize>)]) -> Vec<Range<usize>> {
     out
 }
 
-/// Go's `if err != nil { t.Fatal(err) }`: a helper that only stops its test
-/// when its setup fails (`newServer(t)`) checks no behaviour, and calls of it
-/// folded into one shared setup take no check away.
+/// Go's `if err != nil { t.Fatal(err) }` and testify's `require.NoError(t,
+/// err)`: a helper that only stops its test when its setup fails
+/// (`newServer(t)`) checks no behaviour, and calls of it folded into one
+/// shared setup take no check away.
 fn error_guards(g: Grammar, src: &str, root: Node<'_>) -> Spans {
     if g != Grammar::Go {
         return Spans::default();
     }
+    let is_err = |x: &str| x == "err" || x.ends_with("Err");
     Spans::new(
         preorder(root)
-            .filter(|n| n.kind() == "if_statement")
-            .filter(|n| {
-                n.child_by_field_name("condition").is_some_and(|c| {
+            .filter(|n| match n.kind() {
+                "if_statement" => n.child_by_field_name("condition").is_some_and(|c| {
                     let sides = ["left", "right"].map(|f| {
                         c.child_by_field_name(f)
                             .map_or("", |x| &src[x.byte_range()])
                     });
-                    c.kind() == "binary_expression"
-                        && sides[1] == "nil"
-                        && (sides[0] == "err" || sides[0].ends_with("Err"))
-                })
+                    c.kind() == "binary_expression" && sides[1] == "nil" && is_err(sides[0])
+                }),
+                // `require.NoError(t, err)`: the error its setup returned.
+                "call_expression" => {
+                    let f = n.child_by_field_name("function");
+                    let method = f
+                        .and_then(|f| f.child_by_field_name("field"))
+                        .map_or("", |m| &src[m.byte_range()]);
+                    let args = n.child_by_field_name("arguments").map(|a| {
+                        let mut c = a.walk();
+                        let named: Vec<Node<'_>> = a.named_children(&mut c).collect();
+                        named
+                    });
+                    matches!(method, "NoError" | "NoErrorf" | "Nil" | "Nilf")
+                        && args.is_some_and(|a| a.len() >= 2 && is_err(&src[a[1].byte_range()]))
+                }
+                _ => false,
             })
             .map(|n| n.byte_range()),
     )
 }
+
+/// Rust's and Go's names bound by a `let` or `:=` (a closure named as a
+/// helper), each with where the binding holds: from it to the end of its
+/// block. A call there calls the binding, not the helper. At most [`MOST_BOUND`]
+/// a name, to keep the calls' look-ups linear.
+fn shadows<'s>(g: Grammar, src: &'s str, root: Node<'_>) -> HashMap<&'s str, Vec<(usize, usize)>> {
+    let mut out: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+    if !matches!(g, Grammar::Rust | Grammar::Go) {
+        return out;
+    }
+    for n in preorder(root) {
+        let names: Vec<Node<'_>> = match n.kind() {
+            "let_declaration" => n.child_by_field_name("pattern").into_iter().collect(),
+            "short_var_declaration" => n
+                .child_by_field_name("left")
+                .map(|l| {
+                    let mut c = l.walk();
+                    let named: Vec<Node<'_>> = l.named_children(&mut c).collect();
+                    named
+                })
+                .unwrap_or_default(),
+            _ => continue,
+        };
+        let mut block = n.parent();
+        while let Some(b) = block.filter(|b| !b.kind().ends_with("block")) {
+            block = b.parent();
+        }
+        let end = block.map_or(src.len(), |b| b.end_byte());
+        for name in names.into_iter().filter(|m| m.kind() == "identifier") {
+            let list = out.entry(&src[name.byte_range()]).or_default();
+            if list.len() < MOST_BOUND {
+                list.push((n.start_byte(), end));
+            }
+        }
+    }
+    out
+}
+
+/// How many bindings of one name [`shadows`] keeps.
+const MOST_BOUND: usize = 64;
 
 /// The helper a call calls by name: `check(…)`, or Python's `self.check(…)`.
 fn callee<'s>(g: Grammar, src: &'s str, call: Node<'_>) -> Option<&'s str> {

@@ -166,6 +166,7 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
             r.view.helper_checks,
             r.view.helper_loose,
             r.view.helpers_counted,
+            r.view.helper_held,
         ) = super::checkers::weigh(g, src, root, &r.view);
     }
     r.view.bindings = super::bound::read(g, src, root);

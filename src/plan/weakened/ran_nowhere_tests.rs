@@ -191,3 +191,164 @@ fn a_test_defined_under_an_old_python_deleted_as_a_kept_one_leaves_its_if_loses_
     // The kept test stays under its `if`: nothing says Python 2 is gone.
     assert!(lost(path, &file(true, true), &file(false, true)));
 }
+
+// Helper 127's red team: a file of a Linux test (`test_posix_path`, when
+// `linux`) and a Windows-only test whose skip is `win_skip` (its decorator
+// line) and `win_head` (lines opening its body), under `top` (module lines).
+fn twins(top: &str, linux: bool, win_skip: &str, win_head: &str) -> String {
+    let mut s = format!("import sys\n\nimport pytest\n\n{top}\n\n");
+    if linux {
+        s.push_str("@pytest.mark.skipif(sys.platform == 'win32', reason='posix')\ndef test_posix_path():\n    assert norm('a/b') == 'a/b'\n    assert sep() == '/'\n\n\n");
+    }
+    s.push_str(&format!(
+        "{win_skip}def test_windows_path():\n{win_head}    assert norm('a\\\\b') == 'a/b'\n"
+    ));
+    s
+}
+
+const WIN_ONLY: &str = "@pytest.mark.skipif(sys.platform != 'win32', reason='windows')\n";
+
+#[test]
+fn a_twins_skip_moved_into_its_body_or_a_marker_name_is_no_word_that_it_runs_everywhere() {
+    let path = "tests/test_paths.py";
+    let before = twins("", true, WIN_ONLY, "");
+    let moved = [
+        (
+            "",
+            "",
+            "    if sys.platform != 'win32':\n        pytest.skip('windows')\n",
+        ),
+        ("", "", "    if sys.platform != 'win32':\n        return\n"),
+        (
+            "windows = pytest.mark.skipif(sys.platform != 'win32', reason='windows')\n",
+            "@windows\n",
+            "",
+        ),
+        (
+            "def windows_only():\n    if sys.platform != 'win32':\n        pytest.skip('windows')\n",
+            "",
+            "    windows_only()\n",
+        ),
+    ];
+    for (top, skip, head) in moved {
+        let after = twins(top, false, skip, head);
+        assert!(lost(path, &before, &after), "{after}");
+    }
+}
+
+#[test]
+fn same_named_tests_deleted_one_that_ran_nowhere_and_one_that_ran_is_a_loss() {
+    let file = |old: bool| {
+        let mut s = String::from("import sys\n\nimport pytest\n\n\n");
+        if old {
+            s.push_str("class TestOld:\n    @pytest.mark.skipif(sys.version_info[:2] != (2, 6), reason='2.6')\n    def test_x(self):\n        assert f(1) == 1\n\n\nclass TestNew:\n    def test_x(self):\n        assert f(2) == 2\n        assert g(2) == 2\n\n\n");
+        }
+        s.push_str("def test_kept():\n    assert h() == 1\n");
+        s
+    };
+    assert!(lost("tests/test_x.py", &file(true), &file(false)));
+}
+
+#[test]
+fn a_test_whose_first_checks_ran_everywhere_before_a_skip_in_its_body_deleted_is_a_loss() {
+    let file = |old: bool, kept_skip: &str| {
+        let mut s = String::from("import sys\n\nimport pytest\n\n\n");
+        if old {
+            s.push_str("def test_parse():\n    assert parse('1') == 1\n    assert parse('2') == 2\n    if sys.version_info[0] >= 3:\n        pytest.skip('the rest is python 2')\n    assert parse(u'3') == 3\n\n\n");
+        }
+        s.push_str(&format!(
+            "{kept_skip}def test_generator_stop():\n    with pytest.raises(RuntimeError):\n        render(bad())\n"
+        ));
+        s
+    };
+    let py35 = "@pytest.mark.skipif(sys.version_info < (3, 5), reason='3.5+')\n";
+    assert!(lost(
+        "tests/test_parse.py",
+        &file(true, py35),
+        &file(false, "")
+    ));
+}
+
+#[test]
+fn a_test_of_the_next_python_deleted_is_a_loss() {
+    let file = |old: bool| {
+        let mut s = String::from("import sys\n\nimport pytest\n\n\n");
+        if old {
+            s.push_str("@pytest.mark.skipif(sys.version_info < (3, 16), reason='3.16+')\ndef test_lazy_import():\n    assert lazy('a') == 'a'\n\n\n");
+        }
+        s.push_str("def test_kept():\n    assert h() == 1\n");
+        s
+    };
+    assert!(lost("tests/test_x.py", &file(true), &file(false)));
+}
+
+#[test]
+fn a_class_of_the_same_name_nested_elsewhere_keeps_its_own_conditions() {
+    let file = |nested: bool| {
+        let mut s = String::from(
+            "import sys\n\nimport pytest\n\n\n@pytest.mark.skipif(sys.version_info[:2] != (2, 6), reason='2.6')\nclass TestLegacy:\n    def test_old(self):\n        assert f(1) == 1\n\n\nclass TestParser:\n",
+        );
+        if nested {
+            s.push_str("    class TestLegacy:\n        def test_bytes(self):\n            assert parse(b'1') == 1\n            assert parse(b'2') == 2\n\n");
+        }
+        s.push_str("    def test_kept(self):\n        assert parse('1') == 1\n");
+        s
+    };
+    assert!(lost("tests/test_parse.py", &file(true), &file(false)));
+}
+
+#[test]
+fn go_a_twins_skip_moved_into_a_helper_is_no_word_that_it_runs_everywhere() {
+    let go = |old: bool, skip: &str| {
+        let mut s = String::from(
+            "package a\n\nimport (\n\t\"runtime\"\n\t\"testing\"\n)\n\nfunc windowsOnly(t *testing.T) {\n\tif runtime.GOOS != \"windows\" {\n\t\tt.Skip(\"windows only\")\n\t}\n}\n\n",
+        );
+        if old {
+            s.push_str("func TestPosix(t *testing.T) {\n\tif runtime.GOOS == \"windows\" {\n\t\tt.Skip(\"posix only\")\n\t}\n\tif f(1) != 2 {\n\t\tt.Errorf(\"x\")\n\t}\n}\n\n");
+        }
+        s.push_str(&format!(
+            "func TestWindows(t *testing.T) {{\n{skip}\tif f(0) != 1 {{\n\t\tt.Errorf(\"x\")\n\t}}\n}}\n"
+        ));
+        s
+    };
+    let before = go(
+        true,
+        "\tif runtime.GOOS != \"windows\" {\n\t\tt.Skip(\"windows only\")\n\t}\n",
+    );
+    assert!(lost("a_test.go", &before, &go(false, "\twindowsOnly(t)\n")));
+    assert!(lost(
+        "a_test.go",
+        &before,
+        &go(
+            false,
+            "\tif runtime.GOOS != \"windows\" {\n\t\treturn\n\t}\n"
+        )
+    ));
+}
+
+/// Thousands of conditional tests deleted beside many dropped skips are read
+/// in time linear in the file (quadratic or worse, this takes minutes).
+#[test]
+fn thousands_of_conditional_tests_deleted_beside_dropped_skips_are_read_quickly() {
+    let file = |old: bool| {
+        let mut s = String::from("import os\nimport sys\n\nimport pytest\n\n\n");
+        for k in 0..40 {
+            let skip = match old {
+                true => format!(
+                    "@pytest.mark.skipif(os.environ.get('X{k}') or sys.platform == 'win32', reason='r')\n"
+                ),
+                false => String::new(),
+            };
+            s.push_str(&format!(
+                "{skip}def test_kept_{k}():\n    assert h({k}) == {k}\n\n\n"
+            ));
+        }
+        if old {
+            for k in 0..3000 {
+                s.push_str(&format!("@pytest.mark.skipif(sys.platform == 'win32' or os.environ.get('Y{k}'), reason='r')\ndef test_gone_{k}():\n    assert g({k}) == {k}\n\n\n"));
+            }
+        }
+        s
+    };
+    assert!(lost("tests/test_many.py", &file(true), &file(false)));
+}

@@ -1,8 +1,9 @@
 //! What a skip condition means: the set of environments it skips in, read from
 //! its normal form ([`crate::plan::syntax::Skip::condition`]) over a small fixed
 //! grid (every operating system a platform name can report, [`ROWS`], times
-//! Python 2.7 and 3.0 to 3.15, each cut after the patch releases the two
-//! conditions name, `(3, 12, 1)`, at most [`MAX_PATCHES`]), and how a new
+//! Python 2.7, 3.0 to 3.15 and any later 3.x the conditions name, each cut
+//! after the patch releases they name, `(3, 12, 1)`, at most
+//! [`MAX_PATCHES`]), and how a new
 //! condition's set stands to an old one's ([`change`]).
 //!
 //! Every spelling of the platform is read off the same row (`sys.platform`,
@@ -270,11 +271,16 @@ struct Python {
     next: i64,
 }
 
-/// The grid's Pythons: [`PYTHONS`], each cut after each patch release
-/// `conditions` name in a tuple of three or more (`(3, 12, 1)`), at most
-/// [`MAX_PATCHES`] of them.
+/// Later Pythons 3 than [`PYTHONS`] the conditions may name, each a point of
+/// the grid: a test of the next Python (`>= (3, 16)`) runs on its
+/// pre-releases in CI, not nowhere.
+const MAX_LATER: usize = 4;
+
+/// The grid's Pythons: [`PYTHONS`] and the later ones `conditions` name (at
+/// most [`MAX_LATER`]), each cut after each patch release they name in a tuple
+/// of three or more (`(3, 12, 1)`), at most [`MAX_PATCHES`] of them.
 fn pythons(conditions: &[&str]) -> Vec<Python> {
-    let mut cuts: Vec<[i64; 3]> = Vec::new();
+    let mut named: Vec<[i64; 3]> = Vec::new();
     for c in conditions.iter().filter(|c| c.len() <= MAX_TEXT) {
         let c = c
             .strip_prefix("if (")
@@ -284,15 +290,26 @@ fn pythons(conditions: &[&str]) -> Vec<Python> {
             continue;
         };
         match pytest_string(&nodes).as_deref().and_then(parse) {
-            Some(code) => patches(&code, &mut cuts, 0),
-            None => patches(&nodes, &mut cuts, 0),
+            Some(code) => patches(&code, &mut named, 0),
+            None => patches(&nodes, &mut named, 0),
         }
     }
-    cuts.sort_unstable();
-    cuts.dedup();
+    named.sort_unstable();
+    named.dedup();
+    let last = PYTHONS[PYTHONS.len() - 1];
+    let mut minors: Vec<[i64; 2]> = PYTHONS.to_vec();
+    let later = (named.iter())
+        .map(|v| [v[0], v[1]])
+        .filter(|v| v[0] == last[0] && v[1] > last[1] && v[1] < 100);
+    for v in later {
+        if !minors.contains(&v) && minors.len() < PYTHONS.len() + MAX_LATER {
+            minors.push(v);
+        }
+    }
+    let mut cuts: Vec<[i64; 3]> = named.into_iter().filter(|v| v[2] > 0).collect();
     cuts.truncate(MAX_PATCHES);
-    let mut at: Vec<[i64; 3]> = PYTHONS.iter().map(|[a, b]| [*a, *b, 0]).collect();
-    at.extend(cuts.iter().filter(|c| PYTHONS.contains(&[c[0], c[1]])));
+    let mut at: Vec<[i64; 3]> = minors.iter().map(|[a, b]| [*a, *b, 0]).collect();
+    at.extend(cuts.iter().filter(|c| minors.contains(&[c[0], c[1]])));
     let mut sorted = at.clone();
     sorted.sort_unstable();
     at.iter()
@@ -307,21 +324,19 @@ fn pythons(conditions: &[&str]) -> Vec<Python> {
         .collect()
 }
 
-/// The patch releases (`(3, 12, 1)`: a micro version past 0) the tuples of
-/// `nodes` name.
+/// The versions (`(3, 12)`, `(3, 12, 1)`: micro 0 where none is named) the
+/// tuples of `nodes` name.
 fn patches(nodes: &[Sx<'_>], out: &mut Vec<[i64; 3]>, depth: usize) {
     if depth > MAX_DEPTH {
         return;
     }
     for x in nodes {
         match literal(x) {
-            Some(Literal::Tuple(t)) => {
-                if let [major, minor, micro, ..] = t[..]
-                    && micro > 0
-                {
-                    out.push([major, minor, micro]);
-                }
-            }
+            Some(Literal::Tuple(t)) => match t[..] {
+                [major, minor, micro, ..] => out.push([major, minor, micro]),
+                [major, minor] => out.push([major, minor, 0]),
+                _ => {}
+            },
             _ => patches(x.kids(), out, depth + 1),
         }
     }

@@ -66,7 +66,10 @@ fn marked(lang: Lang, view: &syntax::View) -> Read {
         assertions: m.assertions.len(),
         skips: skip_owners.len(),
         switches,
-        helper_extra: (view.helpers_counted && view.helper_checks > 0)
+        // A helper that still holds checks and is called from no test (its
+        // calls dropped, or made through another name) weighs none: its
+        // calls' checks are gone.
+        helper_extra: (view.helpers_counted && view.helper_checks + view.helper_held > 0)
             .then(|| view.helper_checks as i64 - view.helper_loose as i64),
         ..Counts::default()
     };
