@@ -244,12 +244,20 @@ fn definitions<'s>(
         Grammar::Rust | Grammar::Go => tests.iter().map(|t| t.start).collect(),
         _ => std::collections::HashSet::new(),
     };
+    // Rust: a file of code and tests keeps its tests in a module (`mod
+    // tests`); the code's own functions outside one guard their input with
+    // `assert!`, and are no check helpers of the tests that call them.
+    let test_code = match g {
+        Grammar::Rust => rust_test_code(root, tests),
+        _ => None,
+    };
     let mut out = Vec::new();
     for n in preorder(root) {
         let named = match (g, n.kind()) {
             (Grammar::Rust, "function_item") | (Grammar::Go, "function_declaration") => n
                 .child_by_field_name("body")
                 .filter(|b| !bodies.contains(&(b.start_byte() + 1)))
+                .filter(|_| test_code.as_ref().is_none_or(|t| t.holds(n.start_byte())))
                 .and(n.child_by_field_name("name")),
             (Grammar::Python, "function_definition") => n.child_by_field_name("name"),
             (_, "function_declaration") if g.is_js() => n.child_by_field_name("name"),
@@ -264,6 +272,23 @@ fn definitions<'s>(
         }
     }
     out
+}
+
+/// The modules of a Rust file that hold its tests, and the tests' bodies:
+/// where its check helpers are. `None`: no module holds a test (a file of
+/// `tests/`, all of it the tests').
+fn rust_test_code(root: Node<'_>, tests: &[Range<usize>]) -> Option<Spans> {
+    let mut starts: Vec<usize> = tests.iter().map(|t| t.start).collect();
+    starts.sort_unstable();
+    let holds_test = |r: &Range<usize>| {
+        starts.partition_point(|&s| s < r.end) > starts.partition_point(|&s| s < r.start)
+    };
+    let mods: Vec<Range<usize>> = preorder(root)
+        .filter(|n| n.kind() == "mod_item")
+        .map(|n| n.byte_range())
+        .filter(holds_test)
+        .collect();
+    (!mods.is_empty()).then(|| Spans::new(mods.into_iter().chain(tests.iter().cloned())))
 }
 
 /// How many functions of one name are told apart by where each is defined.

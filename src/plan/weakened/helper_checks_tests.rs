@@ -389,3 +389,20 @@ fn a_rust_check_helper_shadowed_by_a_closure_of_its_name_loses_its_calls_checks(
         "{said:?}"
     );
 }
+
+// The code's own functions in a Rust file of code and tests are no check
+// helpers of its tests: an `assert!` guarding `parse`'s input is the code's,
+// and a test that calls `parse` once where it called it twice checks as much.
+#[test]
+fn a_rust_function_of_the_code_its_tests_call_less_is_no_check_helper() {
+    let file = |body: &str| {
+        format!(
+            "pub fn parse(s: &str) -> u32 {{\n    assert!(!s.is_empty());\n    s.parse().unwrap()\n}}\n\n#[cfg(test)]\nmod tests {{\n    use super::*;\n\n    #[test]\n    fn sums() {{\n{body}    }}\n}}\n"
+        )
+    };
+    let before = file(
+        "        let a = parse(\"1\");\n        let b = parse(\"2\");\n        assert_eq!(a + b, 3);\n",
+    );
+    let after = file("        let a = parse(\"12\");\n        assert_eq!(a, 12);\n");
+    assert_eq!(found("src/parse.rs", &before, &after), Vec::<String>::new());
+}
