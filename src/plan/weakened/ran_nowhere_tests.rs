@@ -10,30 +10,15 @@
 use super::*;
 
 fn found(path: &str, before: &str, after: &str) -> Vec<String> {
-    find(
-        &[Change {
-            path: path.to_string(),
-            was: None,
-            before: Some(before.to_string()),
-            after: Some(after.to_string()),
-        }],
-        &[],
-    )
-    .iter()
-    .map(ToString::to_string)
-    .collect()
+    found_in(path, before, after)
+        .iter()
+        .map(ToString::to_string)
+        .collect()
 }
 
 /// Whether the change is read as tests or assertions that ran taken out.
 fn lost(path: &str, before: &str, after: &str) -> bool {
-    let change = Change {
-        path: path.to_string(),
-        was: None,
-        before: Some(before.to_string()),
-        after: Some(after.to_string()),
-    };
-    let found = find(&[change], &[]);
-    found
+    found_in(path, before, after)
         .iter()
         .flat_map(|f| &f.parts)
         .any(|p| p.rule == rules::RuleId::AssertionsRemoved)
