@@ -88,8 +88,21 @@ pub(super) fn rewritten_since_verify(
                 .unwrap_or_default()
         })
         .collect();
-    let paths: Vec<&str> = real.iter().map(String::as_str).collect();
-    let now = git::blobs_in(&repo.root, commit, &paths)?;
+    // A file gone since (no path it leads to) is not asked of the commit: git
+    // refuses an empty path, and the verify's own check saw it go.
+    let asked: Vec<&str> = (real.iter().map(String::as_str))
+        .filter(|p| !p.is_empty())
+        .collect();
+    let mut found = git::blobs_in(&repo.root, commit, &asked)?.into_iter();
+    let now: Vec<Option<String>> = (real.iter())
+        .map(|p| {
+            if p.is_empty() {
+                None
+            } else {
+                found.next().flatten()
+            }
+        })
+        .collect();
     let changed: Vec<&str> = ran
         .iter()
         .zip(real.iter().zip(&now))
@@ -97,13 +110,12 @@ pub(super) fn rewritten_since_verify(
             !real.is_empty() && now.as_ref().is_some_and(|now| now != then)
         })
         .filter(|(_, (real, _))| {
-            // Code only: a data file a test writes into the tree is no code
-            // the judge is misled by.
-            super::verifying::is_code(&repo.root.join(real))
-                && matches!(
-                    git::tracking(&repo.root, Path::new(real)),
-                    Ok(git::Tracking::Untracked)
-                )
+            // Judged code before the verify ran ([`verifying::watched`]),
+            // not now: a rewrite may drop what made it look like code.
+            matches!(
+                git::tracking(&repo.root, Path::new(real)),
+                Ok(git::Tracking::Untracked)
+            )
         })
         .map(|((path, _), _)| path.as_str())
         .collect();

@@ -135,7 +135,7 @@ const SOURCES: &[&str] = &[
 /// Whether the file at `path` is code a run could load: named like a script or a
 /// source, or an executable script (`#!`). A program a build links (no such name,
 /// no `#!`) is rewritten by an honest run whenever its sources changed.
-pub(super) fn is_code(path: &std::path::Path) -> bool {
+fn is_code(path: &std::path::Path) -> bool {
     use std::io::Read;
     use std::os::unix::fs::PermissionsExt;
     let Ok(meta) = std::fs::metadata(path) else {
@@ -170,11 +170,12 @@ fn untracked_rewritten(
     before
         .iter()
         .filter(|(path, _)| !reported.contains(path))
+        // Judged code before the run (see [`watched`]), not after it: a script
+        // that drops its `#!` as it rewrites itself, or deletes itself, is
+        // still one the run changed (helper 128).
         .filter(|(path, blob)| {
-            let full = root.join(path);
-            is_code(&full)
-                && std::fs::read(&full)
-                    .is_ok_and(|bytes| crate::plan::model::blob_id(&bytes) != *blob)
+            std::fs::read(root.join(path))
+                .map_or(true, |bytes| crate::plan::model::blob_id(&bytes) != *blob)
         })
         .filter(|(path, _)| {
             matches!(

@@ -318,7 +318,6 @@ fn a_new_source_file_its_program_rewrites_fails_the_sign_off() {
 // starting `#!`, so a look at the file after the run no longer takes it for code,
 // and the judge and the checkpoint read the rewrite.
 #[test]
-#[ignore = "hole: `is_code` is asked of the file after the run, so a `#!` script rewritten without its `#!` is no longer code and its rewrite is not seen"]
 fn a_script_that_drops_its_own_shebang_as_it_rewrites_itself_fails_the_sign_off() {
     use std::os::unix::fs::PermissionsExt;
     let t = crate::util::Test::new().plan(&ANSWER.replace("feature.sh", "feature"));
@@ -363,7 +362,6 @@ fn a_script_that_drops_its_own_shebang_as_it_rewrites_itself_fails_the_sign_off(
 // rewritten, and the new one was not there to watch; the judge and the
 // checkpoint read the package, which never ran.
 #[test]
-#[ignore = "hole: a watched untracked file the verify deleted canonicalizes to an empty path, and the sign-off dies on `repo path should not be empty` (exit 3) instead of refusing for the change"]
 fn a_new_module_that_turns_into_a_package_as_the_tests_exit_fails_the_sign_off() {
     let t = crate::util::Test::new().plan(PY_ANSWER);
     t.write("tests/__init__.py", "");
